@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Table walker: for one destination LID at a time, the route of every switch
+ * is resolved once (memoized along the path), then every source CA port
+ * looks up its entry switch.  Work is spread over destination LIDs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lids.h"
+#include "parallel.h"
+#include "ranks.h"
+
+enum { R_OK, R_UNREACH, R_LOOP, R_UPDOWN };
+
+struct memo {
+	unsigned gen;
+	uint8_t visiting, res, alldown, ud;
+	int16_t hops;
+	int32_t at;		/* switch where the walk failed */
+};
+
+struct problem {
+	uint8_t kind;
+	int32_t src, src_port, at;
+};
+
+struct tstate {
+	struct memo *m;
+	int *stack, *next;
+	unsigned gen;
+	struct check_result r;
+	long hops_sum;
+};
+
+struct ctx {
+	const int *comp;	/* per node: switch component, CAs -1 */
+	const struct fabric *f;
+	const struct lft_set *s;
+	const struct check_opts *o;
+	const struct lid_owner *own;
+	const int *rank;
+	struct tstate *ts;
+	struct problem *prob;
+};
+
+/* Resolves switch u for destination (dn, dp) at LID lid. */
+static void resolve(struct ctx *c, struct tstate *t, int u, unsigned lid,
+		    int dn, int dp)
+{
+	const struct fabric *f = c->f;
+	int n = 0, cur = u, i;
+	uint8_t res = R_OK;
+	int at = -1, hops = 0, alldown = 1;
+
+	for (;;) {
+		struct memo *m = &t->m[cur];
+		const struct lft *tb;
+		const struct fab_port *pt;
+		int port;
+
+		if (m->gen == t->gen && !m->visiting)
+			break;	/* known */
+		if (m->gen == t->gen && m->visiting) {
+			res = R_LOOP;
+			at = cur;
+			cur = -1;
+			break;
+		}
+		m->gen = t->gen;
+		m->visiting = 1;
+		t->stack[n++] = cur;
+		tb = lft_of_node(c->s, cur);
+		port = tb ? lft_get(tb, lid) : LFT_NONE;
+		if (port == 0 && cur == dn) {
+			cur = -1;	/* arrived at the destination switch */
+			break;
+		}
+		if (port == LFT_NONE || port == 0 ||
+		    port > f->nodes[cur].nports) {
+			res = R_UNREACH;
+			at = cur;
+			cur = -1;
+			break;
+		}
+		pt = &f->nodes[cur].ports[port];
+		if (pt->rnode == dn && pt->rport == dp) {
+			hops = 1;
+			cur = -1;
+			break;
+		}
+		if (pt->rnode < 0 || f->nodes[pt->rnode].type != FAB_SWITCH) {
+			res = R_UNREACH;
+			at = cur;
+			cur = -1;
+			break;
+		}
+		t->next[cur] = pt->rnode;
+		cur = pt->rnode;
+	}
+	/* unwind: the last stacked switch ends the walk or leads to cur */
+	for (i = n - 1; i >= 0; i--) {
+		int v = t->stack[i];
+		struct memo *m = &t->m[v];
+
+		m->visiting = 0;
+		if (i == n - 1 && cur < 0) {
+			m->res = res;
+			m->at = at;
+			m->hops = (int16_t)hops;
+			m->alldown = (uint8_t)alldown;
+			m->ud = (uint8_t)alldown;
+		} else {
+			const struct memo *nx = &t->m[t->next[v]];
+			int rv = c->rank[v], rn = c->rank[t->next[v]];
+
+			m->res = nx->res;
+			m->at = nx->at;
+			m->hops = (int16_t)(nx->hops + 1);
+			m->alldown = rn < rv && nx->alldown;
+			m->ud = rn > rv ? nx->ud : m->alldown;
+		}
+	}
+}
+
+/* Connected components of the switch graph; CAs get -1. */
+static int *switch_components(const struct fabric *f)
+{
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int *queue = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int i, p;
+
+	if (!comp || !queue) {
+		free(comp);
+		free(queue);
+		return NULL;
+	}
+	for (i = 0; i < f->nnodes; i++)
+		comp[i] = -1;
+	for (i = 0; i < f->nnodes; i++) {
+		int head = 0, tail = 0;
+
+		if (comp[i] >= 0 || f->nodes[i].type != FAB_SWITCH)
+			continue;
+		comp[i] = i;
+		queue[tail++] = i;
+		while (head < tail) {
+			const struct fab_node *n = &f->nodes[queue[head++]];
+
+			for (p = 1; p <= n->nports; p++) {
+				int r = n->ports[p].rnode;
+
+				if (r >= 0 && f->nodes[r].type == FAB_SWITCH &&
+				    comp[r] < 0) {
+					comp[r] = i;
+					queue[tail++] = r;
+				}
+			}
+		}
+	}
+	free(queue);
+	return comp;
+}
+
+static void record(struct ctx *c, unsigned lid, int kind, int src, int sp,
+		   int at)
+{
+	if (!c->prob[lid].kind)
+		c->prob[lid] = (struct problem){ (uint8_t)kind, src, sp, at };
+}
+
+static void check_lid(void *arg, long li, int tid)
+{
+	struct ctx *c = arg;
+	struct tstate *t = &c->ts[tid];
+	const struct fabric *f = c->f;
+	unsigned lid = (unsigned)li;
+	int dn = c->own[lid].node, dp = c->own[lid].port, i, p;
+	int to_switch, dcomp;
+
+	if (dn < 0)
+		return;
+	to_switch = f->nodes[dn].type == FAB_SWITCH;
+	dcomp = to_switch ? c->comp[dn] :
+		f->nodes[dn].ports[dp].rnode >= 0 ? c->comp[f->nodes[dn].ports[dp].rnode] : -1;
+	t->gen++;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *src = &f->nodes[i];
+
+		if (src->type == FAB_SWITCH || src->removed)
+			continue;
+		for (p = 1; p <= src->nports; p++) {
+			const struct fab_port *pt = &src->ports[p];
+			const struct memo *m;
+			int kind = R_OK;
+
+			if (!pt->lid || pt->rnode < 0 || (i == dn && p == dp))
+				continue;
+			/* planes of a multi-plane fabric are separate subnets */
+			if (dcomp >= 0 && c->comp[pt->rnode] >= 0 &&
+			    c->comp[pt->rnode] != dcomp)
+				continue;
+			if (to_switch)
+				t->r.sw_pairs++;
+			else
+				t->r.pairs++;
+			if (pt->rnode == dn && pt->rport == dp) {
+				t->hops_sum += 1;
+				if (t->r.min_hops > 1)
+					t->r.min_hops = 1;
+				if (t->r.max_hops < 1)
+					t->r.max_hops = 1;
+				continue;
+			}
+			if (f->nodes[pt->rnode].type != FAB_SWITCH) {
+				kind = R_UNREACH;
+				m = NULL;
+			} else {
+				resolve(c, t, pt->rnode, lid, dn, dp);
+				m = &t->m[pt->rnode];
+				kind = m->res;
+				if (kind == R_OK && !to_switch && c->o->updown &&
+				    !m->ud)
+					kind = R_UPDOWN;
+			}
+			if (kind == R_UNREACH)
+				to_switch ? t->r.sw_unreachable++ : t->r.unreachable++;
+			else if (kind == R_LOOP)
+				to_switch ? t->r.sw_loops++ : t->r.loops++;
+			else if (kind == R_UPDOWN)
+				t->r.updown++;
+			if (kind != R_OK) {
+				record(c, lid, kind, i, p, m ? m->at : -1);
+				if (kind != R_UPDOWN)
+					continue;
+			}
+			if (to_switch)
+				continue;
+			t->hops_sum += m->hops + 1;
+			if (m->hops + 1 < t->r.min_hops)
+				t->r.min_hops = m->hops + 1;
+			if (m->hops + 1 > t->r.max_hops)
+				t->r.max_hops = m->hops + 1;
+		}
+	}
+}
+
+static void print_problems(const struct ctx *c, unsigned max, FILE *out)
+{
+	static const char *const what[] = {
+		"", "unreachable", "loop", "not up-down",
+	};
+	const struct fabric *f = c->f;
+	unsigned lid;
+	int shown = 0;
+
+	for (lid = 0; lid <= max && shown < c->o->max_report; lid++) {
+		const struct problem *p = &c->prob[lid];
+		const struct fab_node *d;
+
+		if (!p->kind)
+			continue;
+		d = &f->nodes[c->own[lid].node];
+		fprintf(out, "%s: \"%s\"[%d] -> \"%s\"[%d] (LID %u)",
+			what[p->kind], f->nodes[p->src].name, p->src_port,
+			d->name, c->own[lid].port, lid);
+		if (p->at >= 0)
+			fprintf(out, " %s \"%s\"", p->kind == R_LOOP ? "looping through" :
+				p->kind == R_UPDOWN ? "via" : "no route at",
+				f->nodes[p->at].name);
+		fputc('\n', out);
+		shown++;
+	}
+}
+
+int check_lfts(const struct fabric *f, const struct lft_set *s,
+	       const struct check_opts *o, struct check_result *r,
+	       FILE *report, struct osmre_err *err)
+{
+	struct ctx c = { .f = f, .s = s, .o = o };
+	struct lid_owner *own = NULL;
+	int threads = o->threads > 0 ? o->threads : parallel_default_threads();
+	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	unsigned max;
+	long hops = 0;
+	int t, rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	int *comp = switch_components(f);
+
+	c.ts = calloc((size_t)threads, sizeof(*c.ts));
+	c.comp = comp;
+	if (!rank || !comp || !c.ts || ranks_compute(f, rank) < 0) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (lids_owners(f, &own, &max, err))
+		goto out;
+	c.own = own;
+	c.rank = rank;
+	c.prob = calloc((size_t)max + 1, sizeof(*c.prob));
+	if (!c.prob)
+		goto oom;
+	for (t = 0; t < threads; t++) {
+		c.ts[t].m = calloc((size_t)f->nnodes + 1, sizeof(struct memo));
+		c.ts[t].stack = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		c.ts[t].next = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		if (!c.ts[t].m || !c.ts[t].stack || !c.ts[t].next)
+			goto oom;
+		c.ts[t].r.min_hops = 1 << 30;
+	}
+	parallel_for(threads, (long)max + 1, check_lid, &c);
+	r->min_hops = 1 << 30;
+	for (t = 0; t < threads; t++) {
+		const struct check_result *x = &c.ts[t].r;
+
+		r->pairs += x->pairs;
+		r->unreachable += x->unreachable;
+		r->loops += x->loops;
+		r->updown += x->updown;
+		r->sw_pairs += x->sw_pairs;
+		r->sw_unreachable += x->sw_unreachable;
+		r->sw_loops += x->sw_loops;
+		if (x->min_hops < r->min_hops)
+			r->min_hops = x->min_hops;
+		if (x->max_hops > r->max_hops)
+			r->max_hops = x->max_hops;
+		hops += c.ts[t].hops_sum;
+	}
+	if (r->min_hops == 1 << 30)
+		r->min_hops = 0;
+	{
+		long ok = r->pairs - r->unreachable - r->loops;
+
+		r->avg_hops = ok > 0 ? (double)hops / (double)ok : 0;
+	}
+	if (report)
+		print_problems(&c, max, report);
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	for (t = 0; c.ts && t < threads; t++) {
+		free(c.ts[t].m);
+		free(c.ts[t].stack);
+		free(c.ts[t].next);
+	}
+	free(c.ts);
+	free(c.prob);
+	free(own);
+	free(rank);
+	free(comp);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Dmodc (Gliksberg et al., HOTI 2019): fault-resilient closed-form routing
+ * for parallel generalized fat trees.  See dmodc.c and osmre(1) for the
+ * decisions taken where the paper is silent.
+ */
+#ifndef OSMRE_DMODC_H
+#define OSMRE_DMODC_H
+
+#include <stdint.h>
+
+#include "fabric.h"
+#include "lft.h"
+
+#define DMODC_INF 0xFF		/* no up-down path */
+
+struct dmodc_opts {
+	int threads;		/* <= 0: online CPUs */
+};
+
+struct dmodc;
+
+/*
+ * Computes ranks, port groups, costs, dividers and NIDs of f, checks
+ * validity and fills out (one table per switch, every LID of f; LIDs must
+ * be assigned).  out may be NULL to stop after the validity check.  On an
+ * invalid fabric returns -1 with err naming an unreachable leaf pair; the
+ * state stays readable through the accessors below.
+ */
+int dmodc_run(struct dmodc *d, const struct fabric *f,
+	      const struct dmodc_opts *o, struct lft_set *out,
+	      struct osmre_err *err);
+struct dmodc *dmodc_new(void);
+void dmodc_free(struct dmodc *d);
+
+/* One call: new, run, free. */
+int dmodc_route(const struct fabric *f, const struct dmodc_opts *o,
+		struct lft_set *out, struct osmre_err *err);
+
+/* State of the last run, by fabric node index (-1 / 0 when not a switch). */
+int dmodc_rank(const struct dmodc *d, int node);
+uint64_t dmodc_divider(const struct dmodc *d, int node);
+/* Up-down cost between two switches, DMODC_INF when none. */
+int dmodc_cost(const struct dmodc *d, int from, int to);
+/* Topological NID of CA port (node, port), or -1. */
+long dmodc_nid(const struct dmodc *d, int node, int port);
+int dmodc_num_leaves(const struct dmodc *d);
+int dmodc_leaf(const struct dmodc *d, int i);	/* node of i-th leaf */
+
+#endif

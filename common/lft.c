@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lft.h"
+
+int lft_set_for_fabric(const struct fabric *f, unsigned top,
+		       struct lft_set *s, struct osmre_err *err)
+{
+	int i, n = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < f->nnodes; i++)
+		n += f->nodes[i].type == FAB_SWITCH && !f->nodes[i].removed;
+	s->t = calloc(n ? (size_t)n : 1, sizeof(*s->t));
+	s->by_node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!s->t || !s->by_node)
+		goto oom;
+	s->nnodes = f->nnodes;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+		struct lft *t;
+
+		s->by_node[i] = -1;
+		if (nd->type != FAB_SWITCH || nd->removed)
+			continue;
+		t = &s->t[s->n];
+		t->node = i;
+		t->guid = nd->guid;
+		t->top = top;
+		t->port = malloc((size_t)top + 1);
+		if (!t->port)
+			goto oom;
+		memset(t->port, LFT_NONE, (size_t)top + 1);
+		s->by_node[i] = s->n++;
+	}
+	return 0;
+oom:
+	lft_set_free(s);
+	return osmre_fail(err, "out of memory for forwarding tables");
+}
+
+void lft_set_free(struct lft_set *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->t[i].port);
+	free(s->t);
+	free(s->by_node);
+	free(s->lid_guid);
+	memset(s, 0, sizeof(*s));
+}
+
+int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
+		  char *diff, size_t diffsz)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct lft *ta = &a->t[i], *tb = NULL;
+		unsigned lid, top;
+		int j;
+
+		for (j = 0; j < b->n && !tb; j++)
+			if (b->t[(i + j) % b->n].guid == ta->guid)
+				tb = &b->t[(i + j) % b->n];
+		if (!tb) {
+			snprintf(diff, diffsz, "switch 0x%016" PRIx64 " missing",
+				 ta->guid);
+			return 0;
+		}
+		top = ta->top > tb->top ? ta->top : tb->top;
+		for (lid = 0; lid <= top; lid++)
+			if (lft_get(ta, lid) != lft_get(tb, lid)) {
+				snprintf(diff, diffsz,
+					 "switch 0x%016" PRIx64 " LID %u: port %d vs %d",
+					 ta->guid, lid, lft_get(ta, lid),
+					 lft_get(tb, lid));
+				return 0;
+			}
+	}
+	if (a->n != b->n) {
+		snprintf(diff, diffsz, "%d vs %d switches", a->n, b->n);
+		return 0;
+	}
+	return 1;
+}

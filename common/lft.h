@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Linear forwarding tables of a whole fabric, and OpenSM's opensm-lfts.dump
+ * format (the one OpenSM writes with log flag 0x40, that `dump_fts` and
+ * `ibroute` print, and that OpenSM's "file" engine loads with -R file -U).
+ */
+#ifndef OSMRE_LFT_H
+#define OSMRE_LFT_H
+
+#include <stdio.h>
+
+#include "fabric.h"
+
+#define LFT_NONE 0xFF		/* no route, as OSM_NO_PATH */
+
+struct lft {
+	int node;		/* fabric node index, -1 when not bound */
+	uint64_t guid;
+	unsigned top;		/* highest LID with an entry */
+	uint8_t *port;		/* top + 1 entries */
+};
+
+struct lft_set {
+	int n;
+	struct lft *t;
+	int *by_node;		/* fabric node -> table index, or -1 */
+	int nnodes;		/* size of by_node */
+	/* what a dump said about its destinations: LID -> port GUID (0 when
+	 * not said); filled by lftdump_read() */
+	uint64_t *lid_guid;
+	unsigned lid_guid_top;
+};
+
+/* One empty table (all LFT_NONE) per switch of f, LIDs 0..top. */
+int lft_set_for_fabric(const struct fabric *f, unsigned top,
+		       struct lft_set *s, struct osmre_err *err);
+void lft_set_free(struct lft_set *s);
+
+static inline struct lft *lft_of_node(const struct lft_set *s, int node)
+{
+	if (!s->by_node || node < 0 || node >= s->nnodes ||
+	    s->by_node[node] < 0)
+		return NULL;
+	return &s->t[s->by_node[node]];
+}
+
+static inline int lft_get(const struct lft *t, unsigned lid)
+{
+	return lid <= t->top ? t->port[lid] : LFT_NONE;
+}
+
+/* 1 when both sets route every LID of every switch the same way. */
+int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
+		  char *diff, size_t diffsz);
+
+/* Writes the set in opensm-lfts.dump format; LIDs must be assigned. */
+int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,
+		  struct osmre_err *err);
+
+/*
+ * Reads opensm-lfts.dump or ibroute/dump_fts output.  Tables are keyed by
+ * switch GUID; lft_set_bind() attaches them to a fabric.
+ */
+int lftdump_read(const char *path, struct lft_set *s, struct osmre_err *err);
+int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
+			struct osmre_err *err);
+int lft_set_bind(struct lft_set *s, const struct fabric *f,
+		 struct osmre_err *err);
+/*
+ * Gives the fabric the LIDs the dump names (rows carrying "portguid"):
+ * each port's base LID is its lowest, its LMC from the number of LIDs.
+ * Returns 1 when LIDs were imported, 0 when the dump names none.
+ */
+int lft_set_import_lids(const struct lft_set *s, struct fabric *f,
+			struct osmre_err *err);
+
+#endif

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Reader of opensm-lfts.dump and of ibroute/dump_fts output:
+ *   Unicast lids [0-5] of switch Lid 2 guid 0x... ('desc'):
+ *   0x0001 001 # Channel Adapter portguid 0x...: 'desc'
+ *   Unicast lids [0x0-0x5] of switch DR path ... guid 0x... (desc):
+ *   0x0001 001 : (Channel Adapter portguid 0x...: 'desc')
+ * As OpenSM's file engine: the switch GUID follows " guid 0x", a row is
+ * "0x<lid> <port>", the destination's GUID (optional) follows " portguid 0x".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lft.h"
+#include "lids.h"
+
+static int grow_table(struct lft *t, unsigned top)
+{
+	uint8_t *p = realloc(t->port, (size_t)top + 1);
+
+	if (!p)
+		return -1;
+	memset(p + t->top + 1, LFT_NONE, top - t->top);
+	t->port = p;
+	t->top = top;
+	return 0;
+}
+
+static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
+{
+	if (lid > s->lid_guid_top || !s->lid_guid) {
+		unsigned top = FAB_MAX_UCAST_LID;
+		uint64_t *g = realloc(s->lid_guid, ((size_t)top + 1) * sizeof(*g));
+
+		if (!g)
+			return -1;
+		if (!s->lid_guid)
+			memset(g, 0, ((size_t)top + 1) * sizeof(*g));
+		s->lid_guid = g;
+		s->lid_guid_top = top;
+	}
+	if (s->lid_guid[lid] && s->lid_guid[lid] != guid)
+		return 1;
+	s->lid_guid[lid] = guid;
+	return 0;
+}
+
+static int new_table(struct lft_set *s, const char *p, uint64_t guid)
+{
+	struct lft *t;
+	unsigned long top = 0;
+	const char *b = strchr(p, '[');
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].guid == guid)
+			return 1;
+	if (b && (b = strchr(b, '-')))
+		top = strtoul(b + 1, NULL, 0);
+	if (top > FAB_MAX_UCAST_LID)
+		top = FAB_MAX_UCAST_LID;
+	t = realloc(s->t, ((size_t)s->n + 1) * sizeof(*t));
+	if (!t)
+		return -1;
+	s->t = t;
+	t = &s->t[s->n];
+	t->node = -1;
+	t->guid = guid;
+	t->top = (unsigned)top;
+	t->port = malloc(top + 1);
+	if (!t->port)
+		return -1;
+	memset(t->port, LFT_NONE, top + 1);
+	s->n++;
+	return 0;
+}
+
+int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
+			struct osmre_err *err)
+{
+	char *line = NULL;
+	size_t sz = 0;
+	int lineno = 0, rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	while (getline(&line, &sz, fp) >= 0) {
+		char *p = line, *q;
+
+		lineno++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '#' || !*p)
+			continue;
+		if (!strncmp(p, "Multicast", 9)) {
+			osmre_fail(err, "%s:%d: multicast dump, expected unicast LFTs",
+				   name, lineno);
+			goto out;
+		}
+		if (!strncmp(p, "Unicast lids", 12)) {
+			uint64_t guid;
+			int r;
+
+			q = strstr(p, " guid 0x");
+			if (!q) {
+				osmre_fail(err, "%s:%d: expected \" guid 0x<switch GUID>\" in the switch header",
+					   name, lineno);
+				goto out;
+			}
+			errno = 0;
+			guid = strtoull(q + 8, &p, 16);
+			if (p == q + 8 || errno || !isspace((unsigned char)*p)) {
+				osmre_fail(err, "%s:%d: cannot parse the switch GUID",
+					   name, lineno);
+				goto out;
+			}
+			r = new_table(s, q, guid);
+			if (r) {
+				osmre_fail(err, r > 0 ? "%s:%d: switch 0x%016" PRIx64 " listed twice"
+					       : "%s:%d: out of memory (switch 0x%016" PRIx64 ")",
+					   name, lineno, guid);
+				goto out;
+			}
+			continue;
+		}
+		if (!strncmp(p, "0x", 2)) {
+			unsigned long lid, port;
+			struct lft *t;
+
+			if (!s->n) {
+				osmre_fail(err, "%s:%d: LFT row before any \"Unicast lids\" header",
+					   name, lineno);
+				goto out;
+			}
+			t = &s->t[s->n - 1];
+			errno = 0;
+			lid = strtoul(p + 2, &q, 16);
+			if (q == p + 2 || errno || !isspace((unsigned char)*q) ||
+			    lid > FAB_MAX_UCAST_LID) {
+				osmre_fail(err, "%s:%d: expected a unicast LID (0x0000..0xbfff)",
+					   name, lineno);
+				goto out;
+			}
+			p = q;
+			while (isspace((unsigned char)*p))
+				p++;
+			port = strtoul(p, &q, 10);
+			if (q == p || (*q && !isspace((unsigned char)*q)) ||
+			    port > FAB_MAX_PORTS) {
+				osmre_fail(err, "%s:%d: expected an output port 0..254 after the LID",
+					   name, lineno);
+				goto out;
+			}
+			if (lid > t->top && grow_table(t, (unsigned)lid)) {
+				osmre_fail(err, "out of memory");
+				goto out;
+			}
+			t->port[lid] = (uint8_t)port;
+			q = strstr(q, " portguid 0x");
+			if (q) {
+				uint64_t g = strtoull(q + 12, NULL, 16);
+				int r = note_guid(s, (unsigned)lid, g);
+
+				if (r) {
+					osmre_fail(err, r > 0 ? "%s:%d: LID 0x%04lx names two different port GUIDs"
+						       : "%s:%d: out of memory (LID 0x%04lx)",
+						   name, lineno, lid);
+					goto out;
+				}
+			}
+			continue;
+		}
+		/* column titles and "N lids dumped" footers */
+	}
+	if (ferror(fp)) {
+		osmre_fail(err, "%s: read error", name);
+		goto out;
+	}
+	if (!s->n) {
+		osmre_fail(err, "%s: no \"Unicast lids\" switch table found", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(line);
+	if (rc)
+		lft_set_free(s);
+	return rc;
+}
+
+int lftdump_read(const char *path, struct lft_set *s, struct osmre_err *err)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp)
+		return osmre_fail(err, "%s: %s", path, strerror(errno));
+	rc = lftdump_read_stream(fp, path, s, err);
+	fclose(fp);
+	return rc;
+}
+
+int lft_set_bind(struct lft_set *s, const struct fabric *f,
+		 struct osmre_err *err)
+{
+	struct guid_map m;
+	int i;
+
+	if (guid_map_build(f, &m, err))
+		return -1;
+	free(s->by_node);
+	s->by_node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!s->by_node) {
+		guid_map_free(&m);
+		return osmre_fail(err, "out of memory");
+	}
+	s->nnodes = f->nnodes;
+	for (i = 0; i < f->nnodes; i++)
+		s->by_node[i] = -1;
+	for (i = 0; i < s->n; i++) {
+		const struct guid_ent *e = guid_map_find(&m, s->t[i].guid);
+
+		if (!e || f->nodes[e->node].type != FAB_SWITCH) {
+			osmre_fail(err, "switch GUID 0x%016" PRIx64 " of the LFTs is not a switch of the topology",
+				   s->t[i].guid);
+			guid_map_free(&m);
+			return -1;
+		}
+		s->t[i].node = e->node;
+		s->by_node[e->node] = i;
+	}
+	guid_map_free(&m);
+	return 0;
+}
+
+int lft_set_import_lids(const struct lft_set *s, struct fabric *f,
+			struct osmre_err *err)
+{
+	struct guid_map m;
+	unsigned lid;
+	int i, p, found = 0;
+
+	if (!s->lid_guid)
+		return 0;
+	if (guid_map_build(f, &m, err))
+		return -1;
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++) {
+			f->nodes[i].ports[p].lid = 0;
+			f->nodes[i].ports[p].lmc = 0;
+		}
+	for (lid = 1; lid <= s->lid_guid_top; lid++) {
+		const struct guid_ent *e;
+		struct fab_port *pt;
+		unsigned n;
+
+		if (!s->lid_guid[lid])
+			continue;
+		e = guid_map_find(&m, s->lid_guid[lid]);
+		if (!e || (f->nodes[e->node].type != FAB_SWITCH && !e->port)) {
+			osmre_fail(err, "LID %u: port GUID 0x%016" PRIx64 " is not a port of the topology",
+				   lid, s->lid_guid[lid]);
+			guid_map_free(&m);
+			return -1;
+		}
+		pt = &f->nodes[e->node].ports[e->port];
+		found = 1;
+		if (!pt->lid) {
+			pt->lid = (uint16_t)lid;
+			continue;
+		}
+		/* LMC from the width of the port's LID range */
+		n = lid - pt->lid + 1;
+		while ((1u << pt->lmc) < n)
+			pt->lmc++;
+	}
+	guid_map_free(&m);
+	return found;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+
+#include "lids.h"
+
+/* A port that carries LIDs: switch port 0, linked CA/router ports. */
+static int lid_port(const struct fab_node *n, int p)
+{
+	if (n->removed)
+		return 0;
+	if (n->type == FAB_SWITCH)
+		return p == 0;
+	return p > 0 && n->ports[p].rnode >= 0;
+}
+
+int lids_assign(struct fabric *f, int lmc, struct osmre_err *err)
+{
+	unsigned next = 1, step = 1u << lmc;
+	int i, p;
+
+	if (lmc < 0 || lmc > 7)
+		return osmre_fail(err, "LMC %d out of range 0..7", lmc);
+	for (i = 0; i < f->nnodes; i++) {
+		struct fab_node *n = &f->nodes[i];
+
+		for (p = 0; p <= n->nports; p++) {
+			struct fab_port *pt = &n->ports[p];
+			unsigned width = n->type == FAB_SWITCH ? 1 : step;
+
+			pt->lid = 0;
+			pt->lmc = 0;
+			if (!lid_port(n, p))
+				continue;
+			next = (next + width - 1) & ~(width - 1);
+			if (next + width - 1 > FAB_MAX_UCAST_LID)
+				return osmre_fail(err, "out of unicast LIDs at node \"%s\"",
+						  n->name);
+			pt->lid = (uint16_t)next;
+			pt->lmc = n->type == FAB_SWITCH ? 0 : (uint8_t)lmc;
+			next += width;
+		}
+	}
+	return 0;
+}
+
+int lids_present(const struct fabric *f)
+{
+	int i, p;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++)
+			if (f->nodes[i].ports[p].lid)
+				return 1;
+	return 0;
+}
+
+unsigned lids_max(const struct fabric *f)
+{
+	unsigned max = 0, top;
+	int i, p;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++) {
+			const struct fab_port *pt = &f->nodes[i].ports[p];
+
+			if (!pt->lid)
+				continue;
+			top = pt->lid + (1u << pt->lmc) - 1;
+			if (top > max)
+				max = top;
+		}
+	return max;
+}
+
+int lids_owners(const struct fabric *f, struct lid_owner **owner,
+		unsigned *max, struct osmre_err *err)
+{
+	unsigned m = lids_max(f), l, k;
+	struct lid_owner *o = malloc(((size_t)m + 1) * sizeof(*o));
+	int i, p;
+
+	if (!o)
+		return osmre_fail(err, "out of memory");
+	for (l = 0; l <= m; l++)
+		o[l] = (struct lid_owner){ -1, -1 };
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++) {
+			const struct fab_port *pt = &f->nodes[i].ports[p];
+
+			if (!pt->lid || f->nodes[i].removed)
+				continue;
+			for (k = 0; k < (1u << pt->lmc); k++) {
+				l = pt->lid + k;
+				if (o[l].node >= 0) {
+					osmre_fail(err, "LID %u used by \"%s\" and \"%s\"",
+						   l, f->nodes[o[l].node].name,
+						   f->nodes[i].name);
+					free(o);
+					return -1;
+				}
+				o[l] = (struct lid_owner){ i, p };
+			}
+		}
+	*owner = o;
+	*max = m;
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Parallel-ports generalized fat trees PGFT(h; m1..mh; w1..wh; p1..ph)
+ * (Zahavi et al., QFT paper section II): connection rule eq. (5) with p_l
+ * parallel links between connected nodes of levels l and l-1.
+ *
+ * Nodes are created level h first down to level 1, then the hosts, each
+ * level in tuple order (digit s_h most significant), so GUIDs follow that
+ * order.  Names: switches "S<l>_<s_h>_..._<s_1>", hosts "H_<g>_<s_1>" with g
+ * the host's index divided by m_1 (its leaf's index when w_1 = 1).
+ * Ports: switch at level l: down port 1 + c + m_l*k to child digit c,
+ * parallel link k; up port m_l*p_l + 1 + j + w_{l+1}*k to parent digit j.
+ * Hosts use port 1 + j + w_1*k and have w_1*p_1 ports, at least 2 (a
+ * single-rail host looks like a dual-port HCA with one cable).
+ */
+#ifndef OSMRE_PGFT_H
+#define OSMRE_PGFT_H
+
+#include "fabric.h"
+
+#define PGFT_MAX_LEVELS 8
+
+struct pgft_params {
+	int h;
+	int m[PGFT_MAX_LEVELS + 1];	/* 1-based like the paper */
+	int w[PGFT_MAX_LEVELS + 1];
+	int p[PGFT_MAX_LEVELS + 1];
+};
+
+/* Parses "3" "18,9,36" "1,9,18" "1,2,1"; p may be NULL (all 1). */
+int pgft_parse(const char *h, const char *m, const char *w, const char *p,
+	       struct pgft_params *out, struct osmre_err *err);
+
+/* Eq. (1): nodes at level l (0 = hosts). */
+long pgft_level_size(const struct pgft_params *t, int l);
+long pgft_switches(const struct pgft_params *t);
+/* Links between levels l and l-1, and all links. */
+long pgft_links_at(const struct pgft_params *t, int l);
+long pgft_links(const struct pgft_params *t);
+
+int pgft_build(const struct pgft_params *t, struct fabric **out,
+	       struct osmre_err *err);
+
+#endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The osmre command end to end: gen, route, check, exit codes and messages.
+set -u
+OSMRE=${OSMRE_BIN:-tools/osmre}
+DATA=${OSMRE_TESTDATA:-tests/data}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "ok - $1"; }
+ko() { echo "not ok - $1"; fails=$((fails + 1)); }
+expect() {	# expect NAME WANTED_RC PATTERN CMD...
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" >"$T/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		ko "$name: exit $rc, expected $want"; cat "$T/out"; return
+	fi
+	if [ -n "$pat" ] && ! grep -q -- "$pat" "$T/out"; then
+		ko "$name: no \"$pat\" in output"; cat "$T/out"; return
+	fi
+	ok "$name"
+}
+
+# the generator reproduces the fixture fabrics byte for byte
+$OSMRE gen pgft 2 18,10 1,18 1,1 -o "$T/sar.net" 2>/dev/null &&
+	cmp -s "$T/sar.net" "$DATA/sar180.net" && ok "gen sar180" || ko "gen sar180"
+$OSMRE gen pgft 2 18,12 1,6 -o "$T/blk.net" 2>/dev/null &&
+	cmp -s "$T/blk.net" "$DATA/blk216.net" && ok "gen blk216" || ko "gen blk216"
+
+expect "route" 0 "dmodc: routed 28 switches" \
+	$OSMRE route --engine dmodc --topo "$T/sar.net" --out "$T/sar.lfts"
+expect "check valid" 0 "VALID" $OSMRE check --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "check pairs" 0 "CA pairs 32220: unreachable 0, loops 0, not up-down 0" \
+	$OSMRE check --topo "$T/sar.net" --lfts "$T/sar.lfts"
+
+# a broken entry: S1_0_0 (LID 19 in file order) loses its route to LID 40
+awk 'BEGIN{sw=""} /^Unicast/{sw=$0} {if (sw ~ /S1_0_0/ && $1=="0x0028") next; print}' \
+	"$T/sar.lfts" >"$T/broken.lfts"
+expect "check broken" 1 "unreachable: \"H_0_" \
+	$OSMRE check --topo "$T/sar.net" --lfts "$T/broken.lfts"
+
+# degraded fabrics: same seed, same file; log-uniform amounts
+$OSMRE gen pgft 3 6,3,4 1,3,6 1,2,1 --remove-links 5 --seed 7 -o "$T/d1.net" 2>/dev/null
+$OSMRE gen pgft 3 6,3,4 1,3,6 1,2,1 --remove-links 5 --seed 7 -o "$T/d2.net" 2>/dev/null
+cmp -s "$T/d1.net" "$T/d2.net" && ok "seeded degradation" || ko "seeded degradation"
+expect "loguniform" 0 "removed" $OSMRE gen pgft 3 6,3,4 1,3,6 1,2,1 \
+	--loguniform-switches --seed 3 -o "$T/d3.net"
+expect "route degraded" 0 "routed" $OSMRE route -t "$T/d1.net" -o "$T/d1.lfts" -j 2
+expect "check degraded" 0 "VALID" $OSMRE check -t "$T/d1.net" -l "$T/d1.lfts"
+
+# LMC: every LID of every port is routed
+expect "route lmc" 0 "routed" $OSMRE route -t "$T/sar.net" -o "$T/lmc.lfts" --lmc 2
+expect "check lmc" 0 "CA pairs 128880: unreachable 0" \
+	$OSMRE check -t "$T/sar.net" -l "$T/lmc.lfts"
+
+# real OpenSM tables read back from ibsim with dump_fts
+expect "check dump_fts" 0 "VALID" $OSMRE check --no-updown \
+	-t "$DATA/ibsim-small.net" -l "$DATA/ibsim-small.dump_fts"
+expect "check dump_fts updown" 1 "not up-down: " \
+	$OSMRE check -t "$DATA/ibsim-small.net" -l "$DATA/ibsim-small.dump_fts"
+# dmodc refuses two leaves joined by a link only
+expect "route refused" 1 "no up-down path between leaf switches \"S1\"" \
+	$OSMRE route -t "$DATA/ibsim-small.net" -o "$T/x.lfts"
+
+# bad input: precise messages, exit 2
+printf 'Switch\t2 "A"\n[1]\t"B"[1]\n\n' >"$T/bad.net"
+expect "bad net" 2 "bad.net:2: unknown node \"B\"" $OSMRE route -t "$T/bad.net" -o "$T/x"
+printf 'Unicast lids [0-1] of switch Lid 1 guid 0x200000 (x):\n0x0001 zz\n' >"$T/bad.lfts"
+expect "bad lfts" 2 "bad.lfts:2: expected an output port" \
+	$OSMRE check -t "$T/sar.net" -l "$T/bad.lfts"
+expect "bad pgft" 2 "m: expected 3 values" $OSMRE gen pgft 3 18,9 1,9,18
+expect "bad option" 2 "expected an integer" $OSMRE route -t x -o y --threads many
+expect "unknown engine" 2 "unknown engine" $OSMRE route -e foo -t "$T/sar.net" -o y
+expect "too many" 2 "cannot remove 999" $OSMRE gen pgft 2 4,4 1,4 --remove-switches 999
+expect "unknown command" 2 "unknown command" $OSMRE frobnicate
+
+echo "cli: $fails failure(s)"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dmodc on 200 seeded random degradations (links and switches, Dmodc's
+ * log-uniform amounts) of a 3-level PGFT.  An oracle written here (a
+ * breadth-first search over (switch, going-up/going-down) states) decides
+ * whether every pair of leaves of a connected component keeps an up-down
+ * path; dmodc must then give valid up-down tables, and otherwise refuse with
+ * a pair the oracle agrees is cut.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "degrade.h"
+#include "lids.h"
+#include "ranks.h"
+#include "testutil.h"
+
+/* ud[a * n + b]: leaf b reachable from leaf a by an up*-down* path. */
+static char *oracle(const struct fabric *f, const int *rank)
+{
+	int n = f->nnodes, a, *queue = malloc(sizeof(int) * 2 * (size_t)n);
+	char *ud = calloc((size_t)n * (size_t)n, 1);
+	char *seen = malloc(2 * (size_t)n);
+
+	assert_true(queue && ud && seen);
+	for (a = 0; a < n; a++) {
+		int head = 0, tail = 0;
+
+		if (rank[a] != 0)
+			continue;
+		memset(seen, 0, 2 * (size_t)n);
+		queue[tail++] = a * 2;	/* state: node * 2 + down */
+		seen[a * 2] = 1;
+		while (head < tail) {
+			int st = queue[head++], u = st / 2, down = st % 2, p;
+			const struct fab_node *nd = &f->nodes[u];
+
+			if (rank[u] == 0)
+				ud[(size_t)a * n + u] = 1;
+			for (p = 1; p <= nd->nports; p++) {
+				int v = nd->ports[p].rnode, ns;
+
+				if (v < 0 || f->nodes[v].type != FAB_SWITCH)
+					continue;
+				if (rank[v] == rank[u] + 1 && !down)
+					ns = v * 2;
+				else if (rank[v] == rank[u] - 1)
+					ns = v * 2 + 1;
+				else
+					continue;
+				if (!seen[ns]) {
+					seen[ns] = 1;
+					queue[tail++] = ns;
+				}
+			}
+		}
+	}
+	free(queue);
+	free(seen);
+	return ud;
+}
+
+/* comp[] of switches over any switch link */
+static void components(const struct fabric *f, int *comp)
+{
+	int n = f->nnodes, i, *queue = malloc(sizeof(int) * (size_t)n);
+
+	assert_non_null(queue);
+	for (i = 0; i < n; i++)
+		comp[i] = -1;
+	for (i = 0; i < n; i++) {
+		int head = 0, tail = 0;
+
+		if (comp[i] >= 0 || f->nodes[i].type != FAB_SWITCH)
+			continue;
+		comp[i] = i;
+		queue[tail++] = i;
+		while (head < tail) {
+			const struct fab_node *nd = &f->nodes[queue[head++]];
+			int p;
+
+			for (p = 1; p <= nd->nports; p++) {
+				int v = nd->ports[p].rnode;
+
+				if (v >= 0 && f->nodes[v].type == FAB_SWITCH &&
+				    comp[v] < 0) {
+					comp[v] = i;
+					queue[tail++] = v;
+				}
+			}
+		}
+	}
+	free(queue);
+}
+
+static void test_200_degradations(void **state)
+{
+	int throw, valid = 0, refused = 0;
+
+	(void)state;
+	for (throw = 0; throw < 200; throw++) {
+		struct fabric *f = tu_pgft("3", "6,3,4", "1,3,6", "1,2,1", 0);
+		enum degrade_kind kind = throw % 2 ? DEGRADE_SWITCHES : DEGRADE_LINKS;
+		int *rank = malloc(sizeof(int) * (size_t)f->nnodes);
+		int *comp = malloc(sizeof(int) * (size_t)f->nnodes);
+		struct dmodc_opts o = { .threads = 1 + throw % 3 };
+		struct osmre_err err;
+		struct lft_set s;
+		struct rng r;
+		long cand = degrade_candidates(f, kind), amount;
+		int a, b, cut = 0;
+		char *ud;
+
+		assert_true(rank && comp);
+		rng_seed(&r, 1000 + (uint64_t)throw);
+		amount = degrade_loguniform(&r, log2((double)cand));
+		assert_true(amount >= 0 && amount < cand);
+		assert_int_equal(degrade_remove(f, kind, amount, &r, &err), 0);
+		assert_int_equal(lids_assign(f, 0, &err), 0);
+		ranks_compute(f, rank);
+		components(f, comp);
+		ud = oracle(f, rank);
+		for (a = 0; a < f->nnodes; a++)
+			for (b = 0; b < f->nnodes; b++)
+				if (rank[a] == 0 && rank[b] == 0 &&
+				    comp[a] == comp[b] && !ud[(size_t)a * f->nnodes + b])
+					cut = 1;
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+		if (!cut) {
+			struct check_opts co = { .updown = 1, .threads = 1, .max_report = 3 };
+			struct check_result cr;
+
+			if (dmodc_route(f, &o, &s, &err))
+				fail_msg("throw %d (%ld %s): %s", throw, amount,
+					 kind ? "switches" : "links", err.msg);
+			assert_int_equal(check_lfts(f, &s, &co, &cr, stderr, &err), 0);
+			if (!check_ok(&cr))
+				fail_msg("throw %d: invalid tables", throw);
+			valid++;
+		} else {
+			char na[64], nb[64];
+			int ia, ib;
+
+			assert_int_equal(dmodc_route(f, &o, &s, &err), -1);
+			assert_int_equal(sscanf(err.msg, "no up-down path between leaf switches \"%63[^\"]\" (%*[^)]) and \"%63[^\"]\"",
+						na, nb), 2);
+			ia = fabric_find(f, na);
+			ib = fabric_find(f, nb);
+			assert_true(ia >= 0 && ib >= 0);
+			assert_int_equal(ud[(size_t)ia * f->nnodes + ib], 0);
+			refused++;
+		}
+		free(ud);
+		free(rank);
+		free(comp);
+		lft_set_free(&s);
+		fabric_free(f);
+	}
+	printf("200 degradations: %d routed valid and up-down, %d refused\n",
+	       valid, refused);
+	assert_true(valid > 0 && refused > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_200_degradations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * opensm-lfts.dump: reading what OpenSM and dump_fts wrote on ibsim, and
+ * writing exactly what OpenSM writes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lids.h"
+#include "netfile.h"
+#include "testutil.h"
+
+static struct fabric *small(void)
+{
+	struct osmre_err err;
+	struct fabric *f;
+
+	if (netfile_read(tu_data("ibsim-small.net"), &f, &err))
+		fail_msg("%s", err.msg);
+	return f;
+}
+
+static void read_bound(const char *name, struct fabric *f, struct lft_set *s)
+{
+	struct osmre_err err;
+
+	if (lftdump_read(tu_data(name), s, &err) || lft_set_bind(s, f, &err))
+		fail_msg("%s: %s", name, err.msg);
+}
+
+/* OpenSM's dump and dump_fts of the same fabric give the same tables. */
+static void test_read_real_dumps(void **state)
+{
+	struct fabric *f = small();
+	struct lft_set a, b;
+	struct osmre_err err;
+	char diff[256];
+
+	(void)state;
+	read_bound("ibsim-small.opensm-lfts.dump", f, &a);
+	read_bound("ibsim-small.dump_fts", f, &b);
+	assert_int_equal(a.n, 2);
+	assert_true(lft_set_equal(&a, &b, diff, sizeof(diff)));
+	assert_int_equal(lft_get(&a.t[0], 4), 2);	/* S1: H2 by port 2 */
+	assert_int_equal(lft_get(&a.t[1], 2), 3);	/* S2: S1 by port 3 */
+	/* LIDs as OpenSM assigned them on ibsim */
+	assert_int_equal(lft_set_import_lids(&b, f, &err), 1);
+	assert_int_equal(f->nodes[fabric_find(f, "H1")].ports[1].lid, 1);
+	assert_int_equal(f->nodes[fabric_find(f, "S1")].ports[0].lid, 2);
+	assert_int_equal(f->nodes[fabric_find(f, "H3")].ports[1].lid, 5);
+	lft_set_free(&a);
+	lft_set_free(&b);
+	fabric_free(f);
+}
+
+/* What osmre writes is byte for byte what OpenSM wrote for the same LFTs. */
+static void test_write_matches_opensm(void **state)
+{
+	struct fabric *f = small();
+	struct lft_set a;
+	struct osmre_err err;
+	char *buf = NULL, *orig;
+	size_t len, olen;
+	FILE *fp;
+
+	(void)state;
+	read_bound("ibsim-small.opensm-lfts.dump", f, &a);
+	assert_int_equal(lft_set_import_lids(&a, f, &err), 1);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(lftdump_write(fp, f, &a, &err), 0);
+	fclose(fp);
+	fp = fopen(tu_data("ibsim-small.opensm-lfts.dump"), "r");
+	assert_non_null(fp);
+	orig = calloc(1, 65536);
+	olen = fread(orig, 1, 65535, fp);
+	fclose(fp);
+	assert_int_equal(len, olen);
+	assert_memory_equal(buf, orig, len);
+	free(buf);
+	free(orig);
+	lft_set_free(&a);
+	fabric_free(f);
+}
+
+/* Write then read gives the same tables, LMC included. */
+static void test_round_trip(void **state)
+{
+	struct fabric *f = tu_pgft("2", "4,4", "1,4", "1,1", 1);
+	struct lft_set a, b;
+	struct osmre_err err;
+	char *buf = NULL, diff[256];
+	size_t len;
+	FILE *fp;
+	int i;
+	unsigned l;
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &a, &err), 0);
+	for (i = 0; i < a.n; i++)
+		for (l = 1; l <= a.t[i].top; l++)
+			a.t[i].port[l] = (uint8_t)(1 + (l + (unsigned)i) % 4);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(lftdump_write(fp, f, &a, &err), 0);
+	fclose(fp);
+	fp = fmemopen(buf, len, "r");
+	assert_int_equal(lftdump_read_stream(fp, "mem", &b, &err), 0);
+	fclose(fp);
+	assert_int_equal(lft_set_bind(&b, f, &err), 0);
+	assert_true(lft_set_equal(&a, &b, diff, sizeof(diff)));
+	assert_int_equal(lft_set_import_lids(&b, f, &err), 1);
+	assert_int_equal(f->nodes[f->nnodes - 1].ports[1].lmc, 1);
+	free(buf);
+	lft_set_free(&a);
+	lft_set_free(&b);
+	fabric_free(f);
+}
+
+static void expect_error(const char *text, const char *what)
+{
+	struct osmre_err err;
+	struct lft_set s;
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+
+	assert_int_equal(lftdump_read_stream(fp, "x.dump", &s, &err), -1);
+	fclose(fp);
+	if (!strstr(err.msg, what))
+		fail_msg("expected \"%s\" in \"%s\"", what, err.msg);
+}
+
+static void test_malformed(void **state)
+{
+	struct fabric *f = small();
+	struct lft_set s;
+	struct osmre_err err;
+	static const char unknown[] =
+		"Unicast lids [0-1] of switch Lid 1 guid 0x0000000000abcdef ('X'):\n0x0001 000 # x\n";
+	FILE *fp;
+
+	(void)state;
+	expect_error("0x0001 001 # x\n", "x.dump:1: LFT row before any \"Unicast lids\" header");
+	expect_error("Unicast lids [0-1] of switch Lid 1 ('X'):\n", "x.dump:1: expected \" guid 0x");
+	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0xzz 001\n",
+		     "x.dump:2: expected a unicast LID");
+	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 abc\n",
+		     "x.dump:2: expected an output port");
+	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 300\n",
+		     "x.dump:2: expected an output port");
+	expect_error("Multicast mlids [0xc000-0xc3ff] of switch\n", "multicast");
+	expect_error("\n", "no \"Unicast lids\" switch table");
+	fp = fmemopen((void *)unknown, strlen(unknown), "r");
+	assert_int_equal(lftdump_read_stream(fp, "u", &s, &err), 0);
+	fclose(fp);
+	assert_int_equal(lft_set_bind(&s, f, &err), -1);
+	assert_non_null(strstr(err.msg, "0x0000000000abcdef"));
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_real_dumps),
+		cmocka_unit_test(test_write_matches_opensm),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

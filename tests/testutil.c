@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lids.h"
+#include "netfile.h"
+#include "pgft.h"
+#include "testutil.h"
+
+const char *tu_data(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("OSMRE_TESTDATA");
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", name);
+	return buf;
+}
+
+struct fabric *tu_pgft(const char *h, const char *m, const char *w,
+		       const char *p, int lmc)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+	struct fabric *f = NULL;
+
+	if (pgft_parse(h, m, w, p, &t, &err) || pgft_build(&t, &f, &err) ||
+	    lids_assign(f, lmc, &err))
+		fail_msg("PGFT(%s;%s;%s;%s): %s", h, m, w, p, err.msg);
+	return f;
+}
+
+int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(fp);
+	rc = netfile_read_stream(fp, "test.net", f, err);
+	fclose(fp);
+	return rc;
+}
+
+int tu_walk(const struct fabric *f, const struct lft_set *s, int node,
+	    int port, unsigned dlid, tu_visit visit, void *arg)
+{
+	const struct fab_port *pt = &f->nodes[node].ports[port];
+	int hops = 1, cur;
+
+	if (visit)
+		visit(arg, node, port);
+	if (pt->rnode < 0)
+		return -1;
+	cur = pt->rnode;
+	while (f->nodes[cur].type == FAB_SWITCH) {
+		const struct lft *t = lft_of_node(s, cur);
+		int out = t ? lft_get(t, dlid) : LFT_NONE;
+
+		if (out == 0)
+			return f->nodes[cur].ports[0].lid == dlid ? hops : -1;
+		if (out == LFT_NONE || out > f->nodes[cur].nports ||
+		    hops > 2 * f->nnodes)
+			return -1;
+		if (visit)
+			visit(arg, cur, out);
+		pt = &f->nodes[cur].ports[out];
+		if (pt->rnode < 0)
+			return -1;
+		hops++;
+		if (f->nodes[pt->rnode].type != FAB_SWITCH) {
+			const struct fab_port *d =
+				&f->nodes[pt->rnode].ports[pt->rport];
+
+			return dlid >= d->lid && dlid < d->lid + (1u << d->lmc)
+				       ? hops : -1;
+		}
+		cur = pt->rnode;
+	}
+	return -1;
+}
+
+static const struct dmodc *sort_d;
+static const struct tu_hosts *sort_h;
+
+static int nid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	long nx = dmodc_nid(sort_d, sort_h->node[x], sort_h->port[x]);
+	long ny = dmodc_nid(sort_d, sort_h->node[y], sort_h->port[y]);
+
+	return nx < ny ? -1 : nx > ny;
+}
+
+void tu_hosts_by_nid(const struct fabric *f, const struct dmodc *d,
+		     struct tu_hosts *h)
+{
+	int i, p, n = 0, *idx, *node, *port;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			n += f->nodes[i].type != FAB_SWITCH &&
+			     f->nodes[i].ports[p].lid;
+	h->node = malloc(sizeof(int) * (size_t)(n + 1));
+	h->port = malloc(sizeof(int) * (size_t)(n + 1));
+	idx = malloc(sizeof(int) * (size_t)(n + 1));
+	assert_true(h->node && h->port && idx);
+	h->n = 0;
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			if (f->nodes[i].type != FAB_SWITCH &&
+			    f->nodes[i].ports[p].lid) {
+				h->node[h->n] = i;
+				h->port[h->n] = p;
+				idx[h->n] = h->n;
+				h->n++;
+			}
+	sort_d = d;
+	sort_h = h;
+	qsort(idx, (size_t)n, sizeof(int), nid_cmp);
+	node = malloc(sizeof(int) * (size_t)(n + 1));
+	port = malloc(sizeof(int) * (size_t)(n + 1));
+	assert_true(node && port);
+	for (i = 0; i < n; i++) {
+		node[i] = h->node[idx[i]];
+		port[i] = h->port[idx[i]];
+	}
+	free(h->node);
+	free(h->port);
+	free(idx);
+	h->node = node;
+	h->port = port;
+}
+
+void tu_hosts_free(struct tu_hosts *h)
+{
+	free(h->node);
+	free(h->port);
+}
+
+struct load {
+	const long *off;
+	int *cnt;
+	int max;
+};
+
+static void count_port(void *arg, int node, int port)
+{
+	struct load *l = arg;
+	int *c = &l->cnt[l->off[node] + port];
+
+	if (++*c > l->max)
+		l->max = *c;
+}
+
+int tu_max_shift_risk(const struct fabric *f, const struct lft_set *s,
+		      const struct tu_hosts *h)
+{
+	long *off = malloc(sizeof(long) * ((size_t)f->nnodes + 1)), total = 0;
+	struct load l = { 0 };
+	int i, k, worst = 0;
+
+	assert_non_null(off);
+	for (i = 0; i < f->nnodes; i++) {
+		off[i] = total;
+		total += f->nodes[i].nports + 1;
+	}
+	l.off = off;
+	l.cnt = malloc(sizeof(int) * (size_t)(total + 1));
+	assert_non_null(l.cnt);
+	/* in a permutation every flow has its own source and destination,
+	 * so min(#src, #dst) of a port is its number of flows */
+	for (k = 1; k < h->n; k++) {
+		memset(l.cnt, 0, sizeof(int) * (size_t)total);
+		l.max = 0;
+		for (i = 0; i < h->n; i++) {
+			int j = (i + k) % h->n;
+			unsigned lid = f->nodes[h->node[j]].ports[h->port[j]].lid;
+
+			if (tu_walk(f, s, h->node[i], h->port[i], lid,
+				    count_port, &l) < 0)
+				fail_msg("shift %d: no route from %s to %s", k,
+					 f->nodes[h->node[i]].name,
+					 f->nodes[h->node[j]].name);
+		}
+		if (l.max > worst)
+			worst = l.max;
+	}
+	free(l.cnt);
+	free(off);
+	return worst;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Helpers shared by the unit tests: data paths, fabrics, table walks. */
+#ifndef OSMRE_TESTUTIL_H
+#define OSMRE_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dmodc.h"
+#include "fabric.h"
+#include "lft.h"
+
+/* Path of a file of tests/data. */
+const char *tu_data(const char *name);
+/* A PGFT with offline LIDs; fails the test on error. */
+struct fabric *tu_pgft(const char *h, const char *m, const char *w,
+		       const char *p, int lmc);
+/* Reads a net file held in a string. */
+int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err);
+
+/*
+ * Walks the tables from CA port (node, port) to LID dlid; calls visit for
+ * every output port used (switch egress ports and the CA's own port).
+ * Returns the number of links, or -1 when the walk fails or loops.
+ */
+typedef void (*tu_visit)(void *arg, int node, int port);
+int tu_walk(const struct fabric *f, const struct lft_set *s, int node,
+	    int port, unsigned dlid, tu_visit visit, void *arg);
+
+/* CA ports with a LID, sorted by dmodc NID. */
+struct tu_hosts {
+	int n;
+	int *node, *port;
+};
+void tu_hosts_by_nid(const struct fabric *f, const struct dmodc *d,
+		     struct tu_hosts *h);
+void tu_hosts_free(struct tu_hosts *h);
+/*
+ * Shift-permutation congestion risk: for each shift k in 1..n-1, source i
+ * sends to i + k (mod n) in the given order; min(#sources, #destinations)
+ * per output port, max over ports, max over shifts.  Returns that maximum.
+ */
+int tu_max_shift_risk(const struct fabric *f, const struct lft_set *s,
+		      const struct tu_hosts *h);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* osmre check --topo F.net --lfts F.lfts */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "lft.h"
+#include "osmre.h"
+
+static void check_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: osmre check --topo F.net --lfts F.lfts [options]\n"
+		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file)\n"
+		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
+		"      --no-updown       do not check the fat-tree up-down property\n"
+		"  -j, --threads N       threads (default: online CPUs)\n"
+		"      --max-report N    problems listed (default 10)\n"
+		"      --lmc L           LMC of offline LIDs when the dump names no GUIDs\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "lfts", required_argument, NULL, 'l' },
+		{ "no-updown", no_argument, NULL, 'U' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "max-report", required_argument, NULL, 'm' },
+		{ "lmc", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct check_opts o = { .updown = 1, .max_report = 10 };
+	const char *topo = NULL, *lfts = NULL;
+	struct lft_set s = { 0 };
+	struct check_result r;
+	struct osmre_err err;
+	struct fabric *f = NULL;
+	int c, lmc = 0, rc = EXIT_USAGE;
+
+	while ((c = getopt_long(argc, argv, "t:l:j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			topo = optarg;
+			break;
+		case 'l':
+			lfts = optarg;
+			break;
+		case 'U':
+			o.updown = 0;
+			break;
+		case 'j':
+			o.threads = (int)tool_number("--threads", optarg, 1024);
+			break;
+		case 'm':
+			o.max_report = (int)tool_number("--max-report", optarg, 1000000);
+			break;
+		case 'L':
+			lmc = (int)tool_number("--lmc", optarg, 7);
+			break;
+		case 'h':
+			check_usage(stdout);
+			return 0;
+		default:
+			check_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!topo || !lfts || optind != argc) {
+		fprintf(stderr, "osmre check: --topo and --lfts are required\n");
+		check_usage(stderr);
+		return EXIT_USAGE;
+	}
+	f = tool_load_topo(topo, lmc);
+	if (!f)
+		return EXIT_USAGE;
+	if (lftdump_read(lfts, &s, &err) || lft_set_bind(&s, f, &err) ||
+	    lft_set_import_lids(&s, f, &err) < 0) {
+		fprintf(stderr, "osmre check: %s\n", err.msg);
+		goto out;
+	}
+	if (check_lfts(f, &s, &o, &r, stdout, &err)) {
+		fprintf(stderr, "osmre check: %s\n", err.msg);
+		goto out;
+	}
+	printf("CA pairs %ld: unreachable %ld, loops %ld, not up-down %ld%s\n",
+	       r.pairs, r.unreachable, r.loops, r.updown,
+	       o.updown ? "" : " (not checked)");
+	printf("CA -> switch LID pairs %ld: unreachable %ld, loops %ld\n",
+	       r.sw_pairs, r.sw_unreachable, r.sw_loops);
+	printf("path length (links) min %d avg %.3f max %d\n", r.min_hops,
+	       r.avg_hops, r.max_hops);
+	printf("%s\n", check_ok(&r) ? "VALID" : "INVALID");
+	rc = check_ok(&r) ? 0 : EXIT_INVALID;
+out:
+	lft_set_free(&s);
+	fabric_free(f);
+	return rc;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* osmre route --engine dmodc --topo F.net --out F.lfts */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dmodc.h"
+#include "lft.h"
+#include "lids.h"
+#include "osmre.h"
+
+static void route_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: osmre route --topo F.net --out F.lfts [options]\n"
+		"  -e, --engine NAME   routing engine (dmodc, the default)\n"
+		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
+		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
+		"  -j, --threads N     threads (default: online CPUs)\n"
+		"      --lmc L         LMC of offline LID assignment (default 0)\n"
+		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n");
+}
+
+int cmd_route(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "engine", required_argument, NULL, 'e' },
+		{ "topo", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "lmc", required_argument, NULL, 'l' },
+		{ "lids", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
+	struct dmodc_opts o = { 0 };
+	struct lft_set s = { 0 }, ls = { 0 };
+	struct osmre_err err;
+	struct fabric *f;
+	int c, lmc = 0, rc = EXIT_USAGE;
+	double t0, t1;
+	FILE *fp;
+
+	while ((c = getopt_long(argc, argv, "e:t:o:j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			engine = optarg;
+			break;
+		case 't':
+			topo = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'j':
+			o.threads = (int)tool_number("--threads", optarg, 1024);
+			break;
+		case 'l':
+			lmc = (int)tool_number("--lmc", optarg, 7);
+			break;
+		case 'L':
+			lidsf = optarg;
+			break;
+		case 'h':
+			route_usage(stdout);
+			return 0;
+		default:
+			route_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!topo || !out || optind != argc) {
+		fprintf(stderr, "osmre route: --topo and --out are required\n");
+		route_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(engine, "dmodc")) {
+		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc)\n",
+			engine);
+		return EXIT_USAGE;
+	}
+	f = tool_load_topo(topo, lmc);
+	if (!f)
+		return EXIT_USAGE;
+	if (lidsf && (lftdump_read(lidsf, &ls, &err) ||
+		      lft_set_import_lids(&ls, f, &err) <= 0)) {
+		fprintf(stderr, "osmre route: %s: %s\n", lidsf,
+			*err.msg ? err.msg : "no port GUIDs in the dump");
+		goto out;
+	}
+	if (lft_set_for_fabric(f, lids_max(f), &s, &err)) {
+		fprintf(stderr, "osmre route: %s\n", err.msg);
+		goto out;
+	}
+	t0 = tool_now();
+	if (dmodc_route(f, &o, &s, &err)) {
+		fprintf(stderr, "osmre route: dmodc: %s: %s\n", topo, err.msg);
+		rc = EXIT_INVALID;
+		goto out;
+	}
+	t1 = tool_now();
+	fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!fp) {
+		perror(out);
+		goto out;
+	}
+	if (lftdump_write(fp, f, &s, &err) || (fp != stdout && fclose(fp))) {
+		fprintf(stderr, "osmre route: %s: write error\n", out);
+		goto out;
+	}
+	fprintf(stderr, "%s: routed %d switches in %.3f ms\n", engine, s.n,
+		(t1 - t0) * 1e3);
+	rc = 0;
+out:
+	lft_set_free(&s);
+	lft_set_free(&ls);
+	fabric_free(f);
+	return rc;
+}

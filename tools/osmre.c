@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lids.h"
+#include "netfile.h"
+#include "osmre.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *what;
+} cmds[] = {
+	{ "gen", cmd_gen, "write a generated topology (ibsim net file)" },
+	{ "route", cmd_route, "route a topology offline and write its LFTs" },
+	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: osmre <command> [options]   (see osmre(1))\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(out, "  %-6s %s\n", cmds[i].name, cmds[i].what);
+}
+
+struct fabric *tool_load_topo(const char *path, int lmc)
+{
+	struct osmre_err err;
+	struct fabric *f;
+
+	if (netfile_read(path, &f, &err)) {
+		fprintf(stderr, "osmre: %s\n", err.msg);
+		return NULL;
+	}
+	if (!lids_present(f) && lids_assign(f, lmc, &err)) {
+		fprintf(stderr, "osmre: %s: %s\n", path, err.msg);
+		fabric_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+long tool_number(const char *opt, const char *val, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (end == val || *end || errno || v < 0 || v > max) {
+		fprintf(stderr, "osmre: %s: expected an integer 0..%ld, got \"%s\"\n",
+			opt, max, val);
+		exit(EXIT_USAGE);
+	}
+	return v;
+}
+
+double tool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("osmre %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "osmre: unknown command \"%s\"\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

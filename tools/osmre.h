@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The osmre command: one subcommand per file. */
+#ifndef OSMRE_TOOL_H
+#define OSMRE_TOOL_H
+
+#include "fabric.h"
+
+/* Exit codes: 0 success, 1 the fabric or tables are not valid, 2 bad usage
+ * or unreadable input. */
+enum { EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+int cmd_gen(int argc, char **argv);
+int cmd_route(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* Reads a net file and makes sure it has LIDs: the file's own, or offline
+ * ones (lids.h) with the given LMC.  Prints the error and returns NULL. */
+struct fabric *tool_load_topo(const char *path, int lmc);
+/* Parses a non-negative integer option value or exits with a message. */
+long tool_number(const char *opt, const char *val, long max);
+double tool_now(void);
+
+#endif

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
 	struct fabric *f;
 	struct dmodc_opts o;
 	struct rusage ru;
-	double best = 1e9;
+	double best = 1e9, cold;
 	int rep, reps;
 
 	if (argc < 6) {
@@ -42,25 +43,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_dmodc: %s\n", err.msg);
 		return 2;
 	}
-	for (rep = 0; rep < reps; rep++) {
+	/* cold: tables allocated and first touched by this run */
+	{
 		struct lft_set s;
-		double t0, t1;
+		double t0 = now();
 
-		t0 = now();
 		if (lft_set_for_fabric(f, lids_max(f), &s, &err) ||
 		    dmodc_route(f, &o, &s, &err)) {
 			fprintf(stderr, "bench_dmodc: %s\n", err.msg);
 			return 1;
 		}
-		t1 = now();
-		if (t1 - t0 < best)
-			best = t1 - t0;
+		cold = now() - t0;
+		/* warm: re-routing into existing tables, as OpenSM's new_lft */
+		for (rep = 0; rep < reps; rep++) {
+			int i;
+
+			t0 = now();
+			for (i = 0; i < s.n; i++)
+				memset(s.t[i].port, LFT_NONE, s.t[i].top + 1);
+			if (dmodc_route(f, &o, &s, &err)) {
+				fprintf(stderr, "bench_dmodc: %s\n", err.msg);
+				return 1;
+			}
+			if (now() - t0 < best)
+				best = now() - t0;
+		}
 		lft_set_free(&s);
 	}
 	getrusage(RUSAGE_SELF, &ru);
-	printf("PGFT(%s;%s;%s;%s) hosts %ld switches %ld threads %d: best of %d %.4f s, peak RSS %.1f MiB\n",
+	printf("PGFT(%s;%s;%s;%s) hosts %ld switches %ld threads %d: cold %.4f s, warm (best of %d) %.4f s, peak RSS %.1f MiB\n",
 	       argv[1], argv[2], argv[3], argv[4], pgft_level_size(&t, 0),
-	       pgft_switches(&t), o.threads, reps, best,
+	       pgft_switches(&t), o.threads, cold, reps, best,
 	       (double)ru.ru_maxrss / 1024.0);
 	fabric_free(f);
 	return 0;

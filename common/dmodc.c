@@ -645,6 +645,8 @@ static inline uint8_t pick_port(const struct dmodc *d, const struct group *gr,
 {
 	struct fdiv f = small_div[nc];
 
+	if (nc == 1)	/* the common down route: no division */
+		return port_in(d, &gr[list[0]], q);
 	return port_in(d, &gr[list[fdiv_mod(q, f)]], fdiv_div(q, f));
 }
 
@@ -760,8 +762,11 @@ static void route_switch(void *arg, long si, int tid)
 		if (!nc)
 			continue;
 		if (xn->ports[0].lid && xn->ports[0].lid <= t->top)
-			t->port[xn->ports[0].lid] = pick_port(
-				d, gr, list, nc, fdiv_div(d->swnid[x], fpi));
+			t->port[xn->ports[0].lid] =
+				nc == 1 && gr[list[0]].n == 1
+					? d->gports[gr[list[0]].first]
+					: pick_port(d, gr, list, nc,
+						    fdiv_div(d->swnid[x], fpi));
 		if (via == x && d->dst_n[x])
 			route_cas(d, gr, list, nc, fpi, ds, d->dst_n[x], t);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "components.h"
 #include "lids.h"
 #include "parallel.h"
 #include "ranks.h"
@@ -122,45 +123,6 @@ static void resolve(struct ctx *c, struct tstate *t, int u, unsigned lid,
 			m->ud = rn > rv ? nx->ud : m->alldown;
 		}
 	}
-}
-
-/* Connected components of the switch graph; CAs get -1. */
-static int *switch_components(const struct fabric *f)
-{
-	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	int *queue = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	int i, p;
-
-	if (!comp || !queue) {
-		free(comp);
-		free(queue);
-		return NULL;
-	}
-	for (i = 0; i < f->nnodes; i++)
-		comp[i] = -1;
-	for (i = 0; i < f->nnodes; i++) {
-		int head = 0, tail = 0;
-
-		if (comp[i] >= 0 || f->nodes[i].type != FAB_SWITCH)
-			continue;
-		comp[i] = i;
-		queue[tail++] = i;
-		while (head < tail) {
-			const struct fab_node *n = &f->nodes[queue[head++]];
-
-			for (p = 1; p <= n->nports; p++) {
-				int r = n->ports[p].rnode;
-
-				if (r >= 0 && f->nodes[r].type == FAB_SWITCH &&
-				    comp[r] < 0) {
-					comp[r] = i;
-					queue[tail++] = r;
-				}
-			}
-		}
-	}
-	free(queue);
-	return comp;
 }
 
 static void record(struct ctx *c, unsigned lid, int kind, int src, int sp,
@@ -287,11 +249,12 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 	int t, rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	int *comp = switch_components(f);
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
 	c.ts = calloc((size_t)threads, sizeof(*c.ts));
 	c.comp = comp;
-	if (!rank || !comp || !c.ts || ranks_compute(f, rank) < 0) {
+	if (!rank || !comp || !c.ts || ranks_compute(f, rank) < 0 ||
+	    switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "dmodc.h"
 #include "parallel.h"
 #include "ranks.h"
@@ -377,40 +378,17 @@ static int compute_costs(struct dmodc *d)
 
 static int components(struct dmodc *d)
 {
-	const struct fabric *f = d->f;
-	int *queue = malloc(((size_t)d->S + 1) * sizeof(int));
-	int s, c = 0, p;
+	int *node_comp = malloc(((size_t)d->f->nnodes + 1) * sizeof(int));
+	int s;
 
 	d->comp = malloc(((size_t)d->S + 1) * sizeof(int));
-	if (!queue || !d->comp) {
-		free(queue);
+	if (!node_comp || !d->comp || switch_components(d->f, node_comp)) {
+		free(node_comp);
 		return -1;
 	}
 	for (s = 0; s < d->S; s++)
-		d->comp[s] = -1;
-	for (s = 0; s < d->S; s++) {
-		int head = 0, tail = 0;
-
-		if (d->comp[s] >= 0)
-			continue;
-		d->comp[s] = c;
-		queue[tail++] = s;
-		while (head < tail) {
-			const struct fab_node *nd = &f->nodes[d->sw_node[queue[head++]]];
-
-			for (p = 1; p <= nd->nports; p++) {
-				int r = nd->ports[p].rnode, rs;
-
-				if (r < 0 || (rs = d->node_sw[r]) < 0 ||
-				    d->comp[rs] >= 0)
-					continue;
-				d->comp[rs] = c;
-				queue[tail++] = rs;
-			}
-		}
-		c++;
-	}
-	free(queue);
+		d->comp[s] = node_comp[d->sw_node[s]];
+	free(node_comp);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "components.h"
 #include "degrade.h"
 #include "lids.h"
 #include "ranks.h"
@@ -63,39 +64,6 @@ static char *oracle(const struct fabric *f, const int *rank)
 	return ud;
 }
 
-/* comp[] of switches over any switch link */
-static void components(const struct fabric *f, int *comp)
-{
-	int n = f->nnodes, i, *queue = malloc(sizeof(int) * (size_t)n);
-
-	assert_non_null(queue);
-	for (i = 0; i < n; i++)
-		comp[i] = -1;
-	for (i = 0; i < n; i++) {
-		int head = 0, tail = 0;
-
-		if (comp[i] >= 0 || f->nodes[i].type != FAB_SWITCH)
-			continue;
-		comp[i] = i;
-		queue[tail++] = i;
-		while (head < tail) {
-			const struct fab_node *nd = &f->nodes[queue[head++]];
-			int p;
-
-			for (p = 1; p <= nd->nports; p++) {
-				int v = nd->ports[p].rnode;
-
-				if (v >= 0 && f->nodes[v].type == FAB_SWITCH &&
-				    comp[v] < 0) {
-					comp[v] = i;
-					queue[tail++] = v;
-				}
-			}
-		}
-	}
-	free(queue);
-}
-
 static void test_200_degradations(void **state)
 {
 	int throw, valid = 0, refused = 0;
@@ -121,7 +89,7 @@ static void test_200_degradations(void **state)
 		assert_int_equal(degrade_remove(f, kind, amount, &r, &err), 0);
 		assert_int_equal(lids_assign(f, 0, &err), 0);
 		ranks_compute(f, rank);
-		components(f, comp);
+		assert_int_equal(switch_components(f, comp), 0);
 		ud = oracle(f, rank);
 		for (a = 0; a < f->nnodes; a++)
 			for (b = 0; b < f->nnodes; b++)

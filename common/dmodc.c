@@ -45,7 +45,7 @@
 #include "ranks.h"
 
 /* costs are at most 2 * rank and must stay below DMODC_INF */
-#define DMODC_MAX_RANK 120
+#define DMODC_MAX_RANK 60
 
 struct group {
 	int32_t remote;		/* switch index */
@@ -61,9 +61,22 @@ struct dst {
 	uint8_t lport;		/* leaf port to it */
 };
 
+#define UPSEQ_MAX 4096
+
 struct scratch {
 	uint8_t *cnt, *first, *mode, *wd, *wu;
 	uint8_t list[FAB_MAX_PORTS + 1];
+	uint8_t seq[UPSEQ_MAX];	/* see build_upseq() */
+	int seqlen;
+};
+
+/* A switch as a destination: its own LID and the CA ports of a leaf. */
+struct target {
+	uint32_t dfirst;	/* into dst */
+	uint16_t dn;		/* CA destinations */
+	uint16_t lid;		/* switch LID, 0 when none */
+	uint16_t run_lid;	/* first LID when the CA LIDs are consecutive
+				 * single LIDs, else 0 */
 };
 
 struct dmodc {
@@ -79,11 +92,13 @@ struct dmodc {
 	struct group *groups;
 	uint8_t *gports, *ud;
 	uint8_t *cost;		/* S x S, row = from, column = to */
+	size_t cost_cap;
 	uint64_t *div;
 	int *comp;
 	int L, *leaves;		/* switch indices, GUID order */
 	struct dst *dst;
 	int *dst_first, *dst_n;	/* per switch */
+	struct target *tg;	/* per switch */
 	long *nid;		/* per node: nid_off[node] + port */
 	long *nid_off;
 	uint32_t *swnid;
@@ -114,13 +129,13 @@ static void reset(struct dmodc *d)
 	free(d->groups);
 	free(d->gports);
 	free(d->ud);
-	free(d->cost);
 	free(d->div);
 	free(d->comp);
 	free(d->leaves);
 	free(d->dst);
 	free(d->dst_first);
 	free(d->dst_n);
+	free(d->tg);
 	free(d->nid);
 	free(d->nid_off);
 	free(d->swnid);
@@ -133,7 +148,16 @@ static void reset(struct dmodc *d)
 		free(d->scr[t].wu);
 	}
 	free(d->scr);
-	memset(d, 0, sizeof(*d));
+	{
+		/* the cost matrix is kept for the next run: re-routing the
+		 * same fabric then touches no fresh memory */
+		uint8_t *cost = d->cost;
+		size_t cap = d->cost_cap;
+
+		memset(d, 0, sizeof(*d));
+		d->cost = cost;
+		d->cost_cap = cap;
+	}
 }
 
 void dmodc_free(struct dmodc *d)
@@ -141,6 +165,7 @@ void dmodc_free(struct dmodc *d)
 	if (!d)
 		return;
 	reset(d);
+	free(d->cost);
 	free(d);
 }
 
@@ -345,7 +370,13 @@ static int compute_costs(struct dmodc *d)
 {
 	int s, r, k, S = d->S;
 
-	d->cost = malloc((size_t)S * S + 1);
+	if ((size_t)S * S + 1 > d->cost_cap) {
+		free(d->cost);
+		d->cost_cap = (size_t)S * S + 1;
+		d->cost = malloc(d->cost_cap);
+		if (!d->cost)
+			d->cost_cap = 0;
+	}
 	d->div = malloc(((size_t)S + 1) * sizeof(*d->div));
 	if (!d->cost || !d->div)
 		return -1;
@@ -640,18 +671,20 @@ static void closer_groups(const struct dmodc *d, struct scratch *sc, int s)
 	uint8_t *cnt = sc->cnt, *first = sc->first;
 	int x, g, S = d->S;
 
+	/* branch-free so that it vectorizes; ranks <= DMODC_MAX_RANK keep
+	 * r + rank[x] below 256 */
 	for (x = 0; x < S; x++) {
-		uint8_t r = row[x];
-		uint8_t md = r != DMODC_INF && rank[x] != DMODC_INF &&
-			     r + rank[x] == rs;
+		uint8_t r = row[x], rx = rank[x];
+		uint8_t fin = (uint8_t)((r != DMODC_INF) & (rx != DMODC_INF));
+		uint8_t md = (uint8_t)(fin & ((uint8_t)(r + rx) == rs));
+		uint8_t up = (uint8_t)(!md & (r != DMODC_INF) & (r != 0));
 
 		sc->mode[x] = md;
 		wd[x] = md ? (uint8_t)(r - 1) : DMODC_INF;
-		wu[x] = !md && r != DMODC_INF && r ? (uint8_t)(r - 1)
-						   : DMODC_INF;
-		cnt[x] = 0;
-		first[x] = 0;
+		wu[x] = up ? (uint8_t)(r - 1) : DMODC_INF;
 	}
+	memset(cnt, 0, (size_t)S);
+	memset(first, 0, (size_t)S);
 	for (g = 0; g < d->ngroups[s]; g++) {
 		const uint8_t *nrow = d->cost + (size_t)gr[g].remote * S;
 		const uint8_t *want = gr[g].dir < 0 ? wd : wu;
@@ -669,85 +702,222 @@ static void closer_groups(const struct dmodc *d, struct scratch *sc, int s)
 	}
 }
 
-/* Routes of s to the CA ports of leaf x (NIDs consecutive). */
-static void route_cas(const struct dmodc *d, const struct group *gr,
-		      const uint8_t *list, int nc, struct fdiv fpi,
-		      const struct dst *ds, int n, struct lft *t)
+/*
+ * The ports of the "all up groups" candidate list of s, for q = 0..P-1 with
+ * P = nup * lcm(group sizes): eq. (3)-(4) become a table lookup for the
+ * up routes, the bulk of a switch's table.
+ */
+static void build_upseq(const struct dmodc *d, struct scratch *sc, int s)
 {
-	struct fdiv fnc = small_div[nc];
-	uint32_t q = fdiv_div(ds[0].t, fpi), r = ds[0].t - q * fpi.d;
-	uint32_t gi = fdiv_mod(q, fnc), qq = fdiv_div(q, fnc);
-	uint8_t port = port_in(d, &gr[list[gi]], qq);
-	int i, k;
+	const struct group *gr = &d->groups[d->p_first[s]];
+	const uint8_t *up = d->ud + d->p_first[s];
+	int nup = d->nup[s], i;
+	long l = 1, p;
 
-	for (i = 0; i < n; i++) {
-		if (i && ++r == fpi.d) {
-			r = 0;
-			q++;
-			if (++gi == (uint32_t)nc) {
-				gi = 0;
-				qq++;
-			}
-			port = port_in(d, &gr[list[gi]], qq);
+	sc->seqlen = 0;
+	for (i = 0; i < nup && l <= UPSEQ_MAX; i++) {
+		long a = l, b = gr[up[i]].n;
+
+		while (b) {	/* l = lcm(l, n) */
+			long t = a % b;
+
+			a = b;
+			b = t;
 		}
-		if (!ds[i].lid || ds[i].lid + ds[i].nlids - 1u > t->top)
-			continue;
-		t->port[ds[i].lid] = port;
-		/* LMC: the k-th LID uses NID t_d + k * Pi_s */
-		for (k = 1; k < ds[i].nlids; k++)
-			t->port[ds[i].lid + k] = pick_port(d, gr, list, nc, q + (uint32_t)k);
+		l = l / a * gr[up[i]].n;
 	}
+	p = l * nup;
+	if (!nup || p > UPSEQ_MAX)
+		return;
+	for (i = 0; i < p; i++) {
+		const struct group *g = &gr[up[i % nup]];
+
+		sc->seq[i] = d->gports[g->first + (i / nup) % g->n];
+	}
+	sc->seqlen = (int)p;
+}
+
+/* Routes of s to the CA ports of leaf x (NIDs consecutive). */
+static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
+		      const uint8_t *list, int nc, struct fdiv fpi,
+		      const struct target *tg, struct lft *t)
+{
+	const struct group *gr = &d->groups[d->p_first[s]];
+	const struct dst *ds = d->dst + tg->dfirst;
+	int n = tg->dn, i, k;
+	uint32_t q = fdiv_div(ds[0].t, fpi), r = ds[0].t - q * fpi.d;
+
+	if (nc == 1 && gr[list[0]].n == 1) {	/* one port for all */
+		uint8_t port = d->gports[gr[list[0]].first];
+
+		if (tg->run_lid && tg->run_lid + n - 1u <= t->top) {
+			memset(t->port + tg->run_lid, port, (size_t)n);
+			return;
+		}
+		for (i = 0; i < n; i++)
+			for (k = 0; k < ds[i].nlids; k++)
+				if (ds[i].lid && ds[i].lid + k <= (int)t->top)
+					t->port[ds[i].lid + k] = port;
+		return;
+	}
+	if (list == d->ud + d->p_first[s] && nc == d->nup[s] && sc->seqlen) {
+		uint32_t p = (uint32_t)sc->seqlen, idx = q % p;
+
+		if (tg->run_lid && tg->run_lid + n - 1u <= t->top) {
+			/* runs of Pi_s - r equal ports */
+			for (i = 0; i < n;) {
+				uint32_t len = fpi.d - r;
+
+				if (len > (uint32_t)(n - i))
+					len = (uint32_t)(n - i);
+				memset(t->port + tg->run_lid + i, sc->seq[idx], len);
+				i += (int)len;
+				r = 0;
+				if (++idx == p)
+					idx = 0;
+			}
+			return;
+		}
+
+		for (i = 0; i < n; i++) {
+			if (i && ++r == fpi.d) {
+				r = 0;
+				if (++idx == p)
+					idx = 0;
+			}
+			if (!ds[i].lid || ds[i].lid + ds[i].nlids - 1u > t->top)
+				continue;
+			for (k = 0; k < ds[i].nlids; k++)
+				t->port[ds[i].lid + k] = sc->seq[(idx + (uint32_t)k) % p];
+		}
+		return;
+	}
+	{
+		struct fdiv fnc = small_div[nc];
+		uint32_t gi = fdiv_mod(q, fnc), qq = fdiv_div(q, fnc);
+		uint8_t port = port_in(d, &gr[list[gi]], qq);
+
+		for (i = 0; i < n; i++) {
+			if (i && ++r == fpi.d) {
+				r = 0;
+				q++;
+				if (++gi == (uint32_t)nc) {
+					gi = 0;
+					qq++;
+				}
+				port = port_in(d, &gr[list[gi]], qq);
+			}
+			if (!ds[i].lid || ds[i].lid + ds[i].nlids - 1u > t->top)
+				continue;
+			t->port[ds[i].lid] = port;
+			/* LMC: the k-th LID uses NID t_d + k * Pi_s */
+			for (k = 1; k < ds[i].nlids; k++)
+				t->port[ds[i].lid + k] =
+					pick_port(d, gr, list, nc, q + (uint32_t)k);
+		}
+	}
+}
+
+/* The LID of switch x at switch s, through its anchor when needed. */
+static void route_switch_lid(const struct dmodc *d, struct scratch *sc, int s,
+			     int x, struct fdiv fpi, struct lft *t)
+{
+	const uint8_t *row = d->cost + (size_t)s * d->S, *list;
+	const struct group *gr = &d->groups[d->p_first[s]];
+	int via = x, nc;
+
+	if (row[x] == DMODC_INF) {
+		via = d->anchor[x];
+		if (via < 0 || row[via] == DMODC_INF)
+			return;
+	}
+	nc = candidates(d, sc, s, via, &list);
+	if (nc)
+		t->port[d->tg[x].lid] =
+			pick_port(d, gr, list, nc, fdiv_div(d->swnid[x], fpi));
 }
 
 static void route_switch(void *arg, long si, int tid)
 {
 	struct dmodc *d = arg;
 	struct scratch *sc = &d->scr[tid];
-	int s = (int)si, S = d->S, x, i, k;
+	int s = (int)si, S = d->S, x, i, k, g;
 	const uint8_t *row = d->cost + (size_t)s * S;
 	const struct group *gr = &d->groups[d->p_first[s]];
-	const struct fab_node *sn = &d->f->nodes[d->sw_node[s]];
 	struct lft *t = lft_of_node(d->out, d->sw_node[s]);
+	uint8_t gport1[FAB_MAX_PORTS + 1];
 	struct fdiv fpi;
 
 	if (!t)
 		return;
-	if (sn->ports[0].lid && sn->ports[0].lid <= t->top)
-		t->port[sn->ports[0].lid] = 0;
+	if (d->tg[s].lid && d->tg[s].lid <= t->top)
+		t->port[d->tg[s].lid] = 0;
 	if (d->rank[s] == DMODC_INF)
 		return;
 	fpi = fdiv_make(d->div[s] > UINT32_MAX ? UINT32_MAX : (uint32_t)d->div[s]);
 	closer_groups(d, sc, s);
+	build_upseq(d, sc, s);
+	/* switch LIDs: one closer group of one port is the common case */
+	for (g = 0; g < d->ngroups[s]; g++)
+		gport1[g] = gr[g].n == 1 ? d->gports[gr[g].first] : 0;
 	for (x = 0; x < S; x++) {
-		const struct fab_node *xn = &d->f->nodes[d->sw_node[x]];
-		const struct dst *ds = d->dst + d->dst_first[x];
-		const uint8_t *list;
-		int nc, via = x;
+		unsigned lid = d->tg[x].lid;
+		uint8_t p = sc->cnt[x] == 1 ? gport1[sc->first[x]] : 0;
 
-		if (x == s) {
-			for (i = 0; i < d->dst_n[x]; i++)
-				for (k = 0; k < ds[i].nlids; k++)
-					if (ds[i].lid && ds[i].lid + k <= (int)t->top)
-						t->port[ds[i].lid + k] = ds[i].lport;
+		if (!lid || lid > t->top || x == s)
 			continue;
-		}
-		if (row[x] == DMODC_INF) {
-			via = d->anchor[x];
-			if (via < 0 || row[via] == DMODC_INF)
-				continue;
-		}
-		nc = candidates(d, sc, s, via, &list);
-		if (!nc)
-			continue;
-		if (xn->ports[0].lid && xn->ports[0].lid <= t->top)
-			t->port[xn->ports[0].lid] =
-				nc == 1 && gr[list[0]].n == 1
-					? d->gports[gr[list[0]].first]
-					: pick_port(d, gr, list, nc,
-						    fdiv_div(d->swnid[x], fpi));
-		if (via == x && d->dst_n[x])
-			route_cas(d, gr, list, nc, fpi, ds, d->dst_n[x], t);
+		if (p)
+			t->port[lid] = p;
+		else
+			route_switch_lid(d, sc, s, x, fpi, t);
 	}
+	/* CA ports, leaf by leaf */
+	for (i = 0; i < d->L; i++) {
+		const struct target *tg;
+		const uint8_t *list;
+		int nc;
+
+		x = d->leaves[i];
+		tg = &d->tg[x];
+		if (x == s) {
+			const struct dst *ds = d->dst + tg->dfirst;
+			int j;
+
+			for (j = 0; j < tg->dn; j++)
+				for (k = 0; k < ds[j].nlids; k++)
+					if (ds[j].lid && ds[j].lid + k <= (int)t->top)
+						t->port[ds[j].lid + k] = ds[j].lport;
+			continue;
+		}
+		if (row[x] == DMODC_INF || !tg->dn)
+			continue;
+		nc = candidates(d, sc, s, x, &list);
+		if (nc)
+			route_cas(d, sc, s, list, nc, fpi, tg, t);
+	}
+}
+
+/* Per switch: its LID and its CA destinations, packed for the hot loop. */
+static int build_targets(struct dmodc *d)
+{
+	int x, i;
+
+	d->tg = calloc((size_t)d->S + 1, sizeof(*d->tg));
+	if (!d->tg)
+		return -1;
+	for (x = 0; x < d->S; x++) {
+		struct target *tg = &d->tg[x];
+		const struct dst *ds = d->dst + d->dst_first[x];
+
+		tg->lid = d->f->nodes[d->sw_node[x]].ports[0].lid;
+		tg->dfirst = (uint32_t)d->dst_first[x];
+		tg->dn = (uint16_t)d->dst_n[x];
+		tg->run_lid = tg->dn ? ds[0].lid : 0;
+		for (i = 0; i < tg->dn && tg->run_lid; i++)
+			if (ds[i].nlids != 1 || ds[i].lid != ds[0].lid + i)
+				tg->run_lid = 0;
+	}
+	return 0;
 }
 
 static int alloc_scratch(struct dmodc *d)
@@ -791,7 +961,8 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 		return osmre_fail(err, "out of memory");
 	}
 	if (build_groups(d) || compute_costs(d) || components(d) ||
-	    compute_nids(d) || compute_anchors(d) || alloc_scratch(d))
+	    compute_nids(d) || compute_anchors(d) || build_targets(d) ||
+	    alloc_scratch(d))
 		return osmre_fail(err, "out of memory");
 	if (check_validity(d, err))
 		return -1;

@@ -21,13 +21,13 @@
  *    with c = c_s - 1.  In a complete PGFT this is exactly eq. (1); in a
  *    degraded one it prevents a down hop into a switch whose own route to
  *    lambda_d goes up again (a down-up turn).
- *  - costs are computed towards every switch, not only leaves, so that
- *    switch LIDs are routed by the same equations (a switch's NID is its
- *    index in GUID order).  A switch x with no up-down path from s is
- *    reached through its anchor leaf (the first leaf in GUID order of
- *    lowest cost from x): s routes towards the anchor until a switch with an
- *    up-down path to x is met.  Management traffic uses VL15, so the
- *    possible down-up turn of such a path cannot deadlock.
+ *  - switch LIDs: a leaf's LID follows the route of its first CA port
+ *    (lowest NID); any other switch x has an anchor leaf (the first leaf in
+ *    GUID order below it) and a chain (a down-only path from x to it): its
+ *    LID follows the route of the anchor's first CA port everywhere but on
+ *    the chain, which climbs back to x (see compute_anchors).  Management
+ *    traffic uses VL15, so the possible down-up turn cannot deadlock, and
+ *    costs are only needed towards leaves (an S x L matrix).
  *  - with LMC > 0 the i-th LID of a port uses NID t_d + i * Pi_s at switch
  *    s, i.e. the next port group in C_{s,lambda_d}: LIDs of one port spread
  *    over the alternative ports P_{s,d}.
@@ -70,6 +70,12 @@ struct scratch {
 	int seqlen;
 };
 
+/* At switch s, the LID of switch x leaves by port: a climb of x's chain. */
+struct override {
+	int32_t x;
+	uint8_t port;
+};
+
 /* A switch as a destination: its own LID and the CA ports of a leaf. */
 struct target {
 	uint32_t dfirst;	/* into dst */
@@ -91,18 +97,23 @@ struct dmodc {
 	int *p_first, *ngroups, *nup, *ndown;
 	struct group *groups;
 	uint8_t *gports, *ud;
-	uint8_t *cost;		/* S x S, row = from, column = to */
+	uint8_t *cost;		/* S x L: row = switch, column = leaf */
 	size_t cost_cap;
 	uint64_t *div;
 	int *comp;
 	int L, *leaves;		/* switch indices, GUID order */
+	int *col;		/* per switch: its leaf column, or -1 */
+	/* switch LIDs: per switch the column of its anchor leaf, and the
+	 * chain overrides (see compute_anchors) of each switch */
+	int *ov_first;
+	struct override *ov;
 	struct dst *dst;
 	int *dst_first, *dst_n;	/* per switch */
 	struct target *tg;	/* per switch */
 	long *nid;		/* per node: nid_off[node] + port */
 	long *nid_off;
 	uint32_t *swnid;
-	int *anchor;
+	int *anchor;		/* per switch: leaf column */
 	int threads;
 	struct scratch *scr;
 	struct lft_set *out;
@@ -140,6 +151,9 @@ static void reset(struct dmodc *d)
 	free(d->nid_off);
 	free(d->swnid);
 	free(d->anchor);
+	free(d->col);
+	free(d->ov_first);
+	free(d->ov);
 	for (t = 0; d->scr && t < d->threads; t++) {
 		free(d->scr[t].cnt);
 		free(d->scr[t].first);
@@ -336,8 +350,8 @@ static void pull_costs(void *arg, long i, int tid)
 {
 	struct level_job *j = arg;
 	struct dmodc *d = j->d;
-	int s = d->order[j->first + i], g, x, S = d->S;
-	uint8_t *row = d->cost + (size_t)s * S;
+	int s = d->order[j->first + i], g, x, L = d->L;
+	uint8_t *row = d->cost + (size_t)s * L;
 	const struct group *gr = &d->groups[d->p_first[s]];
 
 	(void)tid;
@@ -346,8 +360,8 @@ static void pull_costs(void *arg, long i, int tid)
 
 		if (gr[g].dir != j->dir)
 			continue;
-		nrow = d->cost + (size_t)gr[g].remote * S;
-		for (x = 0; x < S; x++) {
+		nrow = d->cost + (size_t)gr[g].remote * L;
+		for (x = 0; x < L; x++) {
 			/* saturating +1: INF stays INF */
 			uint8_t v = (uint8_t)((nrow[x] < DMODC_INF - 1 ? nrow[x]
 								     : DMODC_INF - 1) + 1);
@@ -368,11 +382,11 @@ static int run_level(struct dmodc *d, int r, int dir)
 
 static int compute_costs(struct dmodc *d)
 {
-	int s, r, k, S = d->S;
+	int s, r, k, S = d->S, L = d->L;
 
-	if ((size_t)S * S + 1 > d->cost_cap) {
+	if ((size_t)S * L + 1 > d->cost_cap) {
 		free(d->cost);
-		d->cost_cap = (size_t)S * S + 1;
+		d->cost_cap = (size_t)S * L + 1;
 		d->cost = malloc(d->cost_cap);
 		if (!d->cost)
 			d->cost_cap = 0;
@@ -380,9 +394,10 @@ static int compute_costs(struct dmodc *d)
 	d->div = malloc(((size_t)S + 1) * sizeof(*d->div));
 	if (!d->cost || !d->div)
 		return -1;
-	memset(d->cost, DMODC_INF, (size_t)S * S);
+	memset(d->cost, DMODC_INF, (size_t)S * L);
 	for (s = 0; s < S; s++) {
-		d->cost[(size_t)s * S + s] = 0;
+		if (d->col[s] >= 0)
+			d->cost[(size_t)s * L + d->col[s]] = 0;
 		d->div[s] = 1;
 	}
 	/* upward pass: down-only costs, and dividers by max reduction */
@@ -425,15 +440,15 @@ static int components(struct dmodc *d)
 
 static int check_validity(struct dmodc *d, struct osmre_err *err)
 {
-	int i, j, S = d->S;
+	int i, j, L = d->L;
 
-	for (i = 0; i < d->L; i++)
-		for (j = 0; j < d->L; j++) {
+	for (i = 0; i < L; i++)
+		for (j = 0; j < L; j++) {
 			int a = d->leaves[i], b = d->leaves[j];
 			const struct fab_node *na, *nb;
 
 			if (d->comp[a] != d->comp[b] ||
-			    d->cost[(size_t)a * S + b] != DMODC_INF)
+			    d->cost[(size_t)a * L + j] != DMODC_INF)
 				continue;
 			na = &d->f->nodes[d->sw_node[a]];
 			nb = &d->f->nodes[d->sw_node[b]];
@@ -458,40 +473,52 @@ static int swkey_cmp(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-static int compute_nids(struct dmodc *d)
+/* Switch NIDs (GUID order), leaves in GUID order and their columns. */
+static int order_leaves(struct dmodc *d)
 {
 	const struct fabric *f = d->f;
-	int s, i, j, p, L = 0, S = d->S;
-	struct swkey *bysw;
-	size_t ndst = 0;
-	long off = 0;
-	uint32_t t = 0;
-	char *alive;
+	int s, i, S = d->S;
+	struct swkey *bysw = malloc(((size_t)S + 1) * sizeof(*bysw));
 
-	/* switches in GUID order: switch NIDs; leaves in that order: X */
-	bysw = malloc(((size_t)S + 1) * sizeof(*bysw));
 	d->swnid = malloc(((size_t)S + 1) * sizeof(*d->swnid));
 	d->leaves = malloc(((size_t)S + 1) * sizeof(int));
-	d->dst_first = calloc((size_t)S + 1, sizeof(int));
-	d->dst_n = calloc((size_t)S + 1, sizeof(int));
-	d->nid_off = malloc(((size_t)f->nnodes + 1) * sizeof(long));
-	alive = malloc((size_t)S + 1);
-	if (!bysw || !d->swnid || !d->leaves || !d->dst_first || !d->dst_n ||
-	    !d->nid_off || !alive) {
+	d->col = malloc(((size_t)S + 1) * sizeof(int));
+	if (!bysw || !d->swnid || !d->leaves || !d->col) {
 		free(bysw);
-		free(alive);
 		return -1;
 	}
 	for (s = 0; s < S; s++)
 		bysw[s] = (struct swkey){ f->nodes[d->sw_node[s]].guid, s };
 	qsort(bysw, (size_t)S, sizeof(*bysw), swkey_cmp);
+	d->L = 0;
 	for (i = 0; i < S; i++) {
-		d->swnid[bysw[i].s] = (uint32_t)i;
-		if (d->rank[bysw[i].s] == 0)
-			d->leaves[L++] = bysw[i].s;
+		s = bysw[i].s;
+		d->swnid[s] = (uint32_t)i;
+		d->col[s] = d->rank[s] == 0 ? d->L : -1;
+		if (d->rank[s] == 0)
+			d->leaves[d->L++] = s;
 	}
 	free(bysw);
-	d->L = L;
+	return 0;
+}
+
+static int compute_nids(struct dmodc *d)
+{
+	const struct fabric *f = d->f;
+	int i, j, p, L = d->L, S = d->S;
+	size_t ndst = 0;
+	long off = 0;
+	uint32_t t = 0;
+	char *alive;
+
+	d->dst_first = calloc((size_t)S + 1, sizeof(int));
+	d->dst_n = calloc((size_t)S + 1, sizeof(int));
+	d->nid_off = malloc(((size_t)f->nnodes + 1) * sizeof(long));
+	alive = malloc((size_t)S + 1);
+	if (!d->dst_first || !d->dst_n || !d->nid_off || !alive) {
+		free(alive);
+		return -1;
+	}
 	for (i = 0; i < f->nnodes; i++) {
 		d->nid_off[i] = off;
 		off += f->nodes[i].nports + 1;
@@ -517,13 +544,13 @@ static int compute_nids(struct dmodc *d)
 			continue;
 		l = d->leaves[i];
 		for (j = i + 1; j < L; j++)
-			if (alive[j] && d->cost[(size_t)l * S + d->leaves[j]] < mu)
-				mu = d->cost[(size_t)l * S + d->leaves[j]];
+			if (alive[j] && d->cost[(size_t)l * L + j] < mu)
+				mu = d->cost[(size_t)l * L + j];
 		for (j = i; j < L; j++) {
 			const struct fab_node *nd;
 			int lj = d->leaves[j];
 
-			if (!alive[j] || d->cost[(size_t)l * S + lj] > mu)
+			if (!alive[j] || d->cost[(size_t)l * L + j] > mu)
 				continue;
 			alive[j] = 0;
 			nd = &f->nodes[d->sw_node[lj]];
@@ -548,27 +575,88 @@ static int compute_nids(struct dmodc *d)
 	return 0;
 }
 
-/* Anchor of every non-leaf switch: lowest-cost leaf, first in GUID order. */
+/*
+ * Switch LIDs.  A leaf's LID is routed like its CAs (NID: the switch's index
+ * in GUID order).  Any other switch x gets an anchor: the first leaf in GUID
+ * order below it (cost = rank, a down-only path), and a chain: the down-only
+ * path from x to the anchor that takes the first suitable group at each
+ * step.  Every switch routes x's LID towards the anchor, except the switches
+ * of the chain, which climb it back to x.  The walk towards the anchor
+ * strictly lowers the cost to it and the climb strictly approaches x, so
+ * there is no loop; the possible down-up turn is harmless on VL15.
+ */
+/* The first down group of y that keeps a down-only path to leaf column a. */
+static int chain_step(const struct dmodc *d, int y, int a)
+{
+	const struct group *gr = &d->groups[d->p_first[y]];
+	int g;
+
+	for (g = 0; g < d->ngroups[y]; g++)
+		if (gr[g].dir < 0 &&
+		    d->cost[(size_t)gr[g].remote * d->L + a] == d->rank[gr[g].remote])
+			return gr[g].remote;
+	return -1;
+}
+
+/* First port of y towards switch z (a neighbour). */
+static uint8_t port_towards(const struct dmodc *d, int y, int z)
+{
+	const struct group *gr = &d->groups[d->p_first[y]];
+	int g;
+
+	for (g = 0; g < d->ngroups[y]; g++)
+		if (gr[g].remote == z)
+			return d->gports[gr[g].first];
+	return 0;
+}
+
 static int compute_anchors(struct dmodc *d)
 {
-	int x, i, S = d->S;
+	int x, i, S = d->S, L = d->L, pass, *fill = NULL;
 
 	d->anchor = malloc(((size_t)S + 1) * sizeof(int));
-	if (!d->anchor)
+	d->ov_first = calloc((size_t)S + 2, sizeof(int));
+	if (!d->anchor || !d->ov_first)
 		return -1;
 	for (x = 0; x < S; x++) {
-		int best = DMODC_INF;
+		d->anchor[x] = d->col[x];
+		for (i = 0; i < L && d->anchor[x] < 0 && d->rank[x] != DMODC_INF; i++)
+			if (d->cost[(size_t)x * L + i] == d->rank[x])
+				d->anchor[x] = i;
+	}
+	/* pass 0 counts the overrides of each switch, pass 1 fills them */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			for (x = 0; x < S; x++)
+				d->ov_first[x + 1] += d->ov_first[x];
+			d->ov = malloc(((size_t)d->ov_first[S] + 1) * sizeof(*d->ov));
+			fill = malloc(((size_t)S + 1) * sizeof(int));
+			if (!d->ov || !fill) {
+				free(fill);
+				return -1;
+			}
+			memcpy(fill, d->ov_first, (size_t)S * sizeof(int));
+		}
+		for (x = 0; x < S; x++) {
+			int cur = x, a = d->anchor[x];
 
-		d->anchor[x] = -1;
-		for (i = 0; i < d->L && d->rank[x] != 0; i++) {
-			int c = d->cost[(size_t)x * S + d->leaves[i]];
+			if (d->col[x] >= 0 || a < 0)
+				continue;
+			while (d->col[cur] != a) {
+				int nxt = chain_step(d, cur, a);
 
-			if (c < best) {
-				best = c;
-				d->anchor[x] = d->leaves[i];
+				if (nxt < 0)
+					break;	/* cannot happen: cost = rank */
+				if (pass)
+					d->ov[fill[nxt]++] = (struct override){
+						x, port_towards(d, nxt, cur) };
+				else
+					d->ov_first[nxt + 1]++;
+				cur = nxt;
 			}
 		}
 	}
+	free(fill);
 	return 0;
 }
 
@@ -612,11 +700,11 @@ static void init_small_div(void)
 		small_div[i] = fdiv_make((uint32_t)i);
 }
 
-/* Candidate groups C_{s,x} (indices relative to s); returns #C. */
+/* Candidate groups C_{s,x} for leaf column x (indices relative to s). */
 static int candidates(const struct dmodc *d, struct scratch *sc, int s,
 		      int x, const uint8_t **list)
 {
-	const uint8_t *row = d->cost + (size_t)s * d->S;
+	const uint8_t *row = d->cost + (size_t)s * d->L;
 	const struct group *gr = &d->groups[d->p_first[s]];
 	const uint8_t *ud = d->ud + d->p_first[s];
 	int n = sc->cnt[x], i, k = 0, from, len;
@@ -634,7 +722,7 @@ static int candidates(const struct dmodc *d, struct scratch *sc, int s,
 	for (i = 0; i < len; i++) {
 		int g = ud[from + i];
 
-		if (d->cost[(size_t)gr[g].remote * d->S + x] + 1 == row[x])
+		if (d->cost[(size_t)gr[g].remote * d->L + x] + 1 == row[x])
 			sc->list[k++] = (uint8_t)g;
 	}
 	*list = sc->list;
@@ -665,18 +753,17 @@ static inline uint8_t pick_port(const struct dmodc *d, const struct group *gr,
  */
 static void closer_groups(const struct dmodc *d, struct scratch *sc, int s)
 {
-	const uint8_t *row = d->cost + (size_t)s * d->S, *rank = d->rank;
+	const uint8_t *row = d->cost + (size_t)s * d->L;
 	const struct group *gr = &d->groups[d->p_first[s]];
 	uint8_t rs = d->rank[s], *wd = sc->wd, *wu = sc->wu;
 	uint8_t *cnt = sc->cnt, *first = sc->first;
-	int x, g, S = d->S;
+	int x, g, S = d->L;
 
-	/* branch-free so that it vectorizes; ranks <= DMODC_MAX_RANK keep
-	 * r + rank[x] below 256 */
+	/* branch-free so that it vectorizes; columns are leaves (rank 0), so
+	 * a down-only path to x is one of cost rank(s) */
 	for (x = 0; x < S; x++) {
-		uint8_t r = row[x], rx = rank[x];
-		uint8_t fin = (uint8_t)((r != DMODC_INF) & (rx != DMODC_INF));
-		uint8_t md = (uint8_t)(fin & ((uint8_t)(r + rx) == rs));
+		uint8_t r = row[x];
+		uint8_t md = (uint8_t)((r != DMODC_INF) & (r == rs));
 		uint8_t up = (uint8_t)(!md & (r != DMODC_INF) & (r != 0));
 
 		sc->mode[x] = md;
@@ -770,7 +857,13 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 
 				if (len > (uint32_t)(n - i))
 					len = (uint32_t)(n - i);
-				memset(t->port + tg->run_lid + i, sc->seq[idx], len);
+				uint8_t *o = t->port + tg->run_lid + i, v = sc->seq[idx];
+
+				if (len > 16)
+					memset(o, v, len);
+				else	/* short runs: no call */
+					for (k = 0; k < (int)len; k++)
+						o[k] = v;
 				i += (int)len;
 				r = 0;
 				if (++idx == p)
@@ -818,34 +911,25 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 	}
 }
 
-/* The LID of switch x at switch s, through its anchor when needed. */
-static void route_switch_lid(const struct dmodc *d, struct scratch *sc, int s,
-			     int x, struct fdiv fpi, struct lft *t)
+/* The LID of switch x at switch s: towards x's anchor leaf column a. */
+static uint8_t switch_lid_port(const struct dmodc *d, struct scratch *sc,
+			       int s, int x, int a, struct fdiv fpi)
 {
-	const uint8_t *row = d->cost + (size_t)s * d->S, *list;
 	const struct group *gr = &d->groups[d->p_first[s]];
-	int via = x, nc;
+	const uint8_t *list;
+	int nc = candidates(d, sc, s, a, &list);
 
-	if (row[x] == DMODC_INF) {
-		via = d->anchor[x];
-		if (via < 0 || row[via] == DMODC_INF)
-			return;
-	}
-	nc = candidates(d, sc, s, via, &list);
-	if (nc)
-		t->port[d->tg[x].lid] =
-			pick_port(d, gr, list, nc, fdiv_div(d->swnid[x], fpi));
+	return nc ? pick_port(d, gr, list, nc, fdiv_div(d->swnid[x], fpi))
+		  : LFT_NONE;
 }
 
 static void route_switch(void *arg, long si, int tid)
 {
 	struct dmodc *d = arg;
 	struct scratch *sc = &d->scr[tid];
-	int s = (int)si, S = d->S, x, i, k, g;
-	const uint8_t *row = d->cost + (size_t)s * S;
-	const struct group *gr = &d->groups[d->p_first[s]];
+	int s = (int)si, S = d->S, L = d->L, x, i, k;
+	const uint8_t *row = d->cost + (size_t)s * L;
 	struct lft *t = lft_of_node(d->out, d->sw_node[s]);
-	uint8_t gport1[FAB_MAX_PORTS + 1];
 	struct fdiv fpi;
 
 	if (!t)
@@ -857,22 +941,8 @@ static void route_switch(void *arg, long si, int tid)
 	fpi = fdiv_make(d->div[s] > UINT32_MAX ? UINT32_MAX : (uint32_t)d->div[s]);
 	closer_groups(d, sc, s);
 	build_upseq(d, sc, s);
-	/* switch LIDs: one closer group of one port is the common case */
-	for (g = 0; g < d->ngroups[s]; g++)
-		gport1[g] = gr[g].n == 1 ? d->gports[gr[g].first] : 0;
-	for (x = 0; x < S; x++) {
-		unsigned lid = d->tg[x].lid;
-		uint8_t p = sc->cnt[x] == 1 ? gport1[sc->first[x]] : 0;
-
-		if (!lid || lid > t->top || x == s)
-			continue;
-		if (p)
-			t->port[lid] = p;
-		else
-			route_switch_lid(d, sc, s, x, fpi, t);
-	}
 	/* CA ports, leaf by leaf */
-	for (i = 0; i < d->L; i++) {
+	for (i = 0; i < L; i++) {
 		const struct target *tg;
 		const uint8_t *list;
 		int nc;
@@ -889,11 +959,35 @@ static void route_switch(void *arg, long si, int tid)
 						t->port[ds[j].lid + k] = ds[j].lport;
 			continue;
 		}
-		if (row[x] == DMODC_INF || !tg->dn)
+		if (row[i] == DMODC_INF || !tg->dn)
 			continue;
-		nc = candidates(d, sc, s, x, &list);
+		nc = candidates(d, sc, s, i, &list);
 		if (nc)
 			route_cas(d, sc, s, list, nc, fpi, tg, t);
+	}
+	/*
+	 * Switch LIDs, once the CA routes are in: x's LID follows the route of
+	 * the first CA port of its anchor leaf, except on x's chain.
+	 */
+	for (x = 0; x < S; x++) {
+		unsigned lid = d->tg[x].lid, al;
+		int a = d->anchor[x];
+
+		if (!lid || lid > t->top || x == s || a < 0 ||
+		    row[a] == DMODC_INF)
+			continue;
+		al = d->tg[d->leaves[a]].run_lid ? d->tg[d->leaves[a]].run_lid
+						 : d->dst[d->tg[d->leaves[a]].dfirst].lid;
+		if (al && al <= t->top && t->port[al] != LFT_NONE)
+			t->port[lid] = t->port[al];
+		else
+			t->port[lid] = switch_lid_port(d, sc, s, x, a, fpi);
+	}
+	for (i = d->ov_first[s]; i < d->ov_first[s + 1]; i++) {
+		unsigned lid = d->tg[d->ov[i].x].lid;
+
+		if (lid && lid <= t->top)
+			t->port[lid] = d->ov[i].port;
 	}
 }
 
@@ -960,7 +1054,8 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 	default:
 		return osmre_fail(err, "out of memory");
 	}
-	if (build_groups(d) || compute_costs(d) || components(d) ||
+	if (build_groups(d) || order_leaves(d) || compute_costs(d) ||
+	    components(d) ||
 	    compute_nids(d) || compute_anchors(d) || build_targets(d) ||
 	    alloc_scratch(d))
 		return osmre_fail(err, "out of memory");
@@ -1006,9 +1101,9 @@ int dmodc_cost(const struct dmodc *d, int from, int to)
 	int a = d->node_sw ? d->node_sw[from] : -1;
 	int b = d->node_sw ? d->node_sw[to] : -1;
 
-	if (a < 0 || b < 0 || !d->cost)
+	if (a < 0 || b < 0 || !d->cost || d->col[b] < 0)
 		return DMODC_INF;
-	return d->cost[(size_t)a * d->S + b];
+	return d->cost[(size_t)a * d->L + d->col[b]];
 }
 
 long dmodc_nid(const struct dmodc *d, int node, int port)

@@ -40,7 +40,8 @@ int dmodc_route(const struct fabric *f, const struct dmodc_opts *o,
 /* State of the last run, by fabric node index (-1 / 0 when not a switch). */
 int dmodc_rank(const struct dmodc *d, int node);
 uint64_t dmodc_divider(const struct dmodc *d, int node);
-/* Up-down cost between two switches, DMODC_INF when none. */
+/* Up-down cost from a switch to a leaf switch, DMODC_INF when none or
+ * when `to` is not a leaf. */
 int dmodc_cost(const struct dmodc *d, int from, int to);
 /* Topological NID of CA port (node, port), or -1. */
 long dmodc_nid(const struct dmodc *d, int node, int port);

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+struct opt_def {
+	const char *name;
+	size_t off;		/* of an int in struct osmre_options */
+	long min, max, def;
+	const char *what;
+};
+
+static const struct opt_def defs[] = {
+	{ "dmodc_threads", offsetof(struct osmre_options, dmodc_threads),
+	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)" },
+	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
+	  0, 10000, 200, "milliseconds 0..10000" },
+};
+
+#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+
+void options_defaults(struct osmre_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < NDEFS; i++)
+		*(int *)((char *)o + defs[i].off) = (int)defs[i].def;
+}
+
+static void reportf(options_report report, void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void reportf(options_report report, void *arg, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	report(arg, msg);
+}
+
+int options_read(const char *path, int missing_ok, struct osmre_options *o,
+		 options_report report, void *arg)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t sz = 0;
+	int lineno = 0, problems = 0;
+
+	if (!fp) {
+		if (!(missing_ok && errno == ENOENT))
+			reportf(report, arg, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &sz, fp) >= 0) {
+		char *p = line, *name, *val, *end;
+		size_t i;
+		long v;
+
+		lineno++;
+		p[strcspn(p, "#\r\n")] = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			continue;
+		name = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if (*p)
+			*p++ = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		val = p;
+		for (end = val + strlen(val); end > val && isspace((unsigned char)end[-1]);)
+			*--end = 0;
+		for (i = 0; i < NDEFS && strcmp(defs[i].name, name); i++)
+			;
+		if (i == NDEFS) {
+			reportf(report, arg, "%s:%d: unknown option \"%s\"", path,
+				lineno, name);
+			problems++;
+			continue;
+		}
+		errno = 0;
+		v = strtol(val, &end, 10);
+		if (!*val || *end || errno || v < defs[i].min || v > defs[i].max) {
+			reportf(report, arg, "%s:%d: %s: expected %s, got \"%s\"; keeping %d",
+				path, lineno, name, defs[i].what, val,
+				*(int *)((char *)o + defs[i].off));
+			problems++;
+			continue;
+		}
+		*(int *)((char *)o + defs[i].off) = (int)v;
+	}
+	free(line);
+	fclose(fp);
+	return problems;
+}
+
+void options_each(const struct osmre_options *o, options_report fn, void *arg)
+{
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < NDEFS; i++) {
+		snprintf(buf, sizeof(buf), "%s %d", defs[i].name,
+			 *(const int *)((const char *)o + defs[i].off));
+		fn(arg, buf);
+	}
+}

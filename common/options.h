@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * osmre.conf: one "name value" per line, '#' comments, blank lines.  Every
+ * problem is reported with file:line and leaves that option at its default
+ * (or at its last good value); the rest of the file still applies.
+ */
+#ifndef OSMRE_OPTIONS_H
+#define OSMRE_OPTIONS_H
+
+struct osmre_options {
+	int dmodc_threads;	/* 0: online CPUs */
+	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
+};
+
+void options_defaults(struct osmre_options *o);
+
+/* Called once per problem with "file:line: message". */
+typedef void (*options_report)(void *arg, const char *msg);
+
+/*
+ * Reads path into o (which holds the defaults).  Returns the number of
+ * problems reported, or -1 when the file cannot be opened (reported too,
+ * unless it does not exist and missing_ok is set).
+ */
+int options_read(const char *path, int missing_ok, struct osmre_options *o,
+		 options_report report, void *arg);
+
+/* Calls fn(arg, "name value") for every option, in a fixed order. */
+void options_each(const struct osmre_options *o, options_report fn, void *arg);
+
+#endif

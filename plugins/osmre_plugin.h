@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libosmre.so: the OpenSM side of osmre.  Thin adapters only: options,
+ * OpenSM subnet -> fabric model, routes -> new_lft and hop tables, the
+ * SIGUSR2 re-route thread, dumps.  Every algorithm lives in common/.
+ */
+#ifndef OSMRE_PLUGIN_H
+#define OSMRE_PLUGIN_H
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+
+/* first: it sets the options (ENABLE_OSM_PERF_MGR, ...) that shape
+ * OpenSM's structures as the installed opensm was built */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+
+#include "dmodc.h"
+#include "fabric.h"
+#include "lft.h"
+#include "options.h"
+
+struct reroute {
+	int pipe[2];		/* the handler writes, the thread reads */
+	pthread_t thread;
+	int running;
+	struct sigaction old;	/* restored on exit */
+	/* routing passes done, to wait for the one a sweep asked for */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned long passes;
+};
+
+struct osmre {
+	osm_opensm_t *osm;
+	struct osmre_options opt;
+	struct dmodc *dmodc;	/* kept between passes */
+	struct reroute rr;
+};
+
+/* subnet.c: OpenSM subnet <-> fabric model */
+struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err);
+/* Copies the routes into new_lft, sets hop counts and port profiles. */
+int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
+		   const struct lft_set *s, struct osmre_err *err);
+
+/* reroute.c: SIGUSR2 */
+int reroute_start(struct osmre *p);
+void reroute_stop(struct osmre *p);
+void reroute_pass_done(struct osmre *p);
+
+/* dump.c: dmodc's state after a pass, when routing dumps are enabled */
+void dump_dmodc(struct osmre *p, const struct fabric *f);
+
+#endif

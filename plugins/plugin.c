@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The OpenSM event plugin "osmre": registers the routing engine "dmodc"
+ * (routing_engine dmodc,updn in opensm.conf), reads osmre.conf, handles
+ * SIGUSR2.
+ */
+#include "osmre_plugin.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_version.h>
+
+#include "lids.h"
+
+#define DEFAULT_CONF "/etc/opensm/osmre.conf"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int dmodc_lid_matrices(void *ctx)
+{
+	(void)ctx;
+	return 0;	/* hop tables are filled with the routes */
+}
+
+static int dmodc_fwd_tables(void *ctx)
+{
+	struct osmre *p = ctx;
+	struct dmodc_opts o = { .threads = p->opt.dmodc_threads };
+	struct lft_set s = { 0 };
+	struct osmre_err err;
+	struct fabric *f;
+	double t0 = now(), t1, t2;
+	int rc = -1;
+
+	f = subnet_to_fabric(p->osm, &err);
+	if (!f || lft_set_for_fabric(f, lids_max(f), &s, &err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
+			err.msg);
+		goto out;
+	}
+	if (dmodc_run(p->dmodc, f, &o, &s, &err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: dmodc: fabric not routable: %s\n", err.msg);
+		goto out;
+	}
+	t1 = now();
+	if (lfts_to_subnet(p->osm, f, &s, &err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
+			err.msg);
+		goto out;
+	}
+	t2 = now();
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"osmre: dmodc routed %d switches in %.3f ms (%.3f ms with hop tables)\n",
+		s.n, (t1 - t0) * 1e3, (t2 - t0) * 1e3);
+	dump_dmodc(p, f);
+	rc = 0;
+out:
+	lft_set_free(&s);
+	fabric_free(f);
+	reroute_pass_done(p);	/* a pass, routed or refused */
+	return rc;
+}
+
+static int dmodc_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	(void)osm;
+	re->build_lid_matrices = dmodc_lid_matrices;
+	re->ucast_build_fwd_tables = dmodc_fwd_tables;
+	return 0;
+}
+
+static void log_problem(void *arg, const char *msg)
+{
+	osm_opensm_t *osm = arg;
+
+	OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: %s\n", msg);
+}
+
+static void log_option(void *arg, const char *msg)
+{
+	osm_opensm_t *osm = arg;
+
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: option %s\n", msg);
+}
+
+/* $OSMRE_CONF, else opensm.conf's event_plugin_options, else the default. */
+static const char *conf_path(osm_opensm_t *osm)
+{
+	const char *env = getenv("OSMRE_CONF");
+	const char *opt = osm->subn.opt.event_plugin_options;
+
+	if (env && *env)
+		return env;
+	if (opt && *opt && strcmp(opt, "(null)"))
+		return opt;
+	return DEFAULT_CONF;
+}
+
+static void *osmre_create(osm_opensm_t *osm)
+{
+	static external_routing_engine_module_t dmodc_module = {
+		.name = "dmodc", .setup = dmodc_setup,
+	};
+	struct osmre *p = calloc(1, sizeof(*p));
+	const char *path = conf_path(osm);
+
+	if (!p || !(p->dmodc = dmodc_new())) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
+		free(p);
+		return NULL;
+	}
+	p->osm = osm;
+	options_defaults(&p->opt);
+	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
+			 log_problem, osm) < 0)
+		OSM_LOG(&osm->log, OSM_LOG_INFO,
+			"osmre: no options file %s: defaults\n", path);
+	else
+		OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: options from %s\n", path);
+	options_each(&p->opt, log_option, osm);
+	if (osm_register_external_routing_engine(osm, &dmodc_module, p) !=
+	    CL_SUCCESS)
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: cannot register the dmodc routing engine\n");
+	if (reroute_start(p))
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
+	OSM_LOG(&osm->log, OSM_LOG_INFO,
+		"osmre: loaded: routing engine dmodc, SIGUSR2 re-routes\n");
+	return p;
+}
+
+static void osmre_delete(void *data)
+{
+	struct osmre *p = data;
+
+	if (!p)
+		return;
+	reroute_stop(p);
+	dmodc_free(p->dmodc);
+	free(p);
+}
+
+static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
+{
+	(void)event;
+	/* the end of a re-route, or of a heavy sweep with its routing */
+	if (data && (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
+		     id == OSM_EVENT_ID_SUBNET_UP))
+		reroute_pass_done(data);
+}
+
+__attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = osmre_create,
+	.delete = osmre_delete,
+	.report = osmre_report,
+};

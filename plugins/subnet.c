@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The OpenSM subnet as a fabric model, and routes back into OpenSM. */
+#include "osmre_plugin.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_switch.h>
+
+#include "lft_hops.h"
+#include "lids.h"
+
+struct node_ix {
+	const osm_node_t *node;
+	int ix;
+};
+
+static int node_ix_cmp(const void *a, const void *b)
+{
+	const struct node_ix *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int find_ix(const struct node_ix *m, size_t n, const osm_node_t *node)
+{
+	struct node_ix key = { node, 0 }, *r;
+
+	r = bsearch(&key, m, n, sizeof(*m), node_ix_cmp);
+	return r ? r->ix : -1;
+}
+
+static int link_up(const osm_physp_t *p)
+{
+	return p && osm_physp_get_remote(p) &&
+	       osm_physp_get_port_state(p) != IB_LINK_DOWN;
+}
+
+/* Nodes, ports with a live link, links, LIDs. */
+struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
+{
+	cl_qmap_t *nodes = &osm->subn.node_guid_tbl;
+	cl_qmap_t *ports = &osm->subn.port_guid_tbl;
+	size_t n = cl_qmap_count(nodes), k = 0;
+	struct node_ix *map = calloc(n + 1, sizeof(*map));
+	struct fabric *f = fabric_new();
+	cl_map_item_t *it;
+
+	if (!map || !f)
+		goto oom;
+	for (it = cl_qmap_head(nodes); it != cl_qmap_end(nodes);
+	     it = cl_qmap_next(it)) {
+		osm_node_t *nd = (osm_node_t *)it;
+		uint8_t type = osm_node_get_type(nd), p;
+		int nports = osm_node_get_num_physp(nd) - 1, ix;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(nd));
+		char name[160];
+
+		if (nports < 1)
+			continue;
+		/* named by description, as in net files; by description and
+		 * GUID when the description is not unique */
+		snprintf(name, sizeof(name), "%s", nd->print_desc ? nd->print_desc : "");
+		if (!*name || fabric_find(f, name) >= 0)
+			snprintf(name, sizeof(name), "%s#0x%016" PRIx64,
+				 nd->print_desc ? nd->print_desc : "", guid);
+		ix = fabric_add_node(f, type == IB_NODE_TYPE_SWITCH ? FAB_SWITCH :
+				     type == IB_NODE_TYPE_ROUTER ? FAB_ROUTER : FAB_CA,
+				     name, nd->print_desc, nports, guid, err);
+		if (ix < 0)
+			goto fail;
+		for (p = 1; p <= nports && type != IB_NODE_TYPE_SWITCH; p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(nd, p);
+
+			if (ph)
+				f->nodes[ix].ports[p].guid =
+					cl_ntoh64(osm_physp_get_port_guid(ph));
+		}
+		map[k++] = (struct node_ix){ nd, ix };
+	}
+	qsort(map, k, sizeof(*map), node_ix_cmp);
+	for (size_t i = 0; i < k; i++) {
+		osm_node_t *nd = (osm_node_t *)map[i].node;
+		int a = map[i].ix, p;
+
+		for (p = 1; p <= f->nodes[a].nports; p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(nd, (uint8_t)p);
+			osm_physp_t *rp;
+			int b, bp;
+
+			if (!link_up(ph))
+				continue;
+			rp = osm_physp_get_remote(ph);
+			b = find_ix(map, k, osm_physp_get_node_ptr(rp));
+			bp = osm_physp_get_port_num(rp);
+			if (b < 0 || !link_up(rp) || b < a || (b == a && bp <= p))
+				continue;
+			if (bp > f->nodes[b].nports ||
+			    fabric_link(f, a, p, b, bp, err))
+				goto fail;
+		}
+	}
+	for (it = cl_qmap_head(ports); it != cl_qmap_end(ports);
+	     it = cl_qmap_next(it)) {
+		osm_port_t *pt = (osm_port_t *)it;
+		uint16_t lo, hi;
+		int ix = find_ix(map, k, pt->p_node), pn;
+		struct fab_port *fp;
+
+		if (ix < 0 || !pt->p_physp)
+			continue;
+		pn = osm_physp_get_port_num(pt->p_physp);
+		if (pn > f->nodes[ix].nports)
+			continue;
+		osm_port_get_lid_range_ho(pt, &lo, &hi);
+		if (!lo)
+			continue;
+		fp = &f->nodes[ix].ports[pn];
+		fp->lid = lo;
+		fp->lmc = 0;
+		while ((1u << fp->lmc) < (unsigned)(hi - lo + 1))
+			fp->lmc++;
+	}
+	free(map);
+	return f;
+oom:
+	osmre_fail(err, "out of memory");
+fail:
+	free(map);
+	fabric_free(f);
+	return NULL;
+}
+
+int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
+		   const struct lft_set *s, struct osmre_err *err)
+{
+	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
+	struct guid_map gm;
+	struct lid_owner *own;
+	unsigned max, lid;
+	int16_t *hops = malloc(((size_t)f->nnodes + 1) * sizeof(*hops));
+	int *stack = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	osm_switch_t **bynode = calloc((size_t)f->nnodes + 1, sizeof(*bynode));
+	cl_map_item_t *it;
+	int rc = -1, i;
+
+	if (!hops || !stack || !bynode) {
+		osmre_fail(err, "out of memory");
+		goto out0;
+	}
+	if (guid_map_build(f, &gm, err))
+		goto out0;
+	if (lids_owners(f, &own, &max, err))
+		goto out1;
+	/* routes */
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws);
+	     it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		const struct guid_ent *e =
+			guid_map_find(&gm, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+		const struct lft *t = e ? lft_of_node(s, e->node) : NULL;
+
+		if (!t)
+			continue;
+		bynode[e->node] = sw;
+		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++)
+			sw->new_lft[lid] = t->port[lid];
+	}
+	/* hop counts along the routes, and port profiles */
+	for (lid = 1; lid <= max; lid++) {
+		if (own[lid].node < 0)
+			continue;
+		lft_hops(f, s, lid, own[lid].node, own[lid].port, hops, stack);
+		for (i = 0; i < f->nnodes; i++) {
+			osm_switch_t *sw = bynode[i];
+			uint8_t port;
+
+			if (!sw || hops[i] < 0 || lid > sw->max_lid_ho)
+				continue;
+			port = sw->new_lft[lid];
+			if (port == OSM_NO_PATH)
+				continue;
+			osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)hops[i]);
+			if (port)
+				osm_switch_count_path(sw, port);
+		}
+	}
+	rc = 0;
+	free(own);
+out1:
+	guid_map_free(&gm);
+out0:
+	free(hops);
+	free(stack);
+	free(bynode);
+	return rc;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# e. A fabric dmodc must refuse: a ring of switches that all carry HCAs (no
+#    up-down path joins two leaves).  Our error names an unreachable leaf
+#    pair in the log, and OpenSM's next engine (updn, given a root since
+#    its own root detection finds none on a ring) routes the fabric.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+NET=$W/ring.net
+cat >"$NET" <<'NETEOF'
+Switch	4 "A"
+[1]	"B"[2]
+[2]	"C"[1]
+[3]	"HA"[1]
+
+Switch	4 "B"
+[1]	"C"[2]
+[2]	"A"[1]
+[3]	"HB"[1]
+
+Switch	4 "C"
+[1]	"A"[2]
+[2]	"B"[1]
+[3]	"HC"[1]
+
+Hca	2 "HA"
+[1]	"A"[3]
+
+Hca	2 "HB"
+[1]	"B"[3]
+
+Hca	2 "HC"
+[1]	"C"[3]
+
+NETEOF
+sim_start "$NET" || exit 1
+echo 0x0000000000200000 >"$W/roots"
+osm_start HA "root_guid_file $W/roots" || { ko "SUBNET UP"; exit 1; }
+check "dmodc refuses, naming a leaf pair" \
+	grep -q 'osmre ERR: dmodc: fabric not routable: no up-down path between leaf switches "A" (0x0000000000200000) and "B"' "$W/osm.log"
+check "OpenSM falls back to updn" grep -q "updn tables configured on all switches" "$W/osm.log"
+sleep 1
+check "LFTs read back" read_lfts HC "$W/fabric.lfts"
+check "updn's tables are valid (no up-down check on a ring)" \
+	"$OSMRE" check --no-updown --topo "$NET" --lfts "$W/fabric.lfts"
+check "LID-routed query across the ring" diag HB smpquery -L nodedesc 1
+finish

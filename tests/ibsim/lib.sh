@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# ibsim end-to-end harness: one private ibsim (own IBSIM_SOCKNAME, console on
+# a fifo opened read-write), one OpenSM with the osmre plugin under
+# umad2sim (fresh cache dir, force_log_flush), diagnostics from other HCAs.
+# Everything waits with a timeout; everything started is stopped by PID.
+# Sourced by the tests: set -u, then `. lib.sh`.
+
+OSMRE=${OSMRE_BIN:-tools/osmre}
+PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-plugins/.libs}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+W=$(mktemp -d /tmp/osmre-ibsim.XXXXXX)
+IBSIM_SOCKNAME=osmre$$
+export IBSIM_SOCKNAME
+SIM_PID=
+OSM_PID=
+FAILS=0
+
+ok() { echo "ok - $*"; }
+ko() { echo "not ok - $*"; FAILS=$((FAILS + 1)); }
+check() {	# check NAME CMD...: ok when CMD succeeds
+	_name=$1
+	shift
+	if "$@"; then ok "$_name"; else ko "$_name"; fi
+}
+
+cleanup() {
+	[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null
+	[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null
+	for p in $OSM_PID $SIM_PID; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	OSM_PID=
+	SIM_PID=
+	if [ "$FAILS" -ne 0 ] && [ -f "$W/osm.log" ]; then
+		echo "---- last lines of the OpenSM log"
+		tail -40 "$W/osm.log"
+	fi
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}
+trap cleanup EXIT INT TERM
+
+# sim_start NETFILE: ibsim with room for the fabric
+sim_start() {
+	mkfifo "$W/con"
+	ibsim -s -N 8192 -S 2048 -P 65536 "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	for _ in $(seq 100); do
+		grep -q "^sim>" "$W/ibsim.log" 2>/dev/null && return 0
+		kill -0 "$SIM_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "ibsim did not start:"; cat "$W/ibsim.log"
+	return 1
+}
+
+console() { echo "$*" >"$W/con"; }
+
+# osm_start SM_HOST [opensm.conf lines...]
+osm_start() {
+	_host=$1
+	shift
+	mkdir -p "$W/cache" "$W/dump"
+	{
+		echo "force_log_flush TRUE"
+		echo "event_plugin_name osmre"
+		echo "routing_engine ${ROUTING:-dmodc,updn}"
+		echo "dump_files_dir $W/dump"
+		for l in "$@"; do echo "$l"; done
+	} >"$W/opensm.conf"
+	OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W/cache \
+	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host \
+		opensm -F "$W/opensm.conf" -f "$W/osm.log" -D 0x43 \
+		>"$W/opensm.out" 2>&1 &
+	OSM_PID=$!
+	wait_log "SUBNET UP" 1 120
+}
+
+# wait_log PATTERN COUNT TIMEOUT_S: until PATTERN is in the log COUNT times
+wait_log() {
+	_end=$(($(date +%s) + $3))
+	while [ "$(date +%s)" -le "$_end" ]; do
+		_c=$(grep -c -- "$1" "$W/osm.log" 2>/dev/null)
+		[ "${_c:-0}" -ge "$2" ] && return 0
+		kill -0 "$OSM_PID" 2>/dev/null || { echo "opensm died"; return 1; }
+		sleep 0.2
+	done
+	echo "timeout waiting for \"$1\" x$2"
+	return 1
+}
+
+count_log() { grep -c -- "$1" "$W/osm.log" 2>/dev/null; }
+
+# diag HOST CMD...: a diagnostic from HOST's HCA, with a timeout and retries
+# (umad2sim never times MADs out; a client started while OpenSM is still
+# configuring ports may hang)
+diag() {
+	_host=$1
+	shift
+	for _ in 1 2 3; do
+		LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host timeout 60 "$@" && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# read_lfts HOST OUT: every switch's LFT, read back from the fabric
+read_lfts() { diag "$1" dump_fts >"$2" 2>"$2.err" && grep -q "^Unicast lids" "$2"; }
+
+# same_lfts A B: the two dumps route every LID of every switch the same way
+same_lfts() {
+	awk '/^Unicast lids/ { sw = $0; sub(/.* guid /, "", sw); sub(/ .*/, "", sw) }
+	     /^0x/ { print sw, $1, $2 }' "$1" | sort >"$W/a.sorted"
+	awk '/^Unicast lids/ { sw = $0; sub(/.* guid /, "", sw); sub(/ .*/, "", sw) }
+	     /^0x/ { print sw, $1, $2 }' "$2" | sort >"$W/b.sorted"
+	cmp -s "$W/a.sorted" "$W/b.sorted"
+}
+
+# passes: dmodc routing passes so far
+passes() { count_log "osmre: dmodc routed"; }
+
+# wait_pass N: until N passes; if none comes (a trap whose route crossed the
+# dead link is lost), SIGUSR2 asks for one
+wait_pass() {
+	wait_log "osmre: dmodc routed" "$1" 15 >/dev/null && return 0
+	kill -USR2 "$OSM_PID"
+	wait_log "osmre: dmodc routed" "$1" 30
+}
+
+finish() {
+	echo "$(basename "$0"): $FAILS failure(s)"
+	[ "$FAILS" -eq 0 ]
+}

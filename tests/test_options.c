@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* osmre.conf: values, defaults, file:line reports, bad lines ignored. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "testutil.h"
+
+struct reports {
+	int n;
+	char msg[8][512];
+};
+
+static void collect(void *arg, const char *msg)
+{
+	struct reports *r = arg;
+
+	if (r->n < 8)
+		snprintf(r->msg[r->n], sizeof(r->msg[0]), "%s", msg);
+	r->n++;
+}
+
+static const char *write_conf(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	strcpy(path, "/tmp/osmre-conf-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_values_and_errors(void **state)
+{
+	const char *path = write_conf(
+		"# osmre options\n"
+		"dmodc_threads 4\n"
+		"\n"
+		"reroute_coalesce_ms   50   # trailing comment\n"
+		"dmodc_threads many\n"
+		"dmodc_threads 5000\n"
+		"bogus 1\n"
+		"reroute_coalesce_ms\n");
+	struct osmre_options o;
+	struct reports r = { 0 };
+	char where[128];
+
+	(void)state;
+	options_defaults(&o);
+	assert_int_equal(o.dmodc_threads, 0);
+	assert_int_equal(o.reroute_coalesce_ms, 200);
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 4);
+	/* good lines applied, bad ones left the last good value */
+	assert_int_equal(o.dmodc_threads, 4);
+	assert_int_equal(o.reroute_coalesce_ms, 50);
+	snprintf(where, sizeof(where), "%s:5: dmodc_threads: expected", path);
+	assert_non_null(strstr(r.msg[0], where));
+	assert_non_null(strstr(r.msg[0], "keeping 4"));
+	snprintf(where, sizeof(where), "%s:6:", path);
+	assert_non_null(strstr(r.msg[1], where));
+	snprintf(where, sizeof(where), "%s:7: unknown option \"bogus\"", path);
+	assert_non_null(strstr(r.msg[2], where));
+	snprintf(where, sizeof(where), "%s:8:", path);
+	assert_non_null(strstr(r.msg[3], where));
+	unlink(path);
+}
+
+static void test_missing_file(void **state)
+{
+	struct osmre_options o;
+	struct reports r = { 0 };
+
+	(void)state;
+	options_defaults(&o);
+	assert_int_equal(options_read("/nonexistent/osmre.conf", 1, &o, collect, &r), -1);
+	assert_int_equal(r.n, 0);	/* missing default file: silent */
+	assert_int_equal(options_read("/nonexistent/osmre.conf", 0, &o, collect, &r), -1);
+	assert_int_equal(r.n, 1);
+	assert_non_null(strstr(r.msg[0], "/nonexistent/osmre.conf"));
+	assert_int_equal(o.dmodc_threads, 0);
+}
+
+static void each(void *arg, const char *msg)
+{
+	collect(arg, msg);
+}
+
+static void test_each(void **state)
+{
+	struct osmre_options o;
+	struct reports r = { 0 };
+
+	(void)state;
+	options_defaults(&o);
+	o.dmodc_threads = 3;
+	options_each(&o, each, &r);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.msg[0], "dmodc_threads 3");
+	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values_and_errors),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_each),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

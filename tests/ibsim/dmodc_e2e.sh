@@ -48,6 +48,16 @@ for src in H_5_2 H_30_4; do
 done
 check "LID-routed nodedesc reaches all $max LIDs from 2 HCAs ($bad failures)" [ "$bad" -eq 0 ]
 
+# hop tables (for the SA and the multicast manager) follow the routes;
+# OpenSM dumps them with log flag 0x40
+diag H_17_5 ibnetdiscover >"$W/fabric.net" 2>/dev/null
+check "hop tables follow the routes" \
+	awk -f "$(dirname "$0")/hops.awk" "$W/fabric.net" "$W/fabric.lfts" \
+	"$W/dump/opensm-lid-matrix.dump"
+check "SA PathRecord between two hosts" diag H_30_4 saquery PR 1 "$max"
+check "dmodc state dumped" grep -q "^switch 0x0000000000200090 rank 0 divider 1" \
+	"$W/dump/osmre-dmodc.dump"
+
 # b
 n=$(passes)
 kill -USR2 "$OSM_PID"

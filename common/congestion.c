@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include "congestion.h"
+#include "dmodc.h"
+#include "parallel.h"
+
+/* Output ports are numbered off[node] + port. */
+static long *port_offsets(const struct fabric *f, long *total)
+{
+	long *off = malloc(((size_t)f->nnodes + 1) * sizeof(long)), t = 0;
+	int i;
+
+	if (!off)
+		return NULL;
+	for (i = 0; i < f->nnodes; i++) {
+		off[i] = t;
+		t += f->nodes[i].nports + 1;
+	}
+	*total = t;
+	return off;
+}
+
+/*
+ * Walks from CA port (node, port) to dlid; fills out[] with the output
+ * ports used; returns their number, or -1 when the walk fails or loops.
+ */
+static int walk(const struct fabric *f, const struct lft_set *s,
+		const long *off, int node, int port, unsigned dlid, long *out,
+		int max)
+{
+	const struct fab_port *pt = &f->nodes[node].ports[port];
+	int n = 0, cur;
+
+	out[n++] = off[node] + port;
+	cur = pt->rnode;
+	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH && n < max) {
+		const struct lft *t = lft_of_node(s, cur);
+		int op = t ? lft_get(t, dlid) : LFT_NONE;
+
+		if (op == LFT_NONE || op == 0 || op > f->nodes[cur].nports)
+			return -1;
+		out[n++] = off[cur] + op;
+		pt = &f->nodes[cur].ports[op];
+		cur = pt->rnode;
+	}
+	if (cur < 0 || n >= max)
+		return -1;
+	pt = &f->nodes[cur].ports[pt->rport];
+	return dlid >= pt->lid && dlid < pt->lid + (1u << pt->lmc) ? n : -1;
+}
+
+struct sortkey {
+	long key;
+	uint64_t guid;
+	const char *name;
+	int node, port;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct sortkey *x = a, *y = b;
+	int c;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+		return c;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->port - y->port;
+}
+
+int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
+		    struct cong_order *o, struct osmre_err *err)
+{
+	struct dmodc *d = NULL;
+	struct sortkey *k;
+	int i, p, n = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (kind == CONG_ORDER_NID) {
+		struct dmodc_opts opts = { .threads = 1 };
+
+		d = dmodc_new();
+		if (!d || dmodc_run(d, f, &opts, NULL, NULL)) {
+			dmodc_free(d);
+			d = NULL;	/* not a fat tree dmodc can rank: GUIDs */
+		}
+	}
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			n += f->nodes[i].type != FAB_SWITCH && f->nodes[i].ports[p].lid &&
+			     f->nodes[i].ports[p].rnode >= 0;
+	k = malloc(((size_t)n + 1) * sizeof(*k));
+	o->node = malloc(((size_t)n + 1) * sizeof(int));
+	o->port = malloc(((size_t)n + 1) * sizeof(int));
+	if (!k || !o->node || !o->port) {
+		free(k);
+		dmodc_free(d);
+		cong_order_free(o);
+		return osmre_fail(err, "out of memory");
+	}
+	n = 0;
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++) {
+			const struct fab_node *nd = &f->nodes[i];
+
+			if (nd->type == FAB_SWITCH || !nd->ports[p].lid ||
+			    nd->ports[p].rnode < 0)
+				continue;
+			k[n] = (struct sortkey){
+				d ? dmodc_nid(d, i, p) : 0, nd->ports[p].guid,
+				kind == CONG_ORDER_NAME ? nd->name : NULL, i, p };
+			n++;
+		}
+	qsort(k, (size_t)n, sizeof(*k), key_cmp);
+	for (i = 0; i < n; i++) {
+		o->node[i] = k[i].node;
+		o->port[i] = k[i].port;
+	}
+	o->n = n;
+	free(k);
+	dmodc_free(d);
+	return 0;
+}
+
+void cong_order_free(struct cong_order *o)
+{
+	free(o->node);
+	free(o->port);
+	memset(o, 0, sizeof(*o));
+}
+
+#define MAX_PATH 256
+
+/* A2A: per port, the distinct sources and the distinct destinations. */
+int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
+		    const struct cong_order *o, struct cong_result *r,
+		    struct osmre_err *err)
+{
+	long total, *off = port_offsets(f, &total), path[MAX_PATH], q;
+	int *nsrc, *ndst, *stamp, i, j, k;
+
+	memset(r, 0, sizeof(*r));
+	nsrc = calloc((size_t)total + 1, sizeof(int));
+	ndst = calloc((size_t)total + 1, sizeof(int));
+	stamp = malloc(((size_t)total + 1) * sizeof(int));
+	if (!off || !nsrc || !ndst || !stamp) {
+		free(off);
+		free(nsrc);
+		free(ndst);
+		free(stamp);
+		return osmre_fail(err, "out of memory");
+	}
+	/* pass 0 counts sources per port, pass 1 destinations per port */
+	for (k = 0; k < 2; k++) {
+		for (q = 0; q < total; q++)
+			stamp[q] = -1;
+		for (i = 0; i < o->n; i++)
+			for (j = 0; j < o->n; j++) {
+				int a = k ? j : i, b = k ? i : j, n, x;
+				unsigned lid = f->nodes[o->node[b]].ports[o->port[b]].lid;
+
+				if (a == b)
+					continue;
+				n = walk(f, s, off, o->node[a], o->port[a], lid,
+					 path, MAX_PATH);
+				if (n < 0) {
+					r->unroutable += !k;
+					continue;
+				}
+				for (x = 0; x < n; x++) {
+					if (stamp[path[x]] == i)
+						continue;
+					stamp[path[x]] = i;
+					(k ? ndst : nsrc)[path[x]]++;
+				}
+			}
+	}
+	for (q = 0; q < total; q++) {
+		int m = nsrc[q] < ndst[q] ? nsrc[q] : ndst[q];
+
+		if (m > r->risk)
+			r->risk = m;
+	}
+	free(off);
+	free(nsrc);
+	free(ndst);
+	free(stamp);
+	return 0;
+}
+
+struct shift_job {
+	const struct fabric *f;
+	const struct lft_set *s;
+	const struct cong_order *o;
+	const long *off;
+	long total;
+	int **load;		/* per thread */
+	int *risk;		/* per shift */
+	long *bad;		/* per shift */
+};
+
+/* In a permutation every flow has its own source and destination: the
+ * risk of a port is its number of flows. */
+static void one_shift(void *arg, long kk, int tid)
+{
+	struct shift_job *j = arg;
+	int *load = j->load[tid], k = (int)kk + 1, i, x, worst = 0;
+	long path[MAX_PATH];
+
+	memset(load, 0, (size_t)j->total * sizeof(int));
+	for (i = 0; i < j->o->n; i++) {
+		int b = (i + k) % j->o->n, n;
+		unsigned lid = j->f->nodes[j->o->node[b]].ports[j->o->port[b]].lid;
+
+		n = walk(j->f, j->s, j->off, j->o->node[i], j->o->port[i], lid,
+			 path, MAX_PATH);
+		if (n < 0) {
+			j->bad[kk]++;
+			continue;
+		}
+		for (x = 0; x < n; x++)
+			if (++load[path[x]] > worst)
+				worst = load[path[x]];
+	}
+	j->risk[kk] = worst;
+}
+
+int cong_shifts(const struct fabric *f, const struct lft_set *s,
+		const struct cong_order *o, int threads, struct cong_result *r,
+		struct osmre_err *err)
+{
+	struct shift_job j = { .f = f, .s = s, .o = o };
+	int t, k, rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (o->n < 2)
+		return 0;
+	if (threads <= 0)
+		threads = parallel_default_threads();
+	j.off = port_offsets(f, &j.total);
+	j.load = calloc((size_t)threads, sizeof(int *));
+	j.risk = calloc((size_t)o->n, sizeof(int));
+	j.bad = calloc((size_t)o->n, sizeof(long));
+	for (t = 0; j.load && t < threads; t++)
+		if (!(j.load[t] = malloc(((size_t)j.total + 1) * sizeof(int))))
+			break;
+	if (!j.off || !j.load || !j.risk || !j.bad || t < threads) {
+		rc = osmre_fail(err, "out of memory");
+		goto out;
+	}
+	parallel_for(threads, o->n - 1, one_shift, &j);
+	for (k = 0; k < o->n - 1; k++) {
+		if (j.risk[k] > r->risk)
+			r->risk = j.risk[k];
+		r->unroutable += j.bad[k];
+	}
+out:
+	for (t = 0; j.load && t < threads; t++)
+		free(j.load[t]);
+	free(j.load);
+	free((void *)j.off);
+	free(j.risk);
+	free(j.bad);
+	return rc;
+}

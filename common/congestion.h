@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Congestion risk of a set of LFTs (Dmodc paper, section 4): for a traffic
+ * pattern, every output port gets min(#sources, #destinations) over the
+ * routes of the pattern that cross it; the risk of the pattern is the
+ * maximum over ports.  A2A: all-to-all; SP: the maximum over all N-1 shift
+ * permutations (i -> i + k mod N) in a given order of the CA ports.
+ * 1 is optimal.  Routes are walked in the tables, so this judges any LFT
+ * set, osmre's or OpenSM's.
+ */
+#ifndef OSMRE_CONGESTION_H
+#define OSMRE_CONGESTION_H
+
+#include "fabric.h"
+#include "lft.h"
+
+/* The CA ports with a LID, in the order the shifts use. */
+struct cong_order {
+	int n;
+	int *node, *port;
+};
+
+enum cong_order_kind { CONG_ORDER_NID, CONG_ORDER_GUID, CONG_ORDER_NAME };
+
+/*
+ * NID order is dmodc's topological order (Algorithm 2; falls back to GUID
+ * order when dmodc cannot rank the fabric); GUID and name orders sort the
+ * CA ports by port GUID or by "node name, port".
+ */
+int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
+		    struct cong_order *o, struct osmre_err *err);
+void cong_order_free(struct cong_order *o);
+
+struct cong_result {
+	int risk;		/* max over ports (and shifts) */
+	long unroutable;	/* pairs whose walk failed */
+};
+
+int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
+		    const struct cong_order *o, struct cong_result *r,
+		    struct osmre_err *err);
+int cong_shifts(const struct fabric *f, const struct lft_set *s,
+		const struct cong_order *o, int threads, struct cong_result *r,
+		struct osmre_err *err);
+
+#endif

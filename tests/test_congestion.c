@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Congestion risk on small fabrics whose values are worked out by hand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "congestion.h"
+#include "lids.h"
+#include "testutil.h"
+
+static void route(struct fabric *f, struct lft_set *s)
+{
+	struct dmodc_opts o = { .threads = 1 };
+	struct osmre_err err;
+
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
+	assert_int_equal(dmodc_route(f, &o, s, &err), 0);
+}
+
+/*
+ * PGFT(2;2,2;1,2): leaves L0 (H_0_0, H_0_1), L1 (H_1_0, H_1_1), spines S0,
+ * S1; dmodc sends NID t through spine t mod 2.  A2A: L0's uplink to S0
+ * carries 2 sources (H_0_*) to 1 destination (H_1_0): 1; every other port
+ * likewise: A2A = 1.  Shifts in NID order: k = 2 sends H_0_0 -> H_1_0 and
+ * H_0_1 -> H_1_1 over different spines: SP = 1.
+ */
+static void test_two_spines(void **state)
+{
+	struct fabric *f = tu_pgft("2", "2,2", "1,2", "1,1", 0);
+	struct cong_order o;
+	struct cong_result r;
+	struct osmre_err err;
+	struct lft_set s;
+
+	(void)state;
+	route(f, &s);
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
+	assert_int_equal(o.n, 4);
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.risk, 1);
+	assert_int_equal(r.unroutable, 0);
+	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
+	assert_int_equal(r.risk, 1);
+	lft_set_free(&s);
+	cong_order_free(&o);
+	fabric_free(f);
+}
+
+/*
+ * PGFT(2;4,2;1,1): two leaves of 4 hosts and a single spine (4:1
+ * blocking).  Shift k = 4 sends the 4 hosts of L0 to the 4 of L1 through
+ * L0's one uplink: SP = 4.  A2A: that uplink carries 4 sources to 4
+ * destinations: 4.
+ */
+static void test_blocking(void **state)
+{
+	struct fabric *f = tu_pgft("2", "4,2", "1,1", "1,1", 0);
+	struct cong_order o;
+	struct cong_result r;
+	struct osmre_err err;
+	struct lft_set s;
+
+	(void)state;
+	route(f, &s);
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NAME, &o, &err), 0);
+	assert_int_equal(o.n, 8);
+	assert_string_equal(f->nodes[o.node[0]].name, "H_0_0");
+	assert_int_equal(cong_shifts(f, &s, &o, 1, &r, &err), 0);
+	assert_int_equal(r.risk, 4);
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.risk, 4);
+	/* a hole in the tables is counted, not walked through */
+	lft_of_node(&s, fabric_find(f, "S2_0_0"))
+		->port[f->nodes[fabric_find(f, "H_1_0")].ports[1].lid] = LFT_NONE;
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.unroutable, 4);	/* the 4 hosts of L0 -> H_1_0 */
+	lft_set_free(&s);
+	cong_order_free(&o);
+	fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_spines),
+		cmocka_unit_test(test_blocking),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

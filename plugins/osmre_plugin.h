@@ -41,9 +41,16 @@ struct osmre {
 
 /* subnet.c: OpenSM subnet <-> fabric model */
 struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err);
-/* Copies the routes into new_lft, sets hop counts and port profiles. */
+/*
+ * Copies the routes into new_lft, sets hop counts and port profiles.  Hop
+ * counts come from walking the routes, or, for CA LIDs, from cost(ctx,
+ * switch, leaf) + 1 when the engine's routes are shortest for a cost it
+ * knows (cost < 0: not known).  cost may be NULL.
+ */
+typedef int (*lfts_cost_fn)(void *ctx, int sw, int leaf);
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
-		   const struct lft_set *s, struct osmre_err *err);
+		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
+		   struct osmre_err *err);
 
 /* reroute.c: SIGUSR2 */
 int reroute_start(struct osmre *p);

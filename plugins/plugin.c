@@ -31,6 +31,17 @@ static int dmodc_lid_matrices(void *ctx)
 	return 0;	/* hop tables are filled with the routes */
 }
 
+/*
+ * dmodc's routes to a CA follow the up-down costs down by one per hop, so
+ * a switch is cost(switch, leaf) hops from the leaf of a CA.
+ */
+static int dmodc_hops_cost(void *ctx, int sw, int leaf)
+{
+	int c = dmodc_cost(ctx, sw, leaf);
+
+	return c == DMODC_INF ? -1 : c;
+}
+
 static int dmodc_fwd_tables(void *ctx)
 {
 	struct osmre *p = ctx;
@@ -53,7 +64,7 @@ static int dmodc_fwd_tables(void *ctx)
 		goto out;
 	}
 	t1 = now();
-	if (lfts_to_subnet(p->osm, f, &s, &err)) {
+	if (lfts_to_subnet(p->osm, f, &s, dmodc_hops_cost, p->dmodc, &err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
 			err.msg);
 		goto out;

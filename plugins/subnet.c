@@ -134,8 +134,21 @@ fail:
 	return NULL;
 }
 
+/* One (switch, LID) hop count at the routed port, and its path count. */
+static void set_hops(osm_switch_t *sw, unsigned lid, int h)
+{
+	uint8_t port = lid <= sw->max_lid_ho ? sw->new_lft[lid] : OSM_NO_PATH;
+
+	if (port == OSM_NO_PATH || h < 0)
+		return;
+	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
+	if (port)
+		osm_switch_count_path(sw, port);
+}
+
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
-		   const struct lft_set *s, struct osmre_err *err)
+		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
+		   struct osmre_err *err)
 {
 	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
 	struct guid_map gm;
@@ -143,11 +156,12 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	unsigned max, lid;
 	int16_t *hops = malloc(((size_t)f->nnodes + 1) * sizeof(*hops));
 	int *stack = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	osm_switch_t **bynode = calloc((size_t)f->nnodes + 1, sizeof(*bynode));
+	osm_switch_t **sws_by_node = calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
+	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
-	int rc = -1, i;
+	int rc = -1, i, nsw = 0;
 
-	if (!hops || !stack || !bynode) {
+	if (!hops || !stack || !sws_by_node || !swnode) {
 		osmre_fail(err, "out of memory");
 		goto out0;
 	}
@@ -165,27 +179,37 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 
 		if (!t)
 			continue;
-		bynode[e->node] = sw;
+		sws_by_node[nsw] = sw;
+		swnode[nsw++] = e->node;
 		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++)
 			sw->new_lft[lid] = t->port[lid];
 	}
-	/* hop counts along the routes, and port profiles */
+	/*
+	 * Hop counts along the routes, and port profiles.  Switch LIDs (few)
+	 * by walking the routes; CA LIDs from the engine's costs when it
+	 * gives them, switch by switch (each switch's table in order).
+	 */
 	for (lid = 1; lid <= max; lid++) {
-		if (own[lid].node < 0)
-			continue;
-		lft_hops(f, s, lid, own[lid].node, own[lid].port, hops, stack);
-		for (i = 0; i < f->nnodes; i++) {
-			osm_switch_t *sw = bynode[i];
-			uint8_t port;
+		int dn = own[lid].node, dp = own[lid].port;
 
-			if (!sw || hops[i] < 0 || lid > sw->max_lid_ho)
+		if (dn < 0 || (f->nodes[dn].type != FAB_SWITCH && cost))
+			continue;
+		lft_hops(f, s, lid, dn, dp, hops, stack);
+		for (i = 0; i < nsw; i++)
+			set_hops(sws_by_node[i], lid, hops[swnode[i]]);
+	}
+	for (i = 0; i < nsw && cost; i++) {
+		osm_switch_t *sw = sws_by_node[i];
+
+		for (lid = 1; lid <= max && lid <= sw->max_lid_ho; lid++) {
+			int dn = own[lid].node, c;
+
+			if (dn < 0 || f->nodes[dn].type == FAB_SWITCH ||
+			    sw->new_lft[lid] == OSM_NO_PATH)
 				continue;
-			port = sw->new_lft[lid];
-			if (port == OSM_NO_PATH)
-				continue;
-			osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)hops[i]);
-			if (port)
-				osm_switch_count_path(sw, port);
+			c = cost(ctx, swnode[i], f->nodes[dn].ports[own[lid].port].rnode);
+			if (c >= 0)
+				set_hops(sw, lid, c + 1);
 		}
 	}
 	rc = 0;
@@ -195,6 +219,7 @@ out1:
 out0:
 	free(hops);
 	free(stack);
-	free(bynode);
+	free(sws_by_node);
+	free(swnode);
 	return rc;
 }

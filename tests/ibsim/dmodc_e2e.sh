@@ -119,4 +119,17 @@ check "spine back: re-route" wait_pass $((n + 1))
 sleep 1
 read_lfts H_17_5 "$W/spineback.lfts"
 check "spine back: original tables" same_lfts "$W/fabric.lfts" "$W/spineback.lfts"
+
+# OpenSM's exit runs the plugin's delete(): the SIGUSR2 thread is joined
+# and the previous handler restored; opensm must exit promptly and cleanly
+kill -TERM "$OSM_PID"
+exited=no
+for _ in $(seq 100); do
+	kill -0 "$OSM_PID" 2>/dev/null || { exited=yes; break; }
+	sleep 0.2
+done
+check "opensm exits within 20 s of SIGTERM" [ "$exited" = yes ]
+check "no error from the plugin" sh -c "! grep -q 'osmre ERR' '$W/osm.log' ||
+	! grep 'osmre ERR' '$W/osm.log' | grep -v 'osmre.conf:'"
+OSM_PID=
 finish

@@ -47,9 +47,10 @@ trap cleanup EXIT INT TERM
 # sim_start NETFILE: ibsim with room for the fabric
 sim_start() {
 	mkfifo "$W/con"
-	ibsim -s -N 8192 -S 2048 -P 65536 "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
+	# shellcheck disable=SC2086
+	ibsim -s ${IBSIM_ARGS:--N 8192 -S 2048 -P 65536} "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
 	SIM_PID=$!
-	for _ in $(seq 100); do
+	for _ in $(seq $((${SIM_START_TIMEOUT:-20} * 10))); do
 		grep -q "^sim>" "$W/ibsim.log" 2>/dev/null && return 0
 		kill -0 "$SIM_PID" 2>/dev/null || break
 		sleep 0.1
@@ -74,10 +75,10 @@ osm_start() {
 	} >"$W/opensm.conf"
 	OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W/cache \
 	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host \
-		opensm -F "$W/opensm.conf" -f "$W/osm.log" -D 0x43 \
+		opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}" \
 		>"$W/opensm.out" 2>&1 &
 	OSM_PID=$!
-	wait_log "SUBNET UP" 1 120
+	wait_log "SUBNET UP" 1 "${OSM_UP_TIMEOUT:-120}"
 }
 
 # wait_log PATTERN COUNT TIMEOUT_S: until PATTERN is in the log COUNT times

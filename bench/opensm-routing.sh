@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The routing step inside OpenSM on an ibsim fabric, per engine: the time
+# between OpenSM's log lines "building routing with 'X' routing
+# algorithm..." and "X tables configured on all switches".
+#   sh bench/opensm-routing.sh H M W P ENGINE...   (from a build directory)
+# e.g. sh ../bench/opensm-routing.sh 3 18,9,36 1,9,18 1,2,1 dmodc ftree updn minhop
+set -u
+h=$1 m=$2 w=$3 p=$4
+shift 4
+top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
+OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
+IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
+OSM_UP_TIMEOUT=3600
+SIM_START_TIMEOUT=600
+OSM_DEBUG=0x07	# verbose: "building routing with ..."
+. "$top/tests/ibsim/lib.sh"
+NET=$W/pgft.net
+"$OSMRE" gen pgft "$h" "$m" "$w" "$p" -o "$NET" || exit 1
+first=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
+
+# stamp "Mon DD HH:MM:SS usec" -> seconds of the day
+secs() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
+
+sim_start "$NET" || exit 1
+for engine in "$@"; do
+	start=$(date +%s)
+	ROUTING=$engine osm_start "$first" || { echo "$engine: no SUBNET UP"; continue; }
+	b=$(grep "building routing with '$engine'" "$W/osm.log" | head -1 | secs)
+	e=$(grep "$engine tables configured on all switches" "$W/osm.log" | head -1 | secs)
+	rss=$(awk '/VmHWM/ { print $2 }' "/proc/$OSM_PID/status" 2>/dev/null)
+	printf "PGFT(%s;%s;%s;%s) %-6s routing step %10.3f s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
+		"$h" "$m" "$w" "$p" "$engine" "$(awk -v b="$b" -v e="$e" 'BEGIN { print e - b }')" \
+		$(($(date +%s) - start)) "${rss:-?}"
+	kill "$OSM_PID"
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+	mv "$W/osm.log" "$W/$engine.log"
+	rm -rf "$W/cache"
+done

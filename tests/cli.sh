@@ -35,9 +35,19 @@ expect "check valid" 0 "VALID" $OSMRE check --topo "$T/sar.net" --lfts "$T/sar.l
 expect "check pairs" 0 "CA pairs 32220: unreachable 0, loops 0, not up-down 0" \
 	$OSMRE check --topo "$T/sar.net" --lfts "$T/sar.lfts"
 
+# congestion risk of dmodc's tables: shifts are optimal on this fat tree
+expect "analyze" 0 "shift permutations (SP, max of 179) 1" \
+	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "analyze guid order" 0 "in guid order" \
+	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts" --order guid
+expect "analyze bad order" 2 "--order: expected nid, guid or name" \
+	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts" --order random
+
 # a broken entry: S1_0_0 (LID 19 in file order) loses its route to LID 40
 awk 'BEGIN{sw=""} /^Unicast/{sw=$0} {if (sw ~ /S1_0_0/ && $1=="0x0028") next; print}' \
 	"$T/sar.lfts" >"$T/broken.lfts"
+expect "analyze broken" 1 "INVALID" \
+	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/broken.lfts"
 expect "check broken" 1 "unreachable: \"H_0_" \
 	$OSMRE check --topo "$T/sar.net" --lfts "$T/broken.lfts"
 

@@ -89,12 +89,9 @@ int cmd_analyze(int argc, char **argv)
 		analyze_usage(stderr);
 		return EXIT_USAGE;
 	}
-	f = tool_load_topo(topo, 0);
-	if (!f)
+	if (tool_load_tables("analyze", topo, lfts, 0, &f, &s))
 		return EXIT_USAGE;
-	if (lftdump_read(lfts, &s, &err) || lft_set_bind(&s, f, &err) ||
-	    lft_set_import_lids(&s, f, &err) < 0 ||
-	    check_lfts(f, &s, &co, &cr, stdout, &err) ||
+	if (check_lfts(f, &s, &co, &cr, stdout, &err) ||
 	    cong_order_make(f, kind, &o, &err)) {
 		fprintf(stderr, "osmre analyze: %s\n", err.msg);
 		goto out;

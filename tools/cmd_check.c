@@ -73,14 +73,8 @@ int cmd_check(int argc, char **argv)
 		check_usage(stderr);
 		return EXIT_USAGE;
 	}
-	f = tool_load_topo(topo, lmc);
-	if (!f)
+	if (tool_load_tables("check", topo, lfts, lmc, &f, &s))
 		return EXIT_USAGE;
-	if (lftdump_read(lfts, &s, &err) || lft_set_bind(&s, f, &err) ||
-	    lft_set_import_lids(&s, f, &err) < 0) {
-		fprintf(stderr, "osmre check: %s\n", err.msg);
-		goto out;
-	}
 	if (check_lfts(f, &s, &o, &r, stdout, &err)) {
 		fprintf(stderr, "osmre check: %s\n", err.msg);
 		goto out;

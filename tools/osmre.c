@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lft.h"
 #include "lids.h"
 #include "netfile.h"
 #include "osmre.h"
@@ -45,6 +46,25 @@ struct fabric *tool_load_topo(const char *path, int lmc)
 		return NULL;
 	}
 	return f;
+}
+
+int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
+		     int lmc, struct fabric **f, struct lft_set *s)
+{
+	struct osmre_err err;
+
+	*f = tool_load_topo(topo, lmc);
+	if (!*f)
+		return -1;
+	if (lftdump_read(lfts, s, &err) || lft_set_bind(s, *f, &err) ||
+	    lft_set_import_lids(s, *f, &err) < 0) {
+		fprintf(stderr, "osmre %s: %s\n", cmd, err.msg);
+		lft_set_free(s);
+		fabric_free(*f);
+		*f = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 long tool_number(const char *opt, const char *val, long max)

@@ -17,6 +17,14 @@ int cmd_analyze(int argc, char **argv);
 /* Reads a net file and makes sure it has LIDs: the file's own, or offline
  * ones (lids.h) with the given LMC.  Prints the error and returns NULL. */
 struct fabric *tool_load_topo(const char *path, int lmc);
+/*
+ * A topology and LFTs bound to it, LIDs from the dump's port GUIDs (or the
+ * topology's, or offline ones).  Prints the error as "osmre CMD: ..." and
+ * returns -1; on success the caller frees *f and *s.
+ */
+struct lft_set;
+int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
+		     int lmc, struct fabric **f, struct lft_set *s);
 /* Parses a non-negative integer option value or exits with a message. */
 long tool_number(const char *opt, const char *val, long max);
 double tool_now(void);

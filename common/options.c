@@ -22,6 +22,8 @@ static const struct opt_def defs[] = {
 	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)" },
 	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
 	  0, 10000, 200, "milliseconds 0..10000" },
+	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
+	  0, 1, 0, "0 or 1" },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))

@@ -10,6 +10,7 @@
 struct osmre_options {
 	int dmodc_threads;	/* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
+	int dmodc_ca_hops;	/* also fill OpenSM's hop tables for CA LIDs */
 };
 
 void options_defaults(struct osmre_options *o);

@@ -42,10 +42,10 @@ struct osmre {
 /* subnet.c: OpenSM subnet <-> fabric model */
 struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err);
 /*
- * Copies the routes into new_lft, sets hop counts and port profiles.  Hop
- * counts come from walking the routes, or, for CA LIDs, from cost(ctx,
- * switch, leaf) + 1 when the engine's routes are shortest for a cost it
- * knows (cost < 0: not known).  cost may be NULL.
+ * Copies the routes into new_lft, sets port profiles and hop counts: for
+ * switch LIDs by walking the routes; for CA LIDs only when cost is not
+ * NULL, as cost(ctx, switch, leaf) + 1 (the engine's routes to a CA follow
+ * a cost it knows down by one per hop; cost < 0: not known).
  */
 typedef int (*lfts_cost_fn)(void *ctx, int sw, int leaf);
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,

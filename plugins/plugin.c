@@ -64,7 +64,9 @@ static int dmodc_fwd_tables(void *ctx)
 		goto out;
 	}
 	t1 = now();
-	if (lfts_to_subnet(p->osm, f, &s, dmodc_hops_cost, p->dmodc, &err)) {
+	if (lfts_to_subnet(p->osm, f, &s,
+			   p->opt.dmodc_ca_hops ? dmodc_hops_cost : NULL,
+			   p->dmodc, &err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
 			err.msg);
 		goto out;

@@ -134,7 +134,7 @@ fail:
 	return NULL;
 }
 
-/* One (switch, LID) hop count at the routed port, and its path count. */
+/* One (switch, LID) hop count at the routed port. */
 static void set_hops(osm_switch_t *sw, unsigned lid, int h)
 {
 	uint8_t port = lid <= sw->max_lid_ho ? sw->new_lft[lid] : OSM_NO_PATH;
@@ -142,8 +142,6 @@ static void set_hops(osm_switch_t *sw, unsigned lid, int h)
 	if (port == OSM_NO_PATH || h < 0)
 		return;
 	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
-	if (port)
-		osm_switch_count_path(sw, port);
 }
 
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
@@ -181,18 +179,24 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 			continue;
 		sws_by_node[nsw] = sw;
 		swnode[nsw++] = e->node;
-		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++)
+		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++) {
 			sw->new_lft[lid] = t->port[lid];
+			if (t->port[lid] && t->port[lid] != OSM_NO_PATH)
+				osm_switch_count_path(sw, t->port[lid]);
+		}
 	}
 	/*
-	 * Hop counts along the routes, and port profiles.  Switch LIDs (few)
-	 * by walking the routes; CA LIDs from the engine's costs when it
-	 * gives them, switch by switch (each switch's table in order).
+	 * Hop counts along the routes.  OpenSM reads them for switch LIDs
+	 * only (its multicast manager counts hops to a member's switch; SA
+	 * PathRecords walk the LFTs), so switch LIDs always get them, by
+	 * walking the routes; CA LIDs only when cost is given, from the
+	 * engine's costs, switch by switch.  ftree does the same: one
+	 * malloc()ed array per (switch, LID) makes CA LIDs costly.
 	 */
 	for (lid = 1; lid <= max; lid++) {
 		int dn = own[lid].node, dp = own[lid].port;
 
-		if (dn < 0 || (f->nodes[dn].type != FAB_SWITCH && cost))
+		if (dn < 0 || f->nodes[dn].type != FAB_SWITCH)
 			continue;
 		lft_hops(f, s, lid, dn, dp, hops, stack);
 		for (i = 0; i < nsw; i++)

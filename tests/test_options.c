@@ -99,9 +99,10 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 2);
+	assert_int_equal(r.n, 3);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
+	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
 }
 
 int main(void)

@@ -1,64 +1,111 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
 #include "lft_hops.h"
 
-#define UNKNOWN (-2)
-#define VISITING (-3)
-
-/* Hops of switch u when its next hop is known or final; memoized. */
-void lft_hops(const struct fabric *f, const struct lft_set *s, unsigned lid,
-	      int dn, int dp, int16_t *hops, int *stack)
+void sw_hops_free(struct sw_hops *m)
 {
-	int i, u;
+	free(m->node);
+	free(m->lid);
+	free(m->port);
+	free(m->hops);
+	memset(m, 0, sizeof(*m));
+}
 
+int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
+		    struct sw_hops *m, struct osmre_err *err)
+{
+	int *ix = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int *next = NULL, *stack = NULL, i, j, n = 0, b;
+	size_t nn;
+
+	memset(m, 0, sizeof(*m));
+	if (!ix)
+		return osmre_fail(err, "out of memory");
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+
+		ix[i] = -1;
+		if (nd->type == FAB_SWITCH && !nd->removed && nd->ports[0].lid &&
+		    lft_of_node(s, i))
+			ix[i] = n++;
+	}
+	nn = (size_t)n * (size_t)n;
+	m->node = malloc(((size_t)n + 1) * sizeof(int));
+	m->lid = malloc(((size_t)n + 1) * sizeof(unsigned));
+	m->port = malloc(nn + 1);
+	m->hops = malloc(nn + 1);
+	next = malloc(((size_t)n + 1) * sizeof(int));
+	stack = malloc(((size_t)n + 1) * sizeof(int));
+	if (!m->node || !m->lid || !m->port || !m->hops || !next || !stack) {
+		free(ix);
+		free(next);
+		free(stack);
+		sw_hops_free(m);
+		return osmre_fail(err, "out of memory");
+	}
+	m->n = n;
 	for (i = 0; i < f->nnodes; i++)
-		hops[i] = UNKNOWN;
-	for (u = 0; u < f->nnodes; u++) {
-		int n = 0, cur = u, res;
-
-		if (f->nodes[u].type != FAB_SWITCH || hops[u] != UNKNOWN)
-			continue;
-		/* follow the route until a known switch or an end */
-		for (;;) {
-			const struct lft *t = lft_of_node(s, cur);
-			const struct fab_port *pt;
-			int port = t ? lft_get(t, lid) : LFT_NONE;
-
-			if (hops[cur] >= LFT_HOPS_NONE) {
-				res = hops[cur] == LFT_HOPS_NONE ? LFT_HOPS_NONE
-								 : hops[cur] + 1;
-				break;
-			}
-			if (hops[cur] == VISITING) {
-				res = LFT_HOPS_NONE;	/* loop */
-				break;
-			}
-			hops[cur] = VISITING;
-			stack[n++] = cur;
-			if (port == 0 && cur == dn) {
-				res = 0;
-				break;
-			}
-			if (port == LFT_NONE || port == 0 ||
-			    port > f->nodes[cur].nports) {
-				res = LFT_HOPS_NONE;
-				break;
-			}
-			pt = &f->nodes[cur].ports[port];
-			if (pt->rnode == dn && pt->rport == dp) {
-				res = 1;
-				break;
-			}
-			if (pt->rnode < 0 || f->nodes[pt->rnode].type != FAB_SWITCH) {
-				res = LFT_HOPS_NONE;
-				break;
-			}
-			cur = pt->rnode;
+		if (ix[i] >= 0) {
+			m->node[ix[i]] = i;
+			m->lid[ix[i]] = f->nodes[i].ports[0].lid;
 		}
-		/* res is the value of the last stacked switch */
-		for (i = n - 1; i >= 0; i--) {
-			hops[stack[i]] = (int16_t)res;
-			if (res != LFT_HOPS_NONE)
-				res++;
+	/* transpose the switch-LID columns of the tables, 64 switches at a
+	 * time so that the writes stay in cache lines */
+	for (b = 0; b < n; b += 64)
+		for (j = 0; j < n; j++)
+			for (i = b; i < n && i < b + 64; i++)
+				m->port[(size_t)j * n + i] =
+					(uint8_t)lft_get(lft_of_node(s, m->node[i]), m->lid[j]);
+	for (j = 0; j < n; j++) {
+		const uint8_t *pc = m->port + (size_t)j * n;
+		uint8_t *hc = m->hops + (size_t)j * n;
+
+		/* next switch of every switch towards j (-2: none, -1: done) */
+		for (i = 0; i < n; i++) {
+			const struct fab_port *pt;
+			int node = m->node[i];
+
+			hc[i] = 0xFE;	/* unknown */
+			if (i == j) {
+				next[i] = -1;
+				continue;
+			}
+			next[i] = -2;
+			if (pc[i] == LFT_NONE || pc[i] == 0 ||
+			    pc[i] > f->nodes[node].nports)
+				continue;
+			pt = &f->nodes[node].ports[pc[i]];
+			if (pt->rnode >= 0 && ix[pt->rnode] >= 0)
+				next[i] = ix[pt->rnode];
+		}
+		hc[j] = 0;
+		for (i = 0; i < n; i++) {
+			int k = 0, cur = i, res;
+
+			while (hc[cur] == 0xFE) {
+				hc[cur] = 0xFD;	/* on the current walk */
+				stack[k++] = cur;
+				if (next[cur] < 0)
+					break;
+				cur = next[cur];
+			}
+			if (k && next[stack[k - 1]] == -2)
+				res = LFT_HOPS_BYTE_NONE;	/* dead end */
+			else if (hc[cur] == 0xFD || hc[cur] == LFT_HOPS_BYTE_NONE)
+				res = LFT_HOPS_BYTE_NONE;	/* loop, or fails */
+			else
+				res = hc[cur];
+			while (k--) {
+				if (res != LFT_HOPS_BYTE_NONE)
+					res = res + 1 > 0xFC ? LFT_HOPS_BYTE_NONE : res + 1;
+				hc[stack[k]] = (uint8_t)res;
+			}
 		}
 	}
+	free(ix);
+	free(next);
+	free(stack);
+	return 0;
 }

@@ -152,14 +152,14 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	struct guid_map gm;
 	struct lid_owner *own;
 	unsigned max, lid;
-	int16_t *hops = malloc(((size_t)f->nnodes + 1) * sizeof(*hops));
-	int *stack = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	osm_switch_t **sws_by_node = calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
-	int rc = -1, i, nsw = 0;
+	int rc = -1, i, j, b, nsw = 0;
+	struct sw_hops m;
+	osm_switch_t **by_node = calloc((size_t)f->nnodes + 1, sizeof(*by_node));
 
-	if (!hops || !stack || !sws_by_node || !swnode) {
+	if (!sws_by_node || !swnode || !by_node) {
 		osmre_fail(err, "out of memory");
 		goto out0;
 	}
@@ -179,6 +179,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 			continue;
 		sws_by_node[nsw] = sw;
 		swnode[nsw++] = e->node;
+		by_node[e->node] = sw;
 		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++) {
 			sw->new_lft[lid] = t->port[lid];
 			if (t->port[lid] && t->port[lid] != OSM_NO_PATH)
@@ -193,15 +194,22 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	 * engine's costs, switch by switch.  ftree does the same: one
 	 * malloc()ed array per (switch, LID) makes CA LIDs costly.
 	 */
-	for (lid = 1; lid <= max; lid++) {
-		int dn = own[lid].node, dp = own[lid].port;
+	if (lft_switch_hops(f, s, &m, err))
+		goto out1;
+	/* switch by switch, 64 at a time: OpenSM's per-switch hop arrays are
+	 * then written in order */
+	for (b = 0; b < m.n; b += 64)
+		for (i = b; i < m.n && i < b + 64; i++) {
+			osm_switch_t *sw = by_node[m.node[i]];
 
-		if (dn < 0 || f->nodes[dn].type != FAB_SWITCH)
-			continue;
-		lft_hops(f, s, lid, dn, dp, hops, stack);
-		for (i = 0; i < nsw; i++)
-			set_hops(sws_by_node[i], lid, hops[swnode[i]]);
-	}
+			for (j = 0; sw && j < m.n; j++) {
+				uint8_t h = m.hops[(size_t)j * m.n + i];
+
+				if (h != LFT_HOPS_BYTE_NONE)
+					set_hops(sw, m.lid[j], h);
+			}
+		}
+	sw_hops_free(&m);
 	for (i = 0; i < nsw && cost; i++) {
 		osm_switch_t *sw = sws_by_node[i];
 
@@ -221,9 +229,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 out1:
 	guid_map_free(&gm);
 out0:
-	free(hops);
-	free(stack);
 	free(sws_by_node);
 	free(swnode);
+	free(by_node);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lft_hops.h"
 #include "netfile.h"
 #include "testutil.h"
 
@@ -88,11 +89,54 @@ static void test_down_up_turn(void **state)
 	fabric_free(f);
 }
 
+/* Hop counts between all switches agree with a walk done here. */
+static void test_switch_hops(void **state)
+{
+	struct fabric *f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
+	struct dmodc_opts o = { .threads = 2 };
+	struct osmre_err err;
+	struct lft_set s;
+	struct sw_hops m;
+	int i, j, checked = 0;
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, 256, &s, &err), 0);
+	assert_int_equal(dmodc_route(f, &o, &s, &err), 0);
+	assert_int_equal(lft_switch_hops(f, &s, &m, &err), 0);
+	assert_int_equal(m.n, 48);	/* 16 + 16 + 16 switches */
+	for (i = 0; i < m.n; i++)
+		for (j = 0; j < m.n; j++) {
+			int cur = m.node[i], links = 0;
+
+			while (cur != m.node[j] && links < 100) {
+				int p = lft_get(lft_of_node(&s, cur), m.lid[j]);
+
+				assert_true(p != LFT_NONE && p != 0);
+				assert_int_equal(m.port[(size_t)j * m.n + i] == p ||
+						 cur != m.node[i], 1);
+				cur = f->nodes[cur].ports[p].rnode;
+				links++;
+			}
+			assert_int_equal(m.hops[(size_t)j * m.n + i], links);
+			checked++;
+		}
+	assert_int_equal(checked, 48 * 48);
+	/* a hole makes the routes through it fail */
+	lft_of_node(&s, m.node[0])->port[m.lid[1]] = LFT_NONE;
+	sw_hops_free(&m);
+	assert_int_equal(lft_switch_hops(f, &s, &m, &err), 0);
+	assert_int_equal(m.hops[(size_t)1 * m.n + 0], LFT_HOPS_BYTE_NONE);
+	sw_hops_free(&m);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_tables),
 		cmocka_unit_test(test_down_up_turn),
+		cmocka_unit_test(test_switch_hops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include "congestion.h"
 #include "dmodc.h"
 #include "parallel.h"
+#include "rng.h"
 
 /* Output ports are numbered off[node] + port. */
 static long *port_offsets(const struct fabric *f, long *total)
@@ -193,6 +194,9 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 }
 
 struct shift_job {
+	int random;		/* random permutations, else shifts */
+	uint64_t seed;
+	int **perm;		/* per thread, for random permutations */
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct cong_order *o;
@@ -209,11 +213,28 @@ static void one_shift(void *arg, long kk, int tid)
 {
 	struct shift_job *j = arg;
 	int *load = j->load[tid], k = (int)kk + 1, i, x, worst = 0;
+	int *perm = j->random ? j->perm[tid] : NULL;
 	long path[MAX_PATH];
 
 	memset(load, 0, (size_t)j->total * sizeof(int));
+	if (perm) {	/* Fisher-Yates, seeded per permutation */
+		struct rng r;
+
+		rng_seed(&r, j->seed + (uint64_t)kk);
+		for (i = 0; i < j->o->n; i++)
+			perm[i] = i;
+		for (i = j->o->n - 1; i > 0; i--) {
+			int t = (int)rng_below(&r, (uint64_t)i + 1), v = perm[i];
+
+			perm[i] = perm[t];
+			perm[t] = v;
+		}
+	}
 	for (i = 0; i < j->o->n; i++) {
-		int b = (i + k) % j->o->n, n;
+		int b = perm ? perm[i] : (i + k) % j->o->n, n;
+
+		if (b == i)
+			continue;
 		unsigned lid = j->f->nodes[j->o->node[b]].ports[j->o->port[b]].lid;
 
 		n = walk(j->f, j->s, j->off, j->o->node[i], j->o->port[i], lid,
@@ -229,41 +250,73 @@ static void one_shift(void *arg, long kk, int tid)
 	j->risk[kk] = worst;
 }
 
-int cong_shifts(const struct fabric *f, const struct lft_set *s,
-		const struct cong_order *o, int threads, struct cong_result *r,
-		struct osmre_err *err)
+static int cmp_int(const void *a, const void *b)
 {
-	struct shift_job j = { .f = f, .s = s, .o = o };
-	int t, k, rc = 0;
+	return *(const int *)a - *(const int *)b;
+}
+
+/* count patterns: shifts k = 1..count, or random permutations */
+static int run_patterns(const struct fabric *f, const struct lft_set *s,
+			const struct cong_order *o, long count, int random,
+			uint64_t seed, int threads, struct cong_result *r,
+			struct osmre_err *err)
+{
+	struct shift_job j = { .f = f, .s = s, .o = o, .random = random,
+			       .seed = seed };
+	int t, rc = 0;
+	long k;
 
 	memset(r, 0, sizeof(*r));
-	if (o->n < 2)
+	if (o->n < 2 || count < 1)
 		return 0;
 	if (threads <= 0)
 		threads = parallel_default_threads();
 	j.off = port_offsets(f, &j.total);
 	j.load = calloc((size_t)threads, sizeof(int *));
-	j.risk = calloc((size_t)o->n, sizeof(int));
-	j.bad = calloc((size_t)o->n, sizeof(long));
-	for (t = 0; j.load && t < threads; t++)
-		if (!(j.load[t] = malloc(((size_t)j.total + 1) * sizeof(int))))
+	j.perm = calloc((size_t)threads, sizeof(int *));
+	j.risk = calloc((size_t)count, sizeof(int));
+	j.bad = calloc((size_t)count, sizeof(long));
+	for (t = 0; j.load && j.perm && t < threads; t++)
+		if (!(j.load[t] = malloc(((size_t)j.total + 1) * sizeof(int))) ||
+		    !(j.perm[t] = malloc(((size_t)o->n + 1) * sizeof(int))))
 			break;
-	if (!j.off || !j.load || !j.risk || !j.bad || t < threads) {
+	if (!j.off || !j.load || !j.perm || !j.risk || !j.bad || t < threads) {
 		rc = osmre_fail(err, "out of memory");
 		goto out;
 	}
-	parallel_for(threads, o->n - 1, one_shift, &j);
-	for (k = 0; k < o->n - 1; k++) {
+	parallel_for(threads, count, one_shift, &j);
+	for (k = 0; k < count; k++) {
 		if (j.risk[k] > r->risk)
 			r->risk = j.risk[k];
 		r->unroutable += j.bad[k];
 	}
+	if (random) {	/* RP: the median of the maxima */
+		qsort(j.risk, (size_t)count, sizeof(int), cmp_int);
+		r->risk = j.risk[(count - 1) / 2];
+	}
 out:
 	for (t = 0; j.load && t < threads; t++)
 		free(j.load[t]);
+	for (t = 0; j.perm && t < threads; t++)
+		free(j.perm[t]);
 	free(j.load);
+	free(j.perm);
 	free((void *)j.off);
 	free(j.risk);
 	free(j.bad);
 	return rc;
+}
+
+int cong_shifts(const struct fabric *f, const struct lft_set *s,
+		const struct cong_order *o, int threads, struct cong_result *r,
+		struct osmre_err *err)
+{
+	return run_patterns(f, s, o, o->n - 1, 0, 0, threads, r, err);
+}
+
+int cong_random_perms(const struct fabric *f, const struct lft_set *s,
+		      const struct cong_order *o, int nperm, uint64_t seed,
+		      int threads, struct cong_result *r, struct osmre_err *err)
+{
+	return run_patterns(f, s, o, nperm, 1, seed, threads, r, err);
 }

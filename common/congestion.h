@@ -39,6 +39,15 @@ struct cong_result {
 int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 		    const struct cong_order *o, struct cong_result *r,
 		    struct osmre_err *err);
+/*
+ * RP: nperm random permutations (Fisher-Yates, permutation i seeded with
+ * seed + i, so the result does not depend on the threads); the risk is the
+ * median (the lower one for an even count) of the per-permutation maxima.
+ * A CA port mapped to itself sends nothing.
+ */
+int cong_random_perms(const struct fabric *f, const struct lft_set *s,
+		      const struct cong_order *o, int nperm, uint64_t seed,
+		      int threads, struct cong_result *r, struct osmre_err *err);
 int cong_shifts(const struct fabric *f, const struct lft_set *s,
 		const struct cong_order *o, int threads, struct cong_result *r,
 		struct osmre_err *err);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg.h"
 #include "congestion.h"
 #include "lids.h"
 #include "testutil.h"
@@ -40,6 +41,16 @@ static void test_two_spines(void **state)
 	assert_int_equal(r.unroutable, 0);
 	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 1);
+	/* random permutations of 4 hosts: never worse than all-to-all, the
+	 * same for any thread count, reproducible from the seed */
+	{
+		struct cong_result a, b;
+
+		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 1, &a, &err), 0);
+		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 2, &b, &err), 0);
+		assert_int_equal(a.risk, b.risk);
+		assert_true(a.risk >= 1 && a.risk <= 2);
+	}
 	lft_set_free(&s);
 	cong_order_free(&o);
 	fabric_free(f);
@@ -68,6 +79,10 @@ static void test_blocking(void **state)
 	assert_int_equal(r.risk, 4);
 	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
 	assert_int_equal(r.risk, 4);
+	/* RP: a random permutation of 8 hosts over a 4:1 uplink; the median
+	 * of the maxima lies between 1 and 4 */
+	assert_int_equal(cong_random_perms(f, &s, &o, 1000, 1, 2, &r, &err), 0);
+	assert_true(r.risk >= 1 && r.risk <= 4);
 	/* a hole in the tables is counted, not walked through */
 	lft_of_node(&s, fabric_find(f, "S2_0_0"))
 		->port[f->nodes[fabric_find(f, "H_1_0")].ports[1].lid] = LFT_NONE;
@@ -78,11 +93,61 @@ static void test_blocking(void **state)
 	fabric_free(f);
 }
 
+/* dmodc's up-down routes: no cycle.  A ring routed clockwise: a cycle. */
+static void test_cdg(void **state)
+{
+	static const char ring[] =
+		"Switch\t4 \"A\"\n[1]\t\"B\"[2]\n[2]\t\"C\"[1]\n[3]\t\"HA\"[1]\n\n"
+		"Switch\t4 \"B\"\n[1]\t\"C\"[2]\n[2]\t\"A\"[1]\n[3]\t\"HB\"[1]\n\n"
+		"Switch\t4 \"C\"\n[1]\t\"A\"[2]\n[2]\t\"B\"[1]\n[3]\t\"HC\"[1]\n\n"
+		"Hca\t1 \"HA\"\n[1]\t\"A\"[3]\n\n"
+		"Hca\t1 \"HB\"\n[1]\t\"B\"[3]\n\n"
+		"Hca\t1 \"HC\"\n[1]\t\"C\"[3]\n\n";
+	struct fabric *f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
+	struct cdg_result r;
+	struct osmre_err err;
+	struct lft_set s;
+	int i;
+	unsigned lid;
+
+	(void)state;
+	route(f, &s);
+	assert_int_equal(cdg_check(f, &s, &r, &err), 0);
+	assert_true(r.acyclic);
+	assert_true(r.channels > 0 && r.deps > 0);
+	cdg_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
+
+	/* each switch sends every foreign LID out of port 1, clockwise:
+	 * A -> B -> C -> A, a cycle of three channels */
+	assert_int_equal(tu_read_net(ring, &f, &err), 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	for (i = 0; i < s.n; i++) {
+		const struct fab_node *sw = &f->nodes[s.t[i].node];
+
+		for (lid = 1; lid <= s.t[i].top; lid++)
+			s.t[i].port[lid] = 1;
+		s.t[i].port[sw->ports[0].lid] = 0;
+		s.t[i].port[f->nodes[sw->ports[3].rnode].ports[1].lid] = 3;
+	}
+	assert_int_equal(cdg_check(f, &s, &r, &err), 0);
+	assert_false(r.acyclic);
+	assert_int_equal(r.cycle_len, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(r.cycle_port[i], 1);
+	cdg_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_spines),
 		cmocka_unit_test(test_blocking),
+		cmocka_unit_test(test_cdg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg.h"
 #include "check.h"
 #include "congestion.h"
 #include "lft.h"
@@ -21,6 +22,8 @@ static void analyze_usage(FILE *out)
 		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
 		"      --order KIND      node order of the shifts: nid (dmodc's, default),\n"
 		"                        guid or name\n"
+		"      --rp N            random permutations for RP (default 1000)\n"
+		"      --seed K          seed of the random permutations (default 1)\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
 		"  -j, --threads N       threads (default: online CPUs)\n");
 }
@@ -32,6 +35,8 @@ int cmd_analyze(int argc, char **argv)
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "order", required_argument, NULL, 'o' },
 		{ "no-updown", no_argument, NULL, 'U' },
+		{ "rp", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -42,7 +47,10 @@ int cmd_analyze(int argc, char **argv)
 	struct lft_set s = { 0 };
 	struct cong_order o = { 0 };
 	struct check_result cr;
-	struct cong_result a2a, sp;
+	struct cong_result a2a, sp, rp;
+	int nperm = 1000;
+	long seed = 1;
+	struct cdg_result cdg = { 0 };
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	int c, rc = EXIT_USAGE;
@@ -73,6 +81,12 @@ int cmd_analyze(int argc, char **argv)
 		case 'U':
 			co.updown = 0;
 			break;
+		case 'r':
+			nperm = (int)tool_number("--rp", optarg, 10000000);
+			break;
+		case 's':
+			seed = tool_number("--seed", optarg, 0x7fffffffL);
+			break;
 		case 'j':
 			co.threads = (int)tool_number("--threads", optarg, 1024);
 			break;
@@ -102,17 +116,32 @@ int cmd_analyze(int argc, char **argv)
 	       cr.sw_unreachable + cr.sw_loops);
 	printf("path length (links): min %d avg %.3f max %d\n", cr.min_hops,
 	       cr.avg_hops, cr.max_hops);
-	t0 = tool_now();
-	if (cong_all_to_all(f, &s, &o, &a2a, &err) ||
-	    cong_shifts(f, &s, &o, co.threads, &sp, &err)) {
+	if (cdg_check(f, &s, &cdg, &err)) {
 		fprintf(stderr, "osmre analyze: %s\n", err.msg);
 		goto out;
 	}
-	printf("congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d\n",
-	       o.n, order, a2a.risk, o.n > 1 ? o.n - 1 : 0, sp.risk);
+	if (cdg.acyclic) {
+		printf("deadlock freedom (one VL): channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
+		       cdg.channels, cdg.deps);
+	} else {
+		printf("deadlock freedom (one VL): CYCLE in the channel dependency graph: ");
+		cdg_print_cycle(stdout, f, &cdg);
+	}
+	t0 = tool_now();
+	if (cong_all_to_all(f, &s, &o, &a2a, &err) ||
+	    cong_shifts(f, &s, &o, co.threads, &sp, &err) ||
+	    cong_random_perms(f, &s, &o, nperm, (uint64_t)seed, co.threads,
+			      &rp, &err)) {
+		fprintf(stderr, "osmre analyze: %s\n", err.msg);
+		goto out;
+	}
+	printf("congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
+	       o.n, order, a2a.risk, o.n > 1 ? o.n - 1 : 0, sp.risk, nperm,
+	       seed, rp.risk);
 	fprintf(stderr, "analyze: patterns in %.2f s\n", tool_now() - t0);
-	rc = check_ok(&cr) ? 0 : EXIT_INVALID;
+	rc = check_ok(&cr) && cdg.acyclic ? 0 : EXIT_INVALID;
 out:
+	cdg_result_free(&cdg);
 	cong_order_free(&o);
 	lft_set_free(&s);
 	fabric_free(f);

@@ -5,6 +5,8 @@
 
 #include "cdg.h"
 #include "congestion.h"
+#include "jobs.h"
+#include <unistd.h>
 #include "lids.h"
 #include "testutil.h"
 
@@ -142,12 +144,78 @@ static void test_cdg(void **state)
 	fabric_free(f);
 }
 
+static const char *tmpfile_with(const char *text)
+{
+	static char path[64];
+	FILE *fp;
+
+	strcpy(path, "/tmp/osmre-jobs-XXXXXX");
+	assert_true(mkstemp(path) >= 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+/*
+ * PGFT(2;2,2;1,1): leaves L0 (H_0_0, H_0_1), L1 (H_1_0, H_1_1), one spine;
+ * 4 directed inter-switch links.  Jobs A = {H_0_0, H_1_0} and B = {H_0_1,
+ * H_1_1}: each directed link carries one route of each job: max 2, each
+ * job's own maximum 1, no dark fiber.  A job inside one leaf uses no
+ * inter-switch link: 100 % dark fiber.
+ */
+static void test_efi(void **state)
+{
+	struct fabric *f = tu_pgft("2", "2,2", "1,1", "1,1", 0);
+	struct osmre_err err;
+	struct efi_result e;
+	struct lft_set s;
+	struct jobs j;
+	const char *p;
+
+	(void)state;
+	route(f, &s);
+	p = tmpfile_with("# two jobs\nH_0_0 A\nH_1_0 A\n\nH_0_1 B\nH_1_1 B\nnobody B\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), 0);
+	assert_int_equal(j.njobs, 2);
+	assert_int_equal(j.nhosts, 4);
+	assert_int_equal(j.unknown, 1);
+	assert_string_equal(j.first_unknown, "nobody");
+	assert_int_equal(jobs_efi(f, &s, &j, &e, &err), 0);
+	assert_int_equal(e.links, 4);
+	assert_int_equal(e.max, 2);
+	assert_true(e.avg_job_max > 0.99 && e.avg_job_max < 1.01);
+	assert_true(e.dark_pct < 0.01);
+	jobs_free(&j);
+	unlink(p);
+	p = tmpfile_with("H_0_0 C\nH_0_1 C\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), 0);
+	assert_int_equal(jobs_efi(f, &s, &j, &e, &err), 0);
+	assert_int_equal(e.max, 0);
+	assert_true(e.dark_pct > 99.99);
+	jobs_free(&j);
+	unlink(p);
+	/* malformed: file:line */
+	p = tmpfile_with("H_0_0 A\nH_0_1\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: expected \"<hostname> <jobid>\""));
+	unlink(p);
+	p = tmpfile_with("H_0_0 A\nH_0_0 B\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: host \"H_0_0\" already listed at line 1"));
+	unlink(p);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_spines),
 		cmocka_unit_test(test_blocking),
 		cmocka_unit_test(test_cdg),
+		cmocka_unit_test(test_efi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

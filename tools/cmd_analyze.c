@@ -11,6 +11,7 @@
 #include "cdg.h"
 #include "check.h"
 #include "congestion.h"
+#include "jobs.h"
 #include "lft.h"
 #include "osmre.h"
 
@@ -22,6 +23,7 @@ static void analyze_usage(FILE *out)
 		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
 		"      --order KIND      node order of the shifts: nid (dmodc's, default),\n"
 		"                        guid or name\n"
+		"      --jobs FILE       job file: effective edge forwarding index, dark fiber\n"
 		"      --rp N            random permutations for RP (default 1000)\n"
 		"      --seed K          seed of the random permutations (default 1)\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
@@ -36,6 +38,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "order", required_argument, NULL, 'o' },
 		{ "no-updown", no_argument, NULL, 'U' },
 		{ "rp", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -43,7 +46,8 @@ int cmd_analyze(int argc, char **argv)
 	};
 	struct check_opts co = { .updown = 1, .max_report = 5 };
 	enum cong_order_kind kind = CONG_ORDER_NID;
-	const char *topo = NULL, *lfts = NULL, *order = "nid";
+	const char *topo = NULL, *lfts = NULL, *order = "nid", *jobsf = NULL;
+	struct jobs jobs = { 0 };
 	struct lft_set s = { 0 };
 	struct cong_order o = { 0 };
 	struct check_result cr;
@@ -80,6 +84,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'U':
 			co.updown = 0;
+			break;
+		case 'J':
+			jobsf = optarg;
 			break;
 		case 'r':
 			nperm = (int)tool_number("--rp", optarg, 10000000);
@@ -139,8 +146,25 @@ int cmd_analyze(int argc, char **argv)
 	       o.n, order, a2a.risk, o.n > 1 ? o.n - 1 : 0, sp.risk, nperm,
 	       seed, rp.risk);
 	fprintf(stderr, "analyze: patterns in %.2f s\n", tool_now() - t0);
+	if (jobsf) {
+		struct efi_result e;
+
+		if (jobs_read(jobsf, f, &jobs, &err) ||
+		    jobs_efi(f, &s, &jobs, &e, &err)) {
+			fprintf(stderr, "osmre analyze: %s\n", err.msg);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (jobs.unknown)
+			fprintf(stderr, "osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
+				jobsf, jobs.unknown, jobs.first_unknown);
+		printf("jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
+		       jobs.njobs, jobs.nhosts, e.max, e.avg_job_max,
+		       e.dark_pct, e.links);
+	}
 	rc = check_ok(&cr) && cdg.acyclic ? 0 : EXIT_INVALID;
 out:
+	jobs_free(&jobs);
 	cdg_result_free(&cdg);
 	cong_order_free(&o);
 	lft_set_free(&s);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Job files (format of the original SAR implementation): one
+ * "<hostname> <jobid>" per line, '#' comments, blank lines.  A hostname is
+ * the first word of an HCA's NodeDescription.
+ */
+#ifndef OSMRE_JOBS_H
+#define OSMRE_JOBS_H
+
+#include "fabric.h"
+#include "lft.h"
+
+struct jobs {
+	int njobs;
+	char **id;		/* job ids, in order of first appearance */
+	int *first, *count;	/* hosts of job j: node[first[j] .. +count[j]] */
+	int *node;		/* fabric node of each host */
+	int nhosts;
+	int unknown;		/* hostnames not in the fabric */
+	char first_unknown[128];
+};
+
+/* Reads a job file against fabric f: file:line errors for bad lines and
+ * hosts listed twice. */
+int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
+	      struct osmre_err *err);
+void jobs_free(struct jobs *j);
+
+/*
+ * Effective edge forwarding index (SAR, Domke & Hoefler): for every
+ * directed inter-switch link, the number of intra-job routes through it,
+ * over all jobs; its maximum, the average over jobs of each job's own
+ * maximum, and the dark fiber percentage (links carrying no intra-job
+ * route).  A host's routes start at its first port with a LID and go to
+ * the other host's first such port.
+ */
+struct efi_result {
+	long max;
+	double avg_job_max;
+	double dark_pct;
+	long links;		/* directed inter-switch links */
+	long unroutable;
+};
+int jobs_efi(const struct fabric *f, const struct lft_set *s,
+	     const struct jobs *j, struct efi_result *r, struct osmre_err *err);
+
+#endif

@@ -155,20 +155,13 @@ static void test_multiport_hosts(void **state)
 /* A ring of switches that all carry hosts: no up-down path joins them. */
 static void test_ring_refused(void **state)
 {
-	static const char ring[] =
-		"Switch\t4 \"A\"\n[1]\t\"B\"[2]\n[2]\t\"C\"[1]\n[3]\t\"HA\"[1]\n\n"
-		"Switch\t4 \"B\"\n[1]\t\"C\"[2]\n[2]\t\"A\"[1]\n[3]\t\"HB\"[1]\n\n"
-		"Switch\t4 \"C\"\n[1]\t\"A\"[2]\n[2]\t\"B\"[1]\n[3]\t\"HC\"[1]\n\n"
-		"Hca\t1 \"HA\"\n[1]\t\"A\"[3]\n\n"
-		"Hca\t1 \"HB\"\n[1]\t\"B\"[3]\n\n"
-		"Hca\t1 \"HC\"\n[1]\t\"C\"[3]\n\n";
 	struct fabric *f;
 	struct osmre_err err;
 	struct lft_set s;
 	struct dmodc_opts o = { .threads = 1 };
 
 	(void)state;
-	assert_int_equal(tu_read_net(ring, &f, &err), 0);
+	assert_int_equal(tu_read_net(tu_ring3_net, &f, &err), 0);
 	assert_int_equal(lids_assign(f, 0, &err), 0);
 	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
 	assert_int_equal(dmodc_route(f, &o, &s, &err), -1);

@@ -31,6 +31,14 @@ struct fabric *tu_pgft(const char *h, const char *m, const char *w,
 	return f;
 }
 
+const char tu_ring3_net[] =
+	"Switch\t4 \"A\"\n[1]\t\"B\"[2]\n[2]\t\"C\"[1]\n[3]\t\"HA\"[1]\n\n"
+	"Switch\t4 \"B\"\n[1]\t\"C\"[2]\n[2]\t\"A\"[1]\n[3]\t\"HB\"[1]\n\n"
+	"Switch\t4 \"C\"\n[1]\t\"A\"[2]\n[2]\t\"B\"[1]\n[3]\t\"HC\"[1]\n\n"
+	"Hca\t1 \"HA\"\n[1]\t\"A\"[3]\n\n"
+	"Hca\t1 \"HB\"\n[1]\t\"B\"[3]\n\n"
+	"Hca\t1 \"HC\"\n[1]\t\"C\"[3]\n\n";
+
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");

@@ -18,6 +18,9 @@ const char *tu_data(const char *name);
 /* A PGFT with offline LIDs; fails the test on error. */
 struct fabric *tu_pgft(const char *h, const char *m, const char *w,
 		       const char *p, int lmc);
+/* Three switches A, B, C in a ring, each with one host HA, HB, HC: every
+ * switch is a leaf, so no up-down path joins them. */
+extern const char tu_ring3_net[];
 /* Reads a net file held in a string. */
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err);
 

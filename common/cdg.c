@@ -5,17 +5,23 @@
 #include "cdg.h"
 #include "lids.h"
 
+#define NVL 16
+#define EMPTY UINT64_MAX
+
 /*
- * dep bits per switch n: dep[n][in * w + out] when a route enters n by port
- * in and leaves by port out, both switch ports (w = nports + 1).
+ * Virtual channel of switch n leaving by port p on VL vl:
+ * (chan[n] + p) * NVL + vl.  Dependencies are (from << 32 | to) in an open
+ * addressing set.
  */
 struct graph {
 	const struct fabric *f;
-	long *off;		/* per node: offset of its (in, out) bits */
-	uint8_t *dep;
-	long *chan;		/* per node: offset of its channels (ports) */
+	const struct lft_set *s;
+	long *chan;		/* per node: first channel (switches only) */
 	int *cnode;		/* per channel: its switch */
 	long nchan;
+	uint64_t *set;
+	size_t cap, n;
+	int maxvl;
 };
 
 static int sw_port(const struct fabric *f, int n, int p)
@@ -28,184 +34,285 @@ static int sw_port(const struct fabric *f, int n, int p)
 	return r >= 0 && f->nodes[r].type == FAB_SWITCH;
 }
 
-/* Marks the dependencies of the routes towards one LID. */
-static void mark_lid(struct graph *g, const struct lft_set *s, unsigned lid)
+static uint64_t vc_of(const struct graph *g, int n, int p, int vl)
+{
+	if (vl > g->maxvl)
+		((struct graph *)g)->maxvl = vl;
+	return (uint64_t)(g->chan[n] + p) * NVL + (uint64_t)vl;
+}
+
+static size_t slot_of(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+static int add_dep(struct graph *g, uint64_t from, uint64_t to)
+{
+	uint64_t k = from << 32 | to;
+	size_t i;
+
+	if ((g->n + 1) * 2 > g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 1 << 16, j;
+		uint64_t *ns = malloc(nc * sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		for (j = 0; j < nc; j++)
+			ns[j] = EMPTY;
+		for (j = 0; j < g->cap; j++)
+			if (g->set[j] != EMPTY) {
+				i = slot_of(g->set[j], nc);
+				while (ns[i] != EMPTY)
+					i = (i + 1) & (nc - 1);
+				ns[i] = g->set[j];
+			}
+		free(g->set);
+		g->set = ns;
+		g->cap = nc;
+	}
+	for (i = slot_of(k, g->cap); g->set[i] != EMPTY; i = (i + 1) & (g->cap - 1))
+		if (g->set[i] == k)
+			return 0;
+	g->set[i] = k;
+	g->n++;
+	return 0;
+}
+
+/* One VL: the dependencies of all routes towards one LID at once. */
+static int mark_lid(struct graph *g, unsigned lid)
 {
 	const struct fabric *f = g->f;
 	int n;
 
 	for (n = 0; n < f->nnodes; n++) {
-		const struct lft *t = lft_of_node(s, n);
-		int o, m, in, out;
+		const struct lft *t = lft_of_node(g->s, n);
 		const struct lft *tm;
-		long w;
+		int o, m, out;
 
 		if (!t)
 			continue;
 		o = lft_get(t, lid);
 		if (!sw_port(f, n, o))
 			continue;
-		/* n forwards into switch m, entering by port in */
 		m = f->nodes[n].ports[o].rnode;
-		in = f->nodes[n].ports[o].rport;
-		tm = lft_of_node(s, m);
+		tm = lft_of_node(g->s, m);
 		out = tm ? lft_get(tm, lid) : LFT_NONE;
-		if (!sw_port(f, m, out))
-			continue;
-		w = f->nodes[m].nports + 1;
-		g->dep[g->off[m] + in * w + out] = 1;
+		if (sw_port(f, m, out) &&
+		    add_dep(g, vc_of(g, n, o, 0), vc_of(g, m, out, 0)))
+			return -1;
 	}
+	return 0;
 }
 
-/* Channel of switch n leaving by port p. */
-static long chan_id(const struct graph *g, int n, int p)
+/* With an SL map: the route from CA port (c, p) to dlid, hop by hop. */
+static int mark_route(struct graph *g, const struct sl_map *m, int c, int p,
+		      unsigned dlid)
 {
-	return g->chan[n] + p;
+	const struct fabric *f = g->f;
+	const struct fab_port *pt = &f->nodes[c].ports[p];
+	int sl = sl_map_sl(m, pt->lid, dlid), cur = pt->rnode, in = pt->rport;
+	int hops = 0;
+	uint64_t prev = EMPTY;
+
+	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH &&
+	       hops++ < f->nnodes) {
+		const struct lft *t = lft_of_node(g->s, cur);
+		int out = t ? lft_get(t, dlid) : LFT_NONE;
+		uint64_t vc;
+
+		if (!sw_port(f, cur, out))
+			break;
+		vc = vc_of(g, cur, out, sl_map_vl(m, cur, in, out, sl));
+		if (prev != EMPTY && add_dep(g, prev, vc))
+			return -1;
+		prev = vc;
+		in = f->nodes[cur].ports[out].rport;
+		cur = f->nodes[cur].ports[out].rnode;
+	}
+	return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int mark_all(struct graph *g, const struct sl_map *m,
+		    const struct lid_owner *own, unsigned max)
+{
+	const struct fabric *f = g->f;
+	unsigned lid;
+	int c, p;
+
+	if (!m) {
+		for (lid = 1; lid <= max; lid++)
+			if (own[lid].node >= 0 &&
+			    f->nodes[own[lid].node].type != FAB_SWITCH &&
+			    mark_lid(g, lid))
+				return -1;
+		return 0;
+	}
+	for (c = 0; c < f->nnodes; c++) {
+		if (f->nodes[c].type == FAB_SWITCH)
+			continue;
+		for (p = 1; p <= f->nodes[c].nports; p++) {
+			const struct fab_port *pt = &f->nodes[c].ports[p];
+
+			if (!pt->lid || pt->rnode < 0)
+				continue;
+			for (lid = 1; lid <= max; lid++)
+				if (own[lid].node >= 0 && own[lid].node != c &&
+				    f->nodes[own[lid].node].type != FAB_SWITCH &&
+				    mark_route(g, m, c, p, lid))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* Iterative DFS over the CSR graph; fills the cycle when there is one. */
+static int find_cycle(const struct graph *g, const long *first,
+		      const uint32_t *to, long nvc, struct cdg_result *r)
+{
+	uint8_t *color = calloc((size_t)nvc + 1, 1);
+	long *stack = malloc(((size_t)nvc + 1) * sizeof(long));
+	long *it = malloc(((size_t)nvc + 1) * sizeof(long));
+	long root;
+
+	if (!color || !stack || !it)
+		goto oom;
+	for (root = 0; root < nvc && r->acyclic; root++) {
+		long top = 0;
+
+		if (color[root] || first[root] == first[root + 1])
+			continue;
+		stack[top++] = root;
+		color[root] = 1;
+		it[root] = first[root];
+		while (top) {
+			long cur = stack[top - 1], nx, k, len;
+
+			if (it[cur] == first[cur + 1]) {
+				color[cur] = 2;
+				top--;
+				continue;
+			}
+			nx = to[it[cur]++];
+			if (color[nx] == 2)
+				continue;
+			if (!color[nx]) {
+				color[nx] = 1;
+				it[nx] = first[nx];
+				stack[top++] = nx;
+				continue;
+			}
+			/* a cycle: nx ... cur on the stack */
+			for (len = 1, k = top - 1; stack[k] != nx; k--)
+				len++;
+			r->acyclic = 0;
+			r->cycle_len = (int)len;
+			r->cycle_node = malloc((size_t)len * sizeof(int));
+			r->cycle_port = malloc((size_t)len * sizeof(int));
+			r->cycle_vl = malloc((size_t)len * sizeof(int));
+			if (!r->cycle_node || !r->cycle_port || !r->cycle_vl)
+				goto oom;
+			for (k = 0; k < len; k++) {
+				long v = stack[top - len + k], ch = v / NVL;
+				int n = g->cnode[ch];
+
+				r->cycle_node[k] = n;
+				r->cycle_port[k] = (int)(ch - g->chan[n]);
+				r->cycle_vl[k] = (int)(v % NVL);
+			}
+			break;
+		}
+	}
+	free(color);
+	free(stack);
+	free(it);
+	return 0;
+oom:
+	free(color);
+	free(stack);
+	free(it);
+	return -1;
 }
 
 int cdg_check(const struct fabric *f, const struct lft_set *s,
-	      struct cdg_result *r, struct osmre_err *err)
+	      const struct sl_map *m, struct cdg_result *r,
+	      struct osmre_err *err)
 {
-	struct graph g = { .f = f };
+	struct graph g = { .f = f, .s = s };
 	struct lid_owner *own = NULL;
-	unsigned max, lid;
-	long total = 0, c, *stack = NULL, *it = NULL;
-	uint8_t *color = NULL, *used = NULL;
+	uint64_t *e = NULL;
+	long *first = NULL, nvc, i, k;
+	uint32_t *to = NULL;
+	uint8_t *used = NULL;
+	unsigned max;
 	int n, rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->acyclic = 1;
-	g.off = malloc(((size_t)f->nnodes + 1) * sizeof(long));
 	g.chan = malloc(((size_t)f->nnodes + 1) * sizeof(long));
-	if (!g.off || !g.chan || lids_owners(f, &own, &max, err))
+	if (!g.chan || lids_owners(f, &own, &max, err))
 		goto oom;
 	for (n = 0; n < f->nnodes; n++) {
-		long w = f->nodes[n].nports + 1;
-
-		g.off[n] = total;
 		g.chan[n] = g.nchan;
-		if (f->nodes[n].type == FAB_SWITCH) {
-			total += w * w;
-			g.nchan += w;
-		}
+		if (f->nodes[n].type == FAB_SWITCH)
+			g.nchan += f->nodes[n].nports + 1;
 	}
 	g.cnode = malloc(((size_t)g.nchan + 1) * sizeof(int));
 	if (!g.cnode)
 		goto oom;
 	for (n = 0; n < f->nnodes; n++)
 		if (f->nodes[n].type == FAB_SWITCH)
-			for (c = 0; c <= f->nodes[n].nports; c++)
-				g.cnode[g.chan[n] + c] = n;
-	g.dep = calloc((size_t)total + 1, 1);
-	color = calloc((size_t)g.nchan + 1, 1);
-	used = calloc((size_t)g.nchan + 1, 1);
-	stack = malloc(((size_t)g.nchan + 1) * sizeof(long));
-	it = malloc(((size_t)g.nchan + 1) * sizeof(long));
-	if (!g.dep || !color || !used || !stack || !it)
+			for (k = 0; k <= f->nodes[n].nports; k++)
+				g.cnode[g.chan[n] + k] = n;
+	if (mark_all(&g, m, own, max))
 		goto oom;
-	/* routes between CA ports: destinations are CA LIDs */
-	for (lid = 1; lid <= max; lid++)
-		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH)
-			mark_lid(&g, s, lid);
-	for (n = 0; n < f->nnodes; n++) {
-		long w = f->nodes[n].nports + 1, in, out;
-
-		if (f->nodes[n].type != FAB_SWITCH)
-			continue;
-		for (in = 1; in < w; in++)
-			for (out = 1; out < w; out++)
-				if (g.dep[g.off[n] + in * w + out]) {
-					int m = f->nodes[n].ports[in].rnode;
-
-					r->deps++;
-					used[chan_id(&g, m, f->nodes[n].ports[in].rport)] = 1;
-					used[chan_id(&g, n, (int)out)] = 1;
-				}
+	/* CSR, by source virtual channel */
+	nvc = g.nchan * NVL;
+	e = malloc((g.n + 1) * sizeof(*e));
+	first = calloc((size_t)nvc + 2, sizeof(long));
+	to = malloc((g.n + 1) * sizeof(*to));
+	used = calloc((size_t)nvc + 1, 1);
+	if (!e || !first || !to || !used)
+		goto oom;
+	for (i = 0, k = 0; (size_t)i < g.cap; i++)
+		if (g.set[i] != EMPTY)
+			e[k++] = g.set[i];
+	qsort(e, g.n, sizeof(*e), key_cmp);
+	for (i = 0; (size_t)i < g.n; i++) {
+		first[(e[i] >> 32) + 1]++;
+		to[i] = (uint32_t)e[i];
+		used[e[i] >> 32] = used[(uint32_t)e[i]] = 1;
 	}
-	for (c = 0; c < g.nchan; c++)
-		r->channels += used[c];
-	/*
-	 * Iterative DFS over channels: a channel (n, out) leads to channels
-	 * (m, o2) of the remote switch m with dep[m][in][o2], in = the port
-	 * of m facing n.  it[] is the next o2 to try.
-	 */
-	for (n = 0; n < f->nnodes && r->acyclic; n++) {
-		int p;
-
-		if (f->nodes[n].type != FAB_SWITCH)
-			continue;
-		for (p = 1; p <= f->nodes[n].nports && r->acyclic; p++) {
-			long top = 0, root = chan_id(&g, n, p);
-
-			if (!used[root] || color[root])
-				continue;
-			stack[top++] = root;
-			color[root] = 1;
-			it[root] = 1;
-			while (top && r->acyclic) {
-				long cur = stack[top - 1];
-				int cn, cp, m, in;
-				long w;
-
-				cn = g.cnode[cur];
-				cp = (int)(cur - g.chan[cn]);
-				m = f->nodes[cn].ports[cp].rnode;
-				in = f->nodes[cn].ports[cp].rport;
-				w = f->nodes[m].nports + 1;
-				while (it[cur] < w && !g.dep[g.off[m] + in * w + it[cur]])
-					it[cur]++;
-				if (it[cur] >= w) {
-					color[cur] = 2;
-					top--;
-					continue;
-				}
-				{
-					long nx = chan_id(&g, m, (int)it[cur]++);
-
-					if (color[nx] == 1) {
-						/* a cycle: nx ... cur on the stack */
-						long k, len = 0;
-
-						for (k = top - 1; k >= 0 && stack[k] != nx; k--)
-							len++;
-						len++;
-						r->acyclic = 0;
-						r->cycle_len = (int)len;
-						r->cycle_node = malloc((size_t)len * sizeof(int));
-						r->cycle_port = malloc((size_t)len * sizeof(int));
-						if (!r->cycle_node || !r->cycle_port)
-							goto oom;
-						for (k = 0; k < len; k++) {
-							long ch = stack[top - len + k];
-
-							r->cycle_node[k] = g.cnode[ch];
-							r->cycle_port[k] = (int)(ch - g.chan[g.cnode[ch]]);
-						}
-						break;
-					}
-					if (!color[nx]) {
-						color[nx] = 1;
-						it[nx] = 1;
-						stack[top++] = nx;
-					}
-				}
-			}
-		}
+	for (i = 0; i < nvc; i++) {
+		first[i + 1] += first[i];
+		r->channels += used[i];
 	}
+	r->deps = (long)g.n;
+	r->nvl = g.maxvl + 1;
+	if (find_cycle(&g, first, to, nvc, r))
+		goto oom;
 	rc = 0;
 	goto out;
 oom:
 	osmre_fail(err, "out of memory");
 	cdg_result_free(r);
 out:
-	free(g.off);
 	free(g.chan);
 	free(g.cnode);
-	free(g.dep);
-	free(color);
+	free(g.set);
+	free(e);
+	free(first);
+	free(to);
 	free(used);
-	free(stack);
-	free(it);
 	free(own);
 	return rc;
 }
@@ -215,18 +322,22 @@ void cdg_print_cycle(FILE *fp, const struct fabric *f,
 {
 	int k;
 
-	for (k = 0; k < r->cycle_len; k++)
-		fprintf(fp, "\"%s\"[%d] -> ", f->nodes[r->cycle_node[k]].name,
-			r->cycle_port[k]);
-	if (r->cycle_len)
-		fprintf(fp, "\"%s\"[%d]\n", f->nodes[r->cycle_node[0]].name,
-			r->cycle_port[0]);
+	for (k = 0; k <= r->cycle_len && r->cycle_len; k++) {
+		int i = k % r->cycle_len;
+
+		fprintf(fp, "\"%s\"[%d]", f->nodes[r->cycle_node[i]].name,
+			r->cycle_port[i]);
+		if (r->nvl > 1)
+			fprintf(fp, " (VL %d)", r->cycle_vl[i]);
+		fputs(k < r->cycle_len ? " -> " : "\n", fp);
+	}
 }
 
 void cdg_result_free(struct cdg_result *r)
 {
 	free(r->cycle_node);
 	free(r->cycle_port);
-	r->cycle_node = r->cycle_port = NULL;
+	free(r->cycle_vl);
+	r->cycle_node = r->cycle_port = r->cycle_vl = NULL;
 	r->cycle_len = 0;
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Deadlock freedom on one virtual lane: the channel dependency graph of the
- * routes between CA ports (Dally & Seitz) must be acyclic.  A channel is a
- * directed switch-to-switch link; a route that enters switch n by one
- * channel and leaves it by another makes the second depend on the first.
- * Every route of every CA port to every LID of every other CA port counts,
- * all on one VL (SLs and SL-to-VL tables come with the SAR engine).
+ * Deadlock freedom: the channel dependency graph of the routes between CA
+ * ports (Dally & Seitz) must be acyclic.  Its vertices are virtual
+ * channels: a directed switch-to-switch link on one VL.  A route that
+ * enters switch n by one virtual channel and leaves it by another makes
+ * the second depend on the first.  Every route of every CA port to every
+ * LID of every other CA port counts.  Without an SL map every route uses
+ * VL 0; with one, a route's SL comes from the map and each hop's VL from
+ * the SL-to-VL table of the switch it leaves (input port, output port,
+ * SL), so a cycle through several VLs is found too.
  */
 #ifndef OSMRE_CDG_H
 #define OSMRE_CDG_H
@@ -14,19 +17,23 @@
 
 #include "fabric.h"
 #include "lft.h"
+#include "slmap.h"
 
 struct cdg_result {
-	long channels;		/* switch-to-switch channels used by routes */
+	long channels;		/* virtual channels used by routes */
 	long deps;		/* distinct dependencies */
+	int nvl;		/* VLs used: 1 + the highest */
 	int acyclic;
-	/* one cycle when not acyclic: its channels as (switch node, port) */
+	/* one cycle when not acyclic: its channels (switch node, port, VL) */
 	int cycle_len;
-	int *cycle_node, *cycle_port;
+	int *cycle_node, *cycle_port, *cycle_vl;
 };
 
 int cdg_check(const struct fabric *f, const struct lft_set *s,
-	      struct cdg_result *r, struct osmre_err *err);
-/* "S1"[3] -> "S2"[5] -> ... -> "S1"[3] */
+	      const struct sl_map *m, struct cdg_result *r,
+	      struct osmre_err *err);
+/* "S1"[3] -> "S2"[5] -> ... -> "S1"[3], with "(VL v)" after each channel
+ * when r->nvl > 1 */
 void cdg_print_cycle(FILE *fp, const struct fabric *f,
 		     const struct cdg_result *r);
 void cdg_result_free(struct cdg_result *r);

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "congestion.h"
 #include "dmodc.h"
 #include "parallel.h"
+#include "progress.h"
 #include "rng.h"
 
 /* Output ports are numbered off[node] + port. */
@@ -127,6 +132,127 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 	return 0;
 }
 
+/* CA ports with a LID and a link, in fabric order: the order's universe. */
+static int is_order_port(const struct fabric *f, int i, int p)
+{
+	const struct fab_node *nd = &f->nodes[i];
+
+	return nd->type != FAB_SWITCH && !nd->removed && nd->ports[p].lid &&
+	       nd->ports[p].rnode >= 0;
+}
+
+/* Resolves "0x<guid>": a port GUID, or a node GUID (all its ports). */
+static int by_guid(const struct fabric *f, uint64_t g, int *node, int *port)
+{
+	int i, p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		if (f->nodes[i].type == FAB_SWITCH)
+			continue;
+		if (f->nodes[i].guid == g) {
+			*node = i;
+			*port = 0;
+			return 0;
+		}
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			if (f->nodes[i].ports[p].guid == g) {
+				*node = i;
+				*port = p;
+				return 0;
+			}
+	}
+	return -1;
+}
+
+int cong_order_read(const char *path, const struct fabric *f,
+		    struct cong_order *o, int *unlisted,
+		    struct osmre_err *err)
+{
+	FILE *fp = fopen(path, "r");
+	long *off, total;
+	int *seen = NULL, ln = 0, i, p, all = 0;
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!fp)
+		return osmre_fail(err, "%s: %s", path, strerror(errno));
+	off = port_offsets(f, &total);
+	seen = calloc((size_t)total + 1, sizeof(int));
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			all += is_order_port(f, i, p);
+	o->node = malloc(((size_t)all + 1) * sizeof(int));
+	o->port = malloc(((size_t)all + 1) * sizeof(int));
+	if (!off || !seen || !o->node || !o->port)
+		goto oom;
+	while (getline(&line, &cap, fp) > 0) {
+		char name[256], extra[2];
+		int node, port = 0, k, lo, hi;
+		uint64_t g;
+
+		ln++;
+		line[strcspn(line, "#\r\n")] = '\0';
+		k = sscanf(line, "%255s %d %1s", name, &port, extra);
+		if (k <= 0)
+			continue;
+		if (k > 2 || (k == 2 && port < 1)) {
+			osmre_fail(err, "%s:%d: expected \"NAME\", \"NAME PORT\" or \"0xGUID\"",
+				   path, ln);
+			goto fail;
+		}
+		if (!strncmp(name, "0x", 2) &&
+		    sscanf(name, "0x%" SCNx64 "%1s", &g, extra) == 1) {
+			if (k == 2 || by_guid(f, g, &node, &port)) {
+				osmre_fail(err, "%s:%d: %s is no CA port or node GUID of the topology",
+					   path, ln, name);
+				goto fail;
+			}
+		} else if ((node = fabric_find_host(f, name)) < 0) {
+			osmre_fail(err, "%s:%d: no CA \"%s\" in the topology",
+				   path, ln, name);
+			goto fail;
+		}
+		lo = port ? port : 1;
+		hi = port ? port : f->nodes[node].nports;
+		if (hi > f->nodes[node].nports ||
+		    (port && !is_order_port(f, node, port))) {
+			osmre_fail(err, "%s:%d: \"%s\" port %d has no LID or no link",
+				   path, ln, f->nodes[node].name, port);
+			goto fail;
+		}
+		for (p = lo; p <= hi; p++) {
+			long q = off[node] + p;
+
+			if (!is_order_port(f, node, p))
+				continue;
+			if (seen[q]) {
+				osmre_fail(err, "%s:%d: \"%s\" port %d already listed at line %d",
+					   path, ln, f->nodes[node].name, p, seen[q]);
+				goto fail;
+			}
+			seen[q] = ln;
+			o->node[o->n] = node;
+			o->port[o->n++] = p;
+		}
+	}
+	*unlisted = all - o->n;
+	free(line);
+	free(off);
+	free(seen);
+	fclose(fp);
+	return 0;
+oom:
+	osmre_fail(err, "out of memory");
+fail:
+	free(line);
+	free(off);
+	free(seen);
+	fclose(fp);
+	cong_order_free(o);
+	return -1;
+}
+
 void cong_order_free(struct cong_order *o)
 {
 	free(o->node);
@@ -159,7 +285,7 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 	for (k = 0; k < 2; k++) {
 		for (q = 0; q < total; q++)
 			stamp[q] = -1;
-		for (i = 0; i < o->n; i++)
+		for (i = 0; i < o->n; i++) {
 			for (j = 0; j < o->n; j++) {
 				int a = k ? j : i, b = k ? i : j, n, x;
 				unsigned lid = f->nodes[o->node[b]].ports[o->port[b]].lid;
@@ -179,6 +305,8 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 					(k ? ndst : nsrc)[path[x]]++;
 				}
 			}
+			progress_step(o->progress, 1);
+		}
 	}
 	for (q = 0; q < total; q++) {
 		int m = nsrc[q] < ndst[q] ? nsrc[q] : ndst[q];
@@ -248,6 +376,7 @@ static void one_shift(void *arg, long kk, int tid)
 				worst = load[path[x]];
 	}
 	j->risk[kk] = worst;
+	progress_step(j->o->progress, 1);
 }
 
 static int cmp_int(const void *a, const void *b)

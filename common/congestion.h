@@ -15,12 +15,25 @@
 #include "lft.h"
 
 /* The CA ports with a LID, in the order the shifts use. */
+struct progress;
 struct cong_order {
 	int n;
 	int *node, *port;
+	struct progress *progress;	/* of the pattern sweeps; NULL: none */
 };
 
 enum cong_order_kind { CONG_ORDER_NID, CONG_ORDER_GUID, CONG_ORDER_NAME };
+
+/*
+ * An order given in a file, one CA per line: "NAME" (every CA port of the
+ * node whose net-file name or NodeDescription's first word is NAME, in
+ * port order), "NAME PORT", or a port or node GUID "0x...".  '#' starts a
+ * comment.  CA ports the file does not list take no part in the patterns;
+ * *unlisted tells how many.  Errors name file:line.
+ */
+int cong_order_read(const char *path, const struct fabric *f,
+		    struct cong_order *o, int *unlisted,
+		    struct osmre_err *err);
 
 /*
  * NID order is dmodc's topological order (Algorithm 2; falls back to GUID

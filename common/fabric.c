@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,38 @@ int fabric_find(const struct fabric *f, const char *name)
 	if (!f->hash_size)
 		return -1;
 	return f->hash[hash_slot(f, name)];
+}
+
+/* First word of a description. */
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !isspace((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+static int host_is(const struct fab_node *nd, const char *name, size_t n)
+{
+	return nd->type != FAB_SWITCH && !nd->removed &&
+	       word_len(nd->desc) == n && !strncmp(nd->desc, name, n);
+}
+
+int fabric_find_host(const struct fabric *f, const char *name)
+{
+	size_t n = strlen(name);
+	int i = fabric_find(f, name);
+
+	/* ibsim names nodes by their descriptions: the hash finds most */
+	if (i >= 0 && host_is(&f->nodes[i], name, n))
+		return i;
+	for (i = 0; i < f->nnodes; i++)
+		if (host_is(&f->nodes[i], name, n))
+			return i;
+	i = fabric_find(f, name);
+	return i >= 0 && f->nodes[i].type != FAB_SWITCH && !f->nodes[i].removed ?
+		i : -1;
 }
 
 int fabric_add_node(struct fabric *f, int type, const char *name,

@@ -64,6 +64,9 @@ int fabric_add_node(struct fabric *f, int type, const char *name,
 		    const char *desc, int nports, uint64_t guid,
 		    struct osmre_err *err);
 int fabric_find(const struct fabric *f, const char *name);
+/* A CA (not removed) by host name: the first word of its NodeDescription,
+ * or its net-file name; -1 when none. */
+int fabric_find_host(const struct fabric *f, const char *name);
 
 /* Connects a[ap] <-> b[bp]; both ports must be free. */
 int fabric_link(struct fabric *f, int a, int ap, int b, int bp,

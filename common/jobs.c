@@ -1,38 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobs.h"
-
-/* First word of a description. */
-static size_t word_len(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] && !isspace((unsigned char)s[n]))
-		n++;
-	return n;
-}
-
-static int find_host(const struct fabric *f, const char *name)
-{
-	size_t n = strlen(name);
-	int i;
-
-	for (i = 0; i < f->nnodes; i++) {
-		const struct fab_node *nd = &f->nodes[i];
-
-		if (nd->type == FAB_SWITCH || nd->removed)
-			continue;
-		if (word_len(nd->desc) == n && !strncmp(nd->desc, name, n))
-			return i;
-	}
-	return -1;
-}
 
 struct entry {
 	int job, node, line;
@@ -75,7 +48,7 @@ int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 				   path, lineno);
 			goto out;
 		}
-		node = find_host(f, host);
+		node = fabric_find_host(f, host);
 		if (node < 0) {
 			if (!j->unknown++)
 				snprintf(j->first_unknown, sizeof(j->first_unknown),

@@ -40,7 +40,7 @@ expect "analyze" 0 "shift permutations (SP, max of 179) 1" \
 	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts"
 expect "analyze guid order" 0 "in guid order" \
 	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts" --order guid
-expect "analyze bad order" 2 "--order: expected nid, guid or name" \
+expect "analyze bad order" 2 "--order: expected nid, guid, name or file:PATH" \
 	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts" --order random
 
 # a broken entry: S1_0_0 (LID 19 in file order) loses its route to LID 40

@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * osmre analyze --topo F.net --lfts F.lfts: validity (as osmre check) and
- * the congestion risk of the all-to-all and shift-permutation patterns.
+ * osmre analyze --topo F.net --lfts F.lfts: validity (as osmre check),
+ * deadlock freedom, congestion risk of the all-to-all, shift and random
+ * permutation patterns, and job metrics; text, CSV or JSON.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze_report.h"
 #include "cdg.h"
 #include "check.h"
 #include "congestion.h"
 #include "jobs.h"
 #include "lft.h"
 #include "osmre.h"
+#include "progress.h"
+#include "slmap.h"
 
 static void analyze_usage(FILE *out)
 {
@@ -22,151 +27,268 @@ static void analyze_usage(FILE *out)
 		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file)\n"
 		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
 		"      --order KIND      node order of the shifts: nid (dmodc's, default),\n"
-		"                        guid or name\n"
+		"                        guid, name, or file:PATH (one CA per line)\n"
+		"      --sl-file FILE    SLs of the paths and SL-to-VL tables for the\n"
+		"                        deadlock check (default: one VL)\n"
 		"      --jobs FILE       job file: effective edge forwarding index, dark fiber\n"
 		"      --rp N            random permutations for RP (default 1000)\n"
 		"      --seed K          seed of the random permutations (default 1)\n"
+		"      --format F        text (default), csv or json\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
+		"  -q, --quiet           no progress on stderr\n"
 		"  -j, --threads N       threads (default: online CPUs)\n");
 }
 
-int cmd_analyze(int argc, char **argv)
+struct analyze_args {
+	const char *topo, *lfts, *order, *jobs, *slfile;
+	enum cong_order_kind kind;
+	enum analysis_format fmt;
+	int nperm, threads, updown, quiet;
+	int order_file;		/* order is a file's path */
+	long seed;
+};
+
+static int parse_order(struct analyze_args *a, const char *v)
+{
+	a->order = v;
+	if (!strcmp(v, "nid"))
+		a->kind = CONG_ORDER_NID;
+	else if (!strcmp(v, "guid"))
+		a->kind = CONG_ORDER_GUID;
+	else if (!strcmp(v, "name"))
+		a->kind = CONG_ORDER_NAME;
+	else if (!strncmp(v, "file:", 5) && v[5]) {
+		a->order = v + 5;
+		a->order_file = 1;
+	}
+	else {
+		fprintf(stderr, "osmre analyze: --order: expected nid, guid, name or file:PATH, got \"%s\"\n",
+			v);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct analyze_args *a)
 {
 	static const struct option opts[] = {
 		{ "topo", required_argument, NULL, 't' },
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "order", required_argument, NULL, 'o' },
+		{ "sl-file", required_argument, NULL, 'S' },
 		{ "no-updown", no_argument, NULL, 'U' },
 		{ "rp", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'J' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct check_opts co = { .updown = 1, .max_report = 5 };
-	enum cong_order_kind kind = CONG_ORDER_NID;
-	const char *topo = NULL, *lfts = NULL, *order = "nid", *jobsf = NULL;
-	struct jobs jobs = { 0 };
-	struct lft_set s = { 0 };
-	struct cong_order o = { 0 };
-	struct check_result cr;
-	struct cong_result a2a, sp, rp;
-	int nperm = 1000;
-	long seed = 1;
-	struct cdg_result cdg = { 0 };
-	struct osmre_err err;
-	struct fabric *f = NULL;
-	int c, rc = EXIT_USAGE;
-	double t0;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "t:l:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:l:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			topo = optarg;
+			a->topo = optarg;
 			break;
 		case 'l':
-			lfts = optarg;
+			a->lfts = optarg;
 			break;
 		case 'o':
-			order = optarg;
-			if (!strcmp(optarg, "nid"))
-				kind = CONG_ORDER_NID;
-			else if (!strcmp(optarg, "guid"))
-				kind = CONG_ORDER_GUID;
-			else if (!strcmp(optarg, "name"))
-				kind = CONG_ORDER_NAME;
+			if (parse_order(a, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'S':
+			a->slfile = optarg;
+			break;
+		case 'U':
+			a->updown = 0;
+			break;
+		case 'J':
+			a->jobs = optarg;
+			break;
+		case 'r':
+			a->nperm = (int)tool_number("--rp", optarg, 10000000);
+			break;
+		case 's':
+			a->seed = tool_number("--seed", optarg, 0x7fffffffL);
+			break;
+		case 'F':
+			if (!strcmp(optarg, "text"))
+				a->fmt = AF_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				a->fmt = AF_CSV;
+			else if (!strcmp(optarg, "json"))
+				a->fmt = AF_JSON;
 			else {
-				fprintf(stderr, "osmre analyze: --order: expected nid, guid or name, got \"%s\"\n",
+				fprintf(stderr, "osmre analyze: --format: expected text, csv or json, got \"%s\"\n",
 					optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'U':
-			co.updown = 0;
-			break;
-		case 'J':
-			jobsf = optarg;
-			break;
-		case 'r':
-			nperm = (int)tool_number("--rp", optarg, 10000000);
-			break;
-		case 's':
-			seed = tool_number("--seed", optarg, 0x7fffffffL);
+		case 'q':
+			a->quiet = 1;
 			break;
 		case 'j':
-			co.threads = (int)tool_number("--threads", optarg, 1024);
+			a->threads = (int)tool_number("--threads", optarg, 1024);
 			break;
 		case 'h':
 			analyze_usage(stdout);
-			return 0;
+			return -1;
 		default:
 			analyze_usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (!topo || !lfts || optind != argc) {
+	if (!a->topo || !a->lfts || optind != argc) {
 		fprintf(stderr, "osmre analyze: --topo and --lfts are required\n");
 		analyze_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (tool_load_tables("analyze", topo, lfts, 0, &f, &s))
-		return EXIT_USAGE;
-	if (check_lfts(f, &s, &co, &cr, stdout, &err) ||
-	    cong_order_make(f, kind, &o, &err)) {
-		fprintf(stderr, "osmre analyze: %s\n", err.msg);
-		goto out;
-	}
-	printf("validity: %s: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld%s; switch LIDs unreachable %ld\n",
-	       check_ok(&cr) ? "VALID" : "INVALID", cr.pairs, cr.unreachable,
-	       cr.loops, cr.updown, co.updown ? "" : " (not checked)",
-	       cr.sw_unreachable + cr.sw_loops);
-	printf("path length (links): min %d avg %.3f max %d\n", cr.min_hops,
-	       cr.avg_hops, cr.max_hops);
-	if (cdg_check(f, &s, &cdg, &err)) {
-		fprintf(stderr, "osmre analyze: %s\n", err.msg);
-		goto out;
-	}
-	if (cdg.acyclic) {
-		printf("deadlock freedom (one VL): channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
-		       cdg.channels, cdg.deps);
-	} else {
-		printf("deadlock freedom (one VL): CYCLE in the channel dependency graph: ");
-		cdg_print_cycle(stdout, f, &cdg);
-	}
-	t0 = tool_now();
-	if (cong_all_to_all(f, &s, &o, &a2a, &err) ||
-	    cong_shifts(f, &s, &o, co.threads, &sp, &err) ||
-	    cong_random_perms(f, &s, &o, nperm, (uint64_t)seed, co.threads,
-			      &rp, &err)) {
-		fprintf(stderr, "osmre analyze: %s\n", err.msg);
-		goto out;
-	}
-	printf("congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
-	       o.n, order, a2a.risk, o.n > 1 ? o.n - 1 : 0, sp.risk, nperm,
-	       seed, rp.risk);
-	fprintf(stderr, "analyze: patterns in %.2f s\n", tool_now() - t0);
-	if (jobsf) {
-		struct efi_result e;
+	return 0;
+}
 
-		if (jobs_read(jobsf, f, &jobs, &err) ||
-		    jobs_efi(f, &s, &jobs, &e, &err)) {
-			fprintf(stderr, "osmre analyze: %s\n", err.msg);
-			rc = EXIT_USAGE;
-			goto out;
+static int deadlock(const struct fabric *f, const struct lft_set *s,
+		    const struct analyze_args *a, struct analysis *r,
+		    struct osmre_err *err)
+{
+	struct sl_map m;
+	struct cdg_result cdg;
+	int rc;
+
+	r->sl_source = a->slfile ? a->slfile : "one VL";
+	if (a->slfile && sl_map_read(a->slfile, f, &m, err))
+		return -1;
+	rc = cdg_check(f, s, a->slfile ? &m : NULL, &cdg, err);
+	if (a->slfile)
+		sl_map_free(&m);
+	if (rc)
+		return -1;
+	r->acyclic = cdg.acyclic;
+	r->nvl = cdg.nvl;
+	r->channels = cdg.channels;
+	r->deps = cdg.deps;
+	if (!cdg.acyclic) {
+		size_t len;
+		FILE *mf = open_memstream(&r->cycle, &len);
+
+		if (mf) {
+			cdg_print_cycle(mf, f, &cdg);
+			fclose(mf);
+			r->cycle[strcspn(r->cycle, "\n")] = '\0';
 		}
-		if (jobs.unknown)
-			fprintf(stderr, "osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
-				jobsf, jobs.unknown, jobs.first_unknown);
-		printf("jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
-		       jobs.njobs, jobs.nhosts, e.max, e.avg_job_max,
-		       e.dark_pct, e.links);
 	}
-	rc = check_ok(&cr) && cdg.acyclic ? 0 : EXIT_INVALID;
-out:
-	jobs_free(&jobs);
 	cdg_result_free(&cdg);
+	return 0;
+}
+
+static int patterns(const struct fabric *f, const struct lft_set *s,
+		    const struct analyze_args *a, struct analysis *r,
+		    struct osmre_err *err)
+{
+	struct cong_order o;
+	struct cong_result a2a, sp, rp;
+	struct progress pg;
+	FILE *pf = a->quiet ? NULL : stderr;
+	int unlisted = 0, rc = -1;
+
+	if (a->order_file) {
+		if (cong_order_read(a->order, f, &o, &unlisted, err))
+			return -1;
+		if (unlisted)
+			fprintf(stderr, "osmre analyze: %s: %d CA port(s) not listed take no part in the patterns\n",
+				a->order, unlisted);
+	} else if (cong_order_make(f, a->kind, &o, err)) {
+		return -1;
+	}
+	o.progress = &pg;
+	progress_start(&pg, pf, "A2A sources", 2L * o.n);
+	if (cong_all_to_all(f, s, &o, &a2a, err))
+		goto out;
+	progress_end(&pg);
+	progress_start(&pg, pf, "SP shifts", o.n > 1 ? o.n - 1 : 0);
+	if (cong_shifts(f, s, &o, a->threads, &sp, err))
+		goto out;
+	progress_end(&pg);
+	progress_start(&pg, pf, "RP permutations", a->nperm);
+	if (cong_random_perms(f, s, &o, a->nperm, (uint64_t)a->seed,
+			      a->threads, &rp, err))
+		goto out;
+	progress_end(&pg);
+	r->order = a->order;
+	r->nports = o.n;
+	r->a2a = a2a.risk;
+	r->sp = sp.risk;
+	r->rp = rp.risk;
+	r->nperm = a->nperm;
+	r->seed = a->seed;
+	r->unroutable = a2a.unroutable + sp.unroutable + rp.unroutable;
+	rc = 0;
+out:
 	cong_order_free(&o);
+	return rc;
+}
+
+static int job_metrics(const struct fabric *f, const struct lft_set *s,
+		       const char *path, struct analysis *r,
+		       struct osmre_err *err)
+{
+	struct jobs jobs;
+	struct efi_result e;
+
+	if (jobs_read(path, f, &jobs, err))
+		return -1;
+	if (jobs_efi(f, s, &jobs, &e, err)) {
+		jobs_free(&jobs);
+		return -1;
+	}
+	if (jobs.unknown)
+		fprintf(stderr, "osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
+			path, jobs.unknown, jobs.first_unknown);
+	r->has_jobs = 1;
+	r->njobs = jobs.njobs;
+	r->nhosts = jobs.nhosts;
+	r->efi_max = e.max;
+	r->efi_avg_job_max = e.avg_job_max;
+	r->dark_pct = e.dark_pct;
+	r->links = e.links;
+	jobs_free(&jobs);
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_args a = { .order = "nid", .kind = CONG_ORDER_NID,
+				  .nperm = 1000, .seed = 1, .updown = 1 };
+	struct analysis r = { 0 };
+	struct check_opts co = { .max_report = 5 };
+	struct lft_set s = { 0 };
+	struct osmre_err err;
+	struct fabric *f = NULL;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (tool_load_tables("analyze", a.topo, a.lfts, 0, &f, &s))
+		return EXIT_USAGE;
+	co.updown = a.updown;
+	co.threads = a.threads;
+	r.updown_checked = a.updown;
+	rc = EXIT_USAGE;
+	if (check_lfts(f, &s, &co, &r.chk, a.fmt == AF_TEXT ? stdout : stderr,
+		       &err) ||
+	    deadlock(f, &s, &a, &r, &err) || patterns(f, &s, &a, &r, &err) ||
+	    (a.jobs && job_metrics(f, &s, a.jobs, &r, &err))) {
+		fprintf(stderr, "osmre analyze: %s\n", err.msg);
+		goto out;
+	}
+	analysis_print(stdout, &r, a.fmt);
+	rc = analysis_valid(&r) && r.acyclic ? 0 : EXIT_INVALID;
+out:
+	free(r.cycle);
 	lft_set_free(&s);
 	fabric_free(f);
 	return rc;

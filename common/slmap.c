@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slmap.h"
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Reads n numbers in [0, max] separated by blanks; returns the count. */
+static int numbers(const char *s, long *v, int n, long max)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char *end;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s < '0' || *s > '9')
+			break;
+		errno = 0;
+		v[i] = strtol(s, &end, 0);
+		if (errno || v[i] > max)
+			break;
+		s = end;
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return *s ? -1 : i;
+}
+
+/* The switch of an sl2vl dump block, by GUID; -1 when not in the fabric. */
+static int switch_by_guid(const struct fabric *f, uint64_t guid)
+{
+	int n;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].type == FAB_SWITCH && f->nodes[n].guid == guid)
+			return n;
+	return -1;
+}
+
+static uint8_t *switch_table(struct sl_map *m, const struct fabric *f, int n)
+{
+	int w = f->nodes[n].nports + 1, i;
+	uint8_t *t;
+
+	if (m->sw[n])
+		return m->sw[n];
+	t = malloc(sizeof(int) + (size_t)w * w * 16);
+	if (!t)
+		return NULL;
+	memcpy(t, &w, sizeof(int));
+	/* ports the dump leaves out keep the global table */
+	for (i = 0; i < w * w; i++)
+		memcpy(t + sizeof(int) + (size_t)i * 16, m->global, 16);
+	m->sw[n] = t;
+	return t;
+}
+
+int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
+		struct osmre_err *err)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, kcap = 0;
+	int ln = 0, i, block = -2, tables = 0;	/* block -2: none, -1: skipped */
+	long v[18];
+
+	memset(m, 0, sizeof(*m));
+	if (!fp)
+		return osmre_fail(err, "%s: %s", path, strerror(errno));
+	for (i = 0; i < 16; i++)
+		m->global[i] = (uint8_t)i;
+	m->nnodes = f->nnodes;
+	m->sw = calloc((size_t)f->nnodes + 1, sizeof(*m->sw));
+	if (!m->sw)
+		goto oom;
+	while (getline(&line, &cap, fp) > 0) {
+		char *s = line, *colon;
+		uint64_t guid;
+
+		ln++;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
+			continue;
+		if (!strncmp(s, "default", 7)) {
+			if (numbers(s + 7, v, 2, 15) != 1)
+				goto bad_default;
+			m->default_sl = (int)v[0];
+		} else if (!strncmp(s, "path", 4)) {
+			if (numbers(s + 4, v, 4, 0xffff) != 3 || v[2] > 15)
+				goto bad_path;
+			if ((size_t)m->npath == kcap) {
+				size_t nc = kcap ? kcap * 2 : 1024;
+				uint64_t *k = realloc(m->key, nc * sizeof(*k));
+
+				if (!k)
+					goto oom;
+				m->key = k;
+				kcap = nc;
+			}
+			/* the SL rides in the low bits while sorting */
+			m->key[m->npath++] = ((uint64_t)v[0] << 24) |
+					     ((uint64_t)v[1] << 8) | (uint64_t)v[2];
+		} else if (!strncmp(s, "sl2vl", 5)) {
+			if (numbers(s + 5, v, 17, 15) != 16)
+				goto bad_vls;
+			if (tables) {
+				/* switch tables start from the global one */
+				osmre_fail(err, "%s:%d: \"sl2vl\" must come before the switch tables",
+					   path, ln);
+				goto fail;
+			}
+			for (i = 0; i < 16; i++)
+				m->global[i] = (uint8_t)v[i];
+		} else if (sscanf(s, "Switch 0x%" SCNx64, &guid) == 1) {
+			block = switch_by_guid(f, guid);
+			if (block < 0) {
+				osmre_fail(err, "%s:%d: switch 0x%016" PRIx64 " is not in the topology",
+					   path, ln, guid);
+				goto fail;
+			}
+		} else if (!strncmp(s, "Channel Adapter", 15) ||
+			   !strncmp(s, "Router", 6)) {
+			block = -1;
+		} else if ((colon = strchr(s, ':')) != NULL && block != -2) {
+			uint8_t *t;
+			int w;
+
+			*colon = '\0';
+			if (numbers(s, v, 3, 254) != 2 ||
+			    numbers(colon + 1, v + 2, 17, 15) != 16)
+				goto bad_row;
+			if (block < 0)
+				continue;
+			w = f->nodes[block].nports + 1;
+			if (v[0] >= w || v[1] >= w) {
+				osmre_fail(err, "%s:%d: port beyond the %d ports of \"%s\"",
+					   path, ln, w - 1, f->nodes[block].name);
+				goto fail;
+			}
+			if (!m->sw[block])
+				tables++;
+			t = switch_table(m, f, block);
+			if (!t)
+				goto oom;
+			for (i = 0; i < 16; i++)
+				t[sizeof(int) + ((size_t)v[0] * w + v[1]) * 16 + i] =
+					(uint8_t)v[2 + i];
+		} else {
+			osmre_fail(err, "%s:%d: expected \"default SL\", \"path SLID DLID SL\", \"sl2vl V0 ... V15\" or an opensm-sl2vl.dump block",
+				   path, ln);
+			goto fail;
+		}
+		continue;
+bad_default:
+		osmre_fail(err, "%s:%d: expected \"default SL\" with SL 0-15", path, ln);
+		goto fail;
+bad_path:
+		osmre_fail(err, "%s:%d: expected \"path SLID DLID SL\" with LIDs 0-65535 and SL 0-15",
+			   path, ln);
+		goto fail;
+bad_vls:
+		osmre_fail(err, "%s:%d: expected \"sl2vl\" and 16 VLs 0-15", path, ln);
+		goto fail;
+bad_row:
+		osmre_fail(err, "%s:%d: expected \"IN OUT : V0 ... V15\"", path, ln);
+		goto fail;
+	}
+	qsort(m->key, (size_t)m->npath, sizeof(*m->key), key_cmp);
+	for (i = 1; i < m->npath; i++)
+		if (m->key[i] >> 8 == m->key[i - 1] >> 8) {
+			osmre_fail(err, "%s: path %u -> %u listed twice", path,
+				   (unsigned)(m->key[i] >> 24),
+				   (unsigned)((m->key[i] >> 8) & 0xffff));
+			goto fail;
+		}
+	m->sl = malloc((size_t)m->npath + 1);
+	if (!m->sl)
+		goto oom;
+	for (i = 0; i < m->npath; i++) {
+		m->sl[i] = (uint8_t)(m->key[i] & 0xff);
+		m->key[i] >>= 8;
+	}
+	free(line);
+	fclose(fp);
+	return 0;
+oom:
+	osmre_fail(err, "out of memory");
+fail:
+	free(line);
+	fclose(fp);
+	sl_map_free(m);
+	return -1;
+}
+
+int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
+{
+	uint64_t k = (uint64_t)slid << 16 | dlid;
+	long lo = 0, hi = m->npath - 1;
+
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+
+		if (m->key[mid] == k)
+			return m->sl[mid];
+		if (m->key[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return m->default_sl;
+}
+
+void sl_map_free(struct sl_map *m)
+{
+	int i;
+
+	if (m->sw)
+		for (i = 0; i < m->nnodes; i++)
+			free(m->sw[i]);
+	free(m->sw);
+	free(m->key);
+	free(m->sl);
+	memset(m, 0, sizeof(*m));
+}

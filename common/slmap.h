@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Service levels of paths and SL-to-VL tables, for the deadlock check on
+ * several virtual lanes (`osmre analyze --sl-file`).  The file (format in
+ * osmre(1)) holds, in any order:
+ *   default SL              SL of every path not listed (default 0)
+ *   path SLID DLID SL       SL of the path from the CA port whose base LID
+ *                           is SLID to LID DLID
+ *   sl2vl V0 ... V15        SL-to-VL of every switch without its own table
+ *                           (default: VL = SL)
+ * and blocks of OpenSM's opensm-sl2vl.dump, whose switch tables (per input
+ * and output port) are used as they are; CA blocks are skipped.
+ */
+#ifndef OSMRE_SLMAP_H
+#define OSMRE_SLMAP_H
+
+#include <stdint.h>
+
+#include "fabric.h"
+
+struct sl_map {
+	int default_sl;
+	long npath;
+	uint64_t *key;		/* (SLID << 16 | DLID), sorted */
+	uint8_t *sl;		/* SL of key[i] */
+	uint8_t global[16];	/* SL -> VL of switches without a table */
+	uint8_t **sw;		/* per fabric node: [in][out][sl] or NULL */
+	int nnodes;
+};
+
+int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
+		struct osmre_err *err);
+void sl_map_free(struct sl_map *m);
+
+int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);
+
+static inline int sl_map_vl(const struct sl_map *m, int node, int in,
+			    int out, int sl)
+{
+	const uint8_t *t = node < m->nnodes ? m->sw[node] : NULL;
+	int w;
+
+	if (!t)
+		return m->global[sl];
+	w = *(const int *)(const void *)t;
+	return t[sizeof(int) + ((size_t)in * w + out) * 16 + sl];
+}
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "analyze_report.h"
+
+int analysis_valid(const struct analysis *a)
+{
+	return check_ok(&a->chk);
+}
+
+static void text(FILE *fp, const struct analysis *a)
+{
+	const struct check_result *r = &a->chk;
+
+	fprintf(fp, "validity: %s: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld%s; switch LIDs unreachable %ld\n",
+		analysis_valid(a) ? "VALID" : "INVALID", r->pairs,
+		r->unreachable, r->loops, r->updown,
+		a->updown_checked ? "" : " (not checked)",
+		r->sw_unreachable + r->sw_loops);
+	fprintf(fp, "path length (links): min %d avg %.3f max %d\n",
+		r->min_hops, r->avg_hops, r->max_hops);
+	if (a->acyclic)
+		fprintf(fp, "deadlock freedom (%s, %d VL%s): channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
+			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s",
+			a->channels, a->deps);
+	else
+		fprintf(fp, "deadlock freedom (%s, %d VL%s): CYCLE in the channel dependency graph: %s\n",
+			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s",
+			a->cycle ? a->cycle : "");
+	fprintf(fp, "congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
+		a->nports, a->order, a->a2a, a->nports > 1 ? a->nports - 1 : 0,
+		a->sp, a->nperm, a->seed, a->rp);
+	if (a->unroutable)
+		fprintf(fp, "congestion risk: %ld routes of the patterns could not be walked\n",
+			a->unroutable);
+	if (a->has_jobs)
+		fprintf(fp, "jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
+			a->njobs, a->nhosts, a->efi_max, a->efi_avg_job_max,
+			a->dark_pct, a->links);
+}
+
+static const char *const csv_head =
+	"valid,ca_pairs,unreachable,loops,not_updown,switch_lids_unreachable,"
+	"hops_min,hops_avg,hops_max,cdg_acyclic,vls,channels,dependencies,"
+	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
+	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct";
+
+static void csv(FILE *fp, const struct analysis *a)
+{
+	const struct check_result *r = &a->chk;
+
+	fprintf(fp, "%s\n", csv_head);
+	fprintf(fp, "%d,%ld,%ld,%ld,", analysis_valid(a), r->pairs,
+		r->unreachable, r->loops);
+	if (a->updown_checked)
+		fprintf(fp, "%ld", r->updown);
+	fprintf(fp, ",%ld,%d,%.3f,%d,%d,%d,%ld,%ld,%s,%d,%d,%d,%d,%d,%ld,%ld,",
+		r->sw_unreachable + r->sw_loops, r->min_hops, r->avg_hops,
+		r->max_hops, a->acyclic, a->nvl, a->channels, a->deps,
+		a->order, a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
+		a->unroutable);
+	if (a->has_jobs)
+		fprintf(fp, "%d,%d,%ld,%.2f,%.1f", a->njobs, a->nhosts,
+			a->efi_max, a->efi_avg_job_max, a->dark_pct);
+	else
+		fputs(",,,,", fp);
+	fputc('\n', fp);
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json(FILE *fp, const struct analysis *a)
+{
+	const struct check_result *r = &a->chk;
+
+	fprintf(fp, "{\n  \"validity\": {\"valid\": %s, \"ca_pairs\": %ld, \"unreachable\": %ld, \"loops\": %ld, \"not_updown\": ",
+		analysis_valid(a) ? "true" : "false", r->pairs, r->unreachable,
+		r->loops);
+	if (a->updown_checked)
+		fprintf(fp, "%ld", r->updown);
+	else
+		fputs("null", fp);
+	fprintf(fp, ", \"switch_lids_unreachable\": %ld},\n",
+		r->sw_unreachable + r->sw_loops);
+	fprintf(fp, "  \"path_length\": {\"min\": %d, \"avg\": %.3f, \"max\": %d},\n",
+		r->min_hops, r->avg_hops, r->max_hops);
+	fprintf(fp, "  \"deadlock\": {\"acyclic\": %s, \"sl_source\": ",
+		a->acyclic ? "true" : "false");
+	json_string(fp, a->sl_source);
+	fprintf(fp, ", \"vls\": %d, \"channels\": %ld, \"dependencies\": %ld, \"cycle\": ",
+		a->nvl, a->channels, a->deps);
+	if (a->cycle)
+		json_string(fp, a->cycle);
+	else
+		fputs("null", fp);
+	fputs("},\n  \"congestion\": {\"order\": ", fp);
+	json_string(fp, a->order);
+	fprintf(fp, ", \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"rp_perms\": %d, \"rp_seed\": %ld, \"unroutable_routes\": %ld},\n",
+		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
+		a->unroutable);
+	if (a->has_jobs)
+		fprintf(fp, "  \"jobs\": {\"jobs\": %d, \"hosts\": %d, \"efi_max\": %ld, \"efi_avg_job_max\": %.2f, \"dark_fiber_pct\": %.1f, \"inter_switch_links\": %ld}\n",
+			a->njobs, a->nhosts, a->efi_max, a->efi_avg_job_max,
+			a->dark_pct, a->links);
+	else
+		fputs("  \"jobs\": null\n", fp);
+	fputs("}\n", fp);
+}
+
+void analysis_print(FILE *fp, const struct analysis *a,
+		    enum analysis_format fmt)
+{
+	switch (fmt) {
+	case AF_CSV:
+		csv(fp, a);
+		break;
+	case AF_JSON:
+		json(fp, a);
+		break;
+	default:
+		text(fp, a);
+	}
+}

@@ -22,33 +22,20 @@ NET=$W/pgft.net
 "$OSMRE" gen pgft "$h" "$m" "$w" "$p" -o "$NET" || exit 1
 smhost=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
 
-# stamp "Mon DD HH:MM:SS usec" -> seconds of the day
-secs() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
-
 sim_start "$NET" || exit 1
 for engine in "$@"; do
 	start=$(date +%s)
 	ROUTING=$engine osm_start "$smhost" || { echo "$engine: no SUBNET UP"; continue; }
-	step() {	# step N: seconds of the N-th routing step
-		b=$(grep "building routing with '$engine'" "$W/osm.log" | sed -n "$1p" | secs)
-		e=$(grep "$engine tables configured on all switches" "$W/osm.log" | sed -n "$1p" | secs)
-		awk -v b="$b" -v e="$e" 'BEGIN { printf "%.3f", e - b }'
-	}
-	first=$(step 1)
+	first=$(routing_step "$W/osm.log" "$engine" 1)
 	again="-"
 	if [ "$engine" = dmodc ]; then
 		kill -USR2 "$OSM_PID"
 		wait_log "$engine tables configured on all switches" 2 3600 >/dev/null &&
-			again=$(step 2)
+			again=$(routing_step "$W/osm.log" "$engine" 2)
 	fi
 	rss=$(awk '/VmHWM/ { print $2 }' "/proc/$OSM_PID/status" 2>/dev/null)
 	printf "PGFT(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
 		"$h" "$m" "$w" "$p" "$engine" "$first" "$again" \
 		$(($(date +%s) - start)) "${rss:-?}"
-	kill "$OSM_PID"
-	wait "$OSM_PID" 2>/dev/null
-	OSM_PID=
-	mv "$W/osm.log" "$W/$engine.log"
-	rm -rf "$W/cache"
-	sleep 2	# ibsim frees the client slot
+	osm_stop "$engine"
 done

@@ -28,6 +28,7 @@ int lft_set_for_fabric(const struct fabric *f, unsigned top,
 		t = &s->t[s->n];
 		t->node = i;
 		t->guid = nd->guid;
+		t->line = 0;
 		t->top = top;
 		t->port = malloc((size_t)top + 1);
 		if (!t->port)

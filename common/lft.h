@@ -16,6 +16,7 @@
 struct lft {
 	int node;		/* fabric node index, -1 when not bound */
 	uint64_t guid;
+	int line;		/* of its header in the dump read, 0 otherwise */
 	unsigned top;		/* highest LID with an entry */
 	uint8_t *port;		/* top + 1 entries */
 };

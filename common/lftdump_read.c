@@ -49,7 +49,7 @@ static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
 	return 0;
 }
 
-static int new_table(struct lft_set *s, const char *p, uint64_t guid)
+static int new_table(struct lft_set *s, const char *p, uint64_t guid, int line)
 {
 	struct lft *t;
 	unsigned long top = 0;
@@ -70,6 +70,7 @@ static int new_table(struct lft_set *s, const char *p, uint64_t guid)
 	t = &s->t[s->n];
 	t->node = -1;
 	t->guid = guid;
+	t->line = line;
 	t->top = (unsigned)top;
 	t->port = malloc(top + 1);
 	if (!t->port)
@@ -117,7 +118,7 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 					   name, lineno);
 				goto out;
 			}
-			r = new_table(s, q, guid);
+			r = new_table(s, q, guid, lineno);
 			if (r) {
 				osmre_fail(err, r > 0 ? "%s:%d: switch 0x%016" PRIx64 " listed twice"
 					       : "%s:%d: out of memory (switch 0x%016" PRIx64 ")",
@@ -224,8 +225,8 @@ int lft_set_bind(struct lft_set *s, const struct fabric *f,
 		const struct guid_ent *e = guid_map_find(&m, s->t[i].guid);
 
 		if (!e || f->nodes[e->node].type != FAB_SWITCH) {
-			osmre_fail(err, "switch GUID 0x%016" PRIx64 " of the LFTs is not a switch of the topology",
-				   s->t[i].guid);
+			osmre_fail(err, "line %d: switch GUID 0x%016" PRIx64 " is not a switch of the topology",
+				   s->t[i].line, s->t[i].guid);
 			guid_map_free(&m);
 			return -1;
 		}

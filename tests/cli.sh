@@ -43,11 +43,45 @@ expect "analyze guid order" 0 "in guid order" \
 expect "analyze bad order" 2 "--order: expected nid, guid, name or file:PATH" \
 	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/sar.lfts" --order random
 
+# the same figures as CSV and JSON; an order file; an SL file
+expect "analyze csv" 0 "^1,32220,0,0,0,0,2," \
+	$OSMRE analyze -q --format csv --rp 10 --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "analyze json" 0 '"congestion": {"order": "nid", "ca_ports": 180, "a2a": [0-9]*, "sp": 1,' \
+	$OSMRE analyze -q --format json --rp 10 --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "analyze bad format" 2 "--format: expected text, csv or json" \
+	$OSMRE analyze --format xml --topo "$T/sar.net" --lfts "$T/sar.lfts"
+printf 'H_0_0\nH_0_1\nH_1_0\n' >"$T/order"
+expect "analyze order file" 0 "3 CA ports in $T/order order" \
+	$OSMRE analyze -q --rp 10 --order "file:$T/order" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+printf 'H_0_0\nH_0_0\n' >"$T/order2"
+expect "analyze order file twice" 2 "order2:2: \"H_0_0\" port 1 already listed at line 1" \
+	$OSMRE analyze -q --order "file:$T/order2" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+printf 'sl2vl 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\ndefault 3\n' >"$T/sls"
+expect "analyze sl file" 0 "deadlock freedom ($T/sls, 4 VLs): channel dependency graph acyclic" \
+	$OSMRE analyze -q --rp 10 --sl-file "$T/sls" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+printf 'path 1 2\n' >"$T/sls2"
+expect "analyze bad sl file" 2 "sls2:1: expected \"path SLID DLID SL\"" \
+	$OSMRE analyze -q --sl-file "$T/sls2" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+# a dump that does not match the topology: which file, which line
+sed 's/guid 0x0000000000200000/guid 0x0000000000abcdef/' "$T/sar.lfts" >"$T/m1.lfts"
+expect "analyze unknown switch" 2 "m1.lfts: line 1: switch GUID 0x0000000000abcdef is not a switch of the topology" \
+	$OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/m1.lfts"
+sed 's/portguid 0x0000000000100004/portguid 0x0000000000999999/' "$T/sar.lfts" >"$T/m2.lfts"
+expect "analyze unknown port" 2 "m2.lfts: LID [0-9]*: port GUID 0x0000000000999999 is not a port of the topology" \
+	$OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/m2.lfts"
+
 # a broken entry: S1_0_0 (LID 19 in file order) loses its route to LID 40
 awk 'BEGIN{sw=""} /^Unicast/{sw=$0} {if (sw ~ /S1_0_0/ && $1=="0x0028") next; print}' \
 	"$T/sar.lfts" >"$T/broken.lfts"
 expect "analyze broken" 1 "INVALID" \
 	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/broken.lfts"
+# the analyzer and osmre check agree on validity
+a=$($OSMRE analyze -q --rp 10 --format csv --topo "$T/sar.net" --lfts "$T/broken.lfts" 2>/dev/null |
+	awk -F, 'NR == 2 { print $3 }')
+c=$($OSMRE check --topo "$T/sar.net" --lfts "$T/broken.lfts" 2>/dev/null |
+	sed -n 's/^CA pairs.*unreachable \([0-9]*\),.*/\1/p')
+[ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$c" ] && ok "analyze and check agree ($a unreachable)" ||
+	ko "analyze and check agree: analyze \"$a\", check \"$c\""
 expect "check broken" 1 "unreachable: \"H_0_" \
 	$OSMRE check --topo "$T/sar.net" --lfts "$T/broken.lfts"
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cdg.h"
+#include "check.h"
 #include "congestion.h"
 #include "jobs.h"
 #include "lids.h"
@@ -97,48 +98,6 @@ static void test_blocking(void **state)
 	fabric_free(f);
 }
 
-/* dmodc's up-down routes: no cycle.  A ring routed clockwise: a cycle. */
-static void test_cdg(void **state)
-{
-	struct fabric *f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
-	struct cdg_result r;
-	struct osmre_err err;
-	struct lft_set s;
-	int i;
-	unsigned lid;
-
-	(void)state;
-	route(f, &s);
-	assert_int_equal(cdg_check(f, &s, NULL, &r, &err), 0);
-	assert_true(r.acyclic);
-	assert_true(r.channels > 0 && r.deps > 0);
-	cdg_result_free(&r);
-	lft_set_free(&s);
-	fabric_free(f);
-
-	/* each switch sends every foreign LID out of port 1, clockwise:
-	 * A -> B -> C -> A, a cycle of three channels */
-	assert_int_equal(tu_read_net(tu_ring3_net, &f, &err), 0);
-	assert_int_equal(lids_assign(f, 0, &err), 0);
-	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
-	for (i = 0; i < s.n; i++) {
-		const struct fab_node *sw = &f->nodes[s.t[i].node];
-
-		for (lid = 1; lid <= s.t[i].top; lid++)
-			s.t[i].port[lid] = 1;
-		s.t[i].port[sw->ports[0].lid] = 0;
-		s.t[i].port[f->nodes[sw->ports[3].rnode].ports[1].lid] = 3;
-	}
-	assert_int_equal(cdg_check(f, &s, NULL, &r, &err), 0);
-	assert_false(r.acyclic);
-	assert_int_equal(r.cycle_len, 3);
-	for (i = 0; i < 3; i++)
-		assert_int_equal(r.cycle_port[i], 1);
-	cdg_result_free(&r);
-	lft_set_free(&s);
-	fabric_free(f);
-}
-
 static const char *tmpfile_with(const char *text)
 {
 	static char path[64];
@@ -151,6 +110,63 @@ static const char *tmpfile_with(const char *text)
 	fputs(text, fp);
 	fclose(fp);
 	return path;
+}
+
+/*
+ * The ring of tu_ring3_net (LIDs in file order: A 1, B 2, C 3, HA 4, HB 5,
+ * HC 6) routed clockwise: every switch sends every foreign LID out of port
+ * 1, its own LID to 0 and its host's to 3.  HA -> HC goes A:1, B:1; HB ->
+ * HA goes B:1, C:1; HC -> HB goes C:1, A:1: the dependencies A:1 -> B:1
+ * -> C:1 -> A:1 close a cycle.
+ */
+static void ring_clockwise(struct fabric **f, struct lft_set *s)
+{
+	struct osmre_err err;
+	unsigned lid;
+	int i;
+
+	assert_int_equal(tu_read_net(tu_ring3_net, f, &err), 0);
+	assert_int_equal(lids_assign(*f, 0, &err), 0);
+	assert_int_equal(lft_set_for_fabric(*f, lids_max(*f), s, &err), 0);
+	for (i = 0; i < s->n; i++) {
+		const struct fab_node *sw = &(*f)->nodes[s->t[i].node];
+
+		for (lid = 1; lid <= s->t[i].top; lid++)
+			s->t[i].port[lid] = 1;
+		s->t[i].port[sw->ports[0].lid] = 0;
+		s->t[i].port[(*f)->nodes[sw->ports[3].rnode].ports[1].lid] = 3;
+	}
+}
+
+/* dmodc's up-down routes: no cycle.  A ring routed clockwise: a cycle. */
+static void test_cdg(void **state)
+{
+	struct fabric *f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
+	struct cdg_result r;
+	struct osmre_err err;
+	struct lft_set s;
+	int i;
+
+	(void)state;
+	route(f, &s);
+	assert_int_equal(cdg_check(f, &s, NULL, &r, &err), 0);
+	assert_true(r.acyclic);
+	assert_true(r.channels > 0 && r.deps > 0);
+	cdg_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
+
+	/* each switch sends every foreign LID out of port 1, clockwise:
+	 * A -> B -> C -> A, a cycle of three channels */
+	ring_clockwise(&f, &s);
+	assert_int_equal(cdg_check(f, &s, NULL, &r, &err), 0);
+	assert_false(r.acyclic);
+	assert_int_equal(r.cycle_len, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(r.cycle_port[i], 1);
+	cdg_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
 }
 
 /*
@@ -204,6 +220,247 @@ static void test_efi(void **state)
 	fabric_free(f);
 }
 
+/*
+ * The same ring with SLs and VLs.  A dateline on A (traffic entering A by
+ * port 2, from C, and leaving by port 1 goes on VL 1) breaks the cycle:
+ * (A:1,0) -> (B:1,0) -> (C:1,0) -> (A:1,1), which leads nowhere.  So does
+ * giving the one route HC -> HB (LIDs 6 -> 5) SL 1.  Mapping every SL to
+ * VL 1 keeps the cycle, now on VL 1.
+ */
+static void test_cdg_vls(void **state)
+{
+	struct fabric *f;
+	struct lft_set s;
+	struct sl_map m;
+	struct cdg_result r;
+	struct osmre_err err;
+	const char *p;
+	int i;
+
+	(void)state;
+	ring_clockwise(&f, &s);
+	p = tmpfile_with("# dateline on A, in OpenSM's opensm-sl2vl.dump format\n"
+			 "Switch 0x0000000000200000, base LID 1, \"A\"\n"
+			 "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+			 "2   1   : 1  1  1  1  1  1  1  1  1  1  1  1  1  1  1  1\n"
+			 "Channel Adapter 0x0000000000100001, base LID 4, \"HA\"\n"
+			 "0   0   : 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
+	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
+	assert_true(r.acyclic);
+	assert_int_equal(r.nvl, 2);
+	assert_int_equal(r.deps, 3);
+	assert_int_equal(r.channels, 4);
+	sl_map_free(&m);
+	unlink(p);
+
+	p = tmpfile_with("default 0\npath 6 5 1\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
+	assert_int_equal(sl_map_sl(&m, 6, 5), 1);
+	assert_int_equal(sl_map_sl(&m, 4, 5), 0);
+	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
+	assert_true(r.acyclic);
+	assert_int_equal(r.deps, 3);
+	sl_map_free(&m);
+	unlink(p);
+
+	p = tmpfile_with("sl2vl 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
+	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
+	assert_false(r.acyclic);
+	assert_int_equal(r.cycle_len, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(r.cycle_port[i], 1);
+		assert_int_equal(r.cycle_vl[i], 1);
+	}
+	cdg_result_free(&r);
+	sl_map_free(&m);
+	unlink(p);
+
+	/* bad lines: file:line */
+	p = tmpfile_with("default 0\npath 6 5 16\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: expected \"path SLID DLID SL\""));
+	unlink(p);
+	p = tmpfile_with("Switch 0x0000000000abcdef, base LID 1, \"Z\"\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
+	assert_non_null(strstr(err.msg, ":1: switch 0x0000000000abcdef is not in the topology"));
+	unlink(p);
+	p = tmpfile_with("Switch 0x0000000000200000, base LID 1, \"A\"\n9 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: port beyond the 4 ports of \"A\""));
+	unlink(p);
+	p = tmpfile_with("path 6 5 1\npath 6 5 2\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "path 6 -> 5 listed twice"));
+	unlink(p);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+/*
+ * Two switches A and B joined by one link (port 3), hosts a1, a2 on A and
+ * b1, b2 on B; tables written by hand (LIDs: A 1, B 2, a1 3, a2 4, b1 5,
+ * b2 6).  12 CA pairs: 4 on one switch (2 links), 8 across (3 links): min
+ * 2, avg 32/12, max 3.  A2A: A:3 carries {a1, a2} to {b1, b2}: 2.  Shifts
+ * in name order (a1 a2 b1 b2): k = 2 sends a1 -> b1 and a2 -> b2 over
+ * A:3: SP = 2.  RP: of the 24 permutations of 4 hosts, 4 send both a's to
+ * the b's (load 2), the identity sends nothing, the 19 others load a
+ * port once at most: the median is 1.  No route turns from one
+ * switch-to-switch link into another: the CDG has no dependency.
+ */
+static const char two_switches_net[] =
+	"Switch\t3 \"A\"\n[1]\t\"a1\"[1]\n[2]\t\"a2\"[1]\n[3]\t\"B\"[3]\n\n"
+	"Switch\t3 \"B\"\n[1]\t\"b1\"[1]\n[2]\t\"b2\"[1]\n[3]\t\"A\"[3]\n\n"
+	"Hca\t1 \"a1\"\n[1]\t\"A\"[1]\n\nHca\t1 \"a2\"\n[1]\t\"A\"[2]\n\n"
+	"Hca\t1 \"b1\"\n[1]\t\"B\"[1]\n\nHca\t1 \"b2\"\n[1]\t\"B\"[2]\n\n";
+
+static void test_two_switches(void **state)
+{
+	static const uint8_t ta[] = { 0, 0, 3, 1, 2, 3, 3 };
+	static const uint8_t tb[] = { 0, 3, 0, 3, 3, 1, 2 };
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_result cr;
+	struct cdg_result cdg;
+	struct cong_order o;
+	struct cong_result r;
+	struct osmre_err err;
+	struct lft_set s;
+	struct fabric *f;
+
+	(void)state;
+	assert_int_equal(tu_read_net(two_switches_net, &f, &err), 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, 6, &s, &err), 0);
+	memcpy(lft_of_node(&s, fabric_find(f, "A"))->port, ta, sizeof(ta));
+	memcpy(lft_of_node(&s, fabric_find(f, "B"))->port, tb, sizeof(tb));
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	assert_int_equal(cr.pairs, 12);
+	assert_int_equal(cr.min_hops, 2);
+	assert_int_equal(cr.max_hops, 3);
+	assert_true(cr.avg_hops > 32.0 / 12 - 1e-9 && cr.avg_hops < 32.0 / 12 + 1e-9);
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NAME, &o, &err), 0);
+	assert_int_equal(o.n, 4);
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.risk, 2);
+	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
+	assert_int_equal(r.risk, 2);
+	assert_int_equal(cong_random_perms(f, &s, &o, 1000, 5, 2, &r, &err), 0);
+	assert_int_equal(r.risk, 1);
+	assert_int_equal(cdg_check(f, &s, NULL, &cdg, &err), 0);
+	assert_true(cdg.acyclic);
+	assert_int_equal(cdg.deps, 0);
+	/* a loop between the switches for b1's LID: check and the patterns
+	 * agree that its routes fail */
+	lft_of_node(&s, fabric_find(f, "B"))->port[5] = 3;
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	assert_int_equal(cr.loops, 3);
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.unroutable, 3);
+	cong_order_free(&o);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+/*
+ * PGFT(2;2,4;1,2): leaves L0..L3 of 2 hosts, spines S0, S1; dmodc sends
+ * NID t (H_0_0 = 0, H_0_1 = 1, H_1_0 = 2, ...) through spine t mod 2.
+ * 56 CA pairs: 8 on one leaf (2 links), 48 across (4 links): avg 208/56.
+ * A2A: L0's uplink to S0 carries L0's 2 hosts to the 3 even NIDs of the
+ * other leaves: 2; down-links carry many sources to 1 destination: 1.
+ * Shifts: a leaf's 2 hosts send to 2 consecutive NIDs, of different
+ * parity: SP = 1.  CDG: 8 up and 8 down channels, each up channel of
+ * leaf a feeding the down channels of its spine to the 3 other leaves:
+ * 24 dependencies.  Jobs A = {H_0_0, H_1_0} (NIDs 0, 2) and B = {H_0_1,
+ * H_1_1, H_2_0} (1, 3, 4): L0->S0 carries 0->2 and 1->4, L1->S0 2->0 and
+ * 3->4, S0->L2 1->4 and 3->4, L2->S1 4->1 and 4->3, S1->L1 1->3 and 4->3,
+ * S1->L0 3->1 and 4->1: max 2; A's maximum 1, B's 2: average 1.5; 10 of
+ * the 16 directed links carry a route: 37.5 % dark fiber.
+ */
+static void test_four_leaves(void **state)
+{
+	struct fabric *f = tu_pgft("2", "2,4", "1,2", "1,1", 0);
+	struct check_opts co = { .updown = 1, .threads = 1 };
+	struct check_result cr;
+	struct cdg_result cdg;
+	struct cong_order o;
+	struct cong_result r;
+	struct efi_result e;
+	struct osmre_err err;
+	struct lft_set s;
+	struct jobs j;
+	const char *p;
+
+	(void)state;
+	route(f, &s);
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	assert_int_equal(cr.pairs, 56);
+	assert_int_equal(cr.min_hops, 2);
+	assert_int_equal(cr.max_hops, 4);
+	assert_true(cr.avg_hops > 208.0 / 56 - 1e-9 && cr.avg_hops < 208.0 / 56 + 1e-9);
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
+	assert_int_equal(o.n, 8);
+	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(r.risk, 2);
+	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
+	assert_int_equal(r.risk, 1);
+	assert_int_equal(cdg_check(f, &s, NULL, &cdg, &err), 0);
+	assert_true(cdg.acyclic);
+	assert_int_equal(cdg.channels, 16);
+	assert_int_equal(cdg.deps, 24);
+	p = tmpfile_with("H_0_0 A\nH_1_0 A\nH_0_1 B\nH_1_1 B\nH_2_0 B\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), 0);
+	assert_int_equal(jobs_efi(f, &s, &j, &e, &err), 0);
+	assert_int_equal(e.links, 16);
+	assert_int_equal(e.max, 2);
+	assert_true(e.avg_job_max > 1.49 && e.avg_job_max < 1.51);
+	assert_true(e.dark_pct > 37.49 && e.dark_pct < 37.51);
+	jobs_free(&j);
+	unlink(p);
+	cong_order_free(&o);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+/* --order file: names, "name port", GUIDs; file:line errors. */
+static void test_order_file(void **state)
+{
+	struct fabric *f;
+	struct cong_order o;
+	struct osmre_err err;
+	const char *p;
+	int unlisted;
+
+	(void)state;
+	assert_int_equal(tu_read_net(two_switches_net, &f, &err), 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	p = tmpfile_with("# reversed\nb2\nb1 1\n\n0x0000000000100003\n");
+	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), 0);
+	assert_int_equal(o.n, 3);
+	assert_int_equal(unlisted, 1);
+	assert_string_equal(f->nodes[o.node[0]].name, "b2");
+	assert_string_equal(f->nodes[o.node[1]].name, "b1");
+	assert_int_equal(f->nodes[o.node[2]].ports[o.port[2]].guid, 0x100003);
+	assert_string_equal(f->nodes[o.node[2]].name, "a2");
+	cong_order_free(&o);
+	unlink(p);
+	p = tmpfile_with("a1\nzz\n");
+	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: no CA \"zz\" in the topology"));
+	unlink(p);
+	p = tmpfile_with("a1\na2\na1 1\n");
+	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: \"a1\" port 1 already listed at line 1"));
+	unlink(p);
+	p = tmpfile_with("a1 2\n");
+	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), -1);
+	assert_non_null(strstr(err.msg, ":1: \"a1\" port 2 has no LID or no link"));
+	unlink(p);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +468,10 @@ int main(void)
 		cmocka_unit_test(test_blocking),
 		cmocka_unit_test(test_cdg),
 		cmocka_unit_test(test_efi),
+		cmocka_unit_test(test_cdg_vls),
+		cmocka_unit_test(test_two_switches),
+		cmocka_unit_test(test_four_leaves),
+		cmocka_unit_test(test_order_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

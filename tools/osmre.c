@@ -56,8 +56,9 @@ int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 	*f = tool_load_topo(topo, lmc);
 	if (!*f)
 		return -1;
-	if (lftdump_read(lfts, s, &err) || lft_set_bind(s, *f, &err) ||
-	    lft_set_import_lids(s, *f, &err) < 0) {
+	if (lftdump_read(lfts, s, &err) ||
+	    ((lft_set_bind(s, *f, &err) || lft_set_import_lids(s, *f, &err) < 0) &&
+	     osmre_prefix(&err, "%s", lfts))) {
 		fprintf(stderr, "osmre %s: %s\n", cmd, err.msg);
 		lft_set_free(s);
 		fabric_free(*f);

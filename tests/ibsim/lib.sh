@@ -94,6 +94,34 @@ wait_log() {
 	return 1
 }
 
+# osm_stop [LABEL]: stops this OpenSM and keeps its log as
+# $W/osm-LABEL.log (removes it without a label), so that the next OpenSM
+# starts a fresh log; a fresh cache, and time for ibsim to free the client
+# slot
+osm_stop() {
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+	if [ -n "${1:-}" ]; then
+		mv "$W/osm.log" "$W/osm-$1.log"
+	else
+		rm -f "$W/osm.log"
+	fi
+	rm -rf "$W/cache"
+	sleep 2
+}
+
+# log stamps "Mon DD HH:MM:SS usec" -> seconds of the day
+log_secs() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
+
+# routing_step LOG ENGINE N: seconds of ENGINE's N-th routing step in LOG
+# (needs log level 0x04 for "building routing with")
+routing_step() {
+	_b=$(grep "building routing with '$2'" "$1" | sed -n "$3p" | log_secs)
+	_e=$(grep "$2 tables configured on all switches" "$1" | sed -n "$3p" | log_secs)
+	awk -v b="$_b" -v e="$_e" 'BEGIN { if (b == "" || e == "") print "-"; else printf "%.3f\n", e - b }'
+}
+
 count_log() { grep -c -- "$1" "$W/osm.log" 2>/dev/null; }
 
 # diag HOST CMD...: a diagnostic from HOST's HCA, with a timeout and retries

@@ -262,63 +262,102 @@ void cong_order_free(struct cong_order *o)
 
 #define MAX_PATH 256
 
-/* A2A: per port, the distinct sources and the distinct destinations. */
-int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
-		    const struct cong_order *o, struct cong_result *r,
-		    struct osmre_err *err)
+/*
+ * A2A: per port, the distinct sources and the distinct destinations.
+ * Item i < n walks CA i's routes to all others (its ports count one more
+ * source), item n + i the routes of all others to CA i (one more
+ * destination); threads keep their own counts, summed at the end.
+ */
+struct a2a_job {
+	const struct fabric *f;
+	const struct lft_set *s;
+	const struct cong_order *o;
+	const long *off;
+	long total;
+	long **stamp;		/* per thread: last item that counted a port */
+	int **cnt;		/* per thread: sources, then destinations */
+	long *bad;		/* per item */
+};
+
+static void a2a_item(void *arg, long item, int tid)
 {
-	long total, *off = port_offsets(f, &total), path[MAX_PATH], q;
-	int *nsrc, *ndst, *stamp, i, j, k;
+	struct a2a_job *j = arg;
+	const struct cong_order *o = j->o;
+	int dst = item >= o->n, i = (int)(dst ? item - o->n : item), k, x;
+	long path[MAX_PATH], *stamp = j->stamp[tid];
+	int *cnt = j->cnt[tid] + (dst ? j->total : 0);
+
+	for (k = 0; k < o->n; k++) {
+		int a = dst ? k : i, b = dst ? i : k, n;
+		unsigned lid = j->f->nodes[o->node[b]].ports[o->port[b]].lid;
+
+		if (a == b)
+			continue;
+		n = walk(j->f, j->s, j->off, o->node[a], o->port[a], lid, path,
+			 MAX_PATH);
+		if (n < 0) {
+			j->bad[item]++;
+			continue;
+		}
+		for (x = 0; x < n; x++)
+			if (stamp[path[x]] != item) {
+				stamp[path[x]] = item;
+				cnt[path[x]]++;
+			}
+	}
+	progress_step(o->progress, 1);
+}
+
+int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
+		    const struct cong_order *o, int threads,
+		    struct cong_result *r, struct osmre_err *err)
+{
+	struct a2a_job j = { .f = f, .s = s, .o = o };
+	long q, i;
+	int t, rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	nsrc = calloc((size_t)total + 1, sizeof(int));
-	ndst = calloc((size_t)total + 1, sizeof(int));
-	stamp = malloc(((size_t)total + 1) * sizeof(int));
-	if (!off || !nsrc || !ndst || !stamp) {
-		free(off);
-		free(nsrc);
-		free(ndst);
-		free(stamp);
-		return osmre_fail(err, "out of memory");
+	if (threads <= 0)
+		threads = parallel_default_threads();
+	j.off = port_offsets(f, &j.total);
+	j.stamp = calloc((size_t)threads, sizeof(long *));
+	j.cnt = calloc((size_t)threads, sizeof(int *));
+	j.bad = calloc(2 * (size_t)o->n + 1, sizeof(long));
+	for (t = 0; j.stamp && j.cnt && t < threads; t++) {
+		j.stamp[t] = malloc(((size_t)j.total + 1) * sizeof(long));
+		j.cnt[t] = calloc(2 * (size_t)j.total + 1, sizeof(int));
+		if (!j.stamp[t] || !j.cnt[t])
+			break;
+		for (q = 0; q < j.total; q++)
+			j.stamp[t][q] = -1;
 	}
-	/* pass 0 counts sources per port, pass 1 destinations per port */
-	for (k = 0; k < 2; k++) {
-		for (q = 0; q < total; q++)
-			stamp[q] = -1;
-		for (i = 0; i < o->n; i++) {
-			for (j = 0; j < o->n; j++) {
-				int a = k ? j : i, b = k ? i : j, n, x;
-				unsigned lid = f->nodes[o->node[b]].ports[o->port[b]].lid;
-
-				if (a == b)
-					continue;
-				n = walk(f, s, off, o->node[a], o->port[a], lid,
-					 path, MAX_PATH);
-				if (n < 0) {
-					r->unroutable += !k;
-					continue;
-				}
-				for (x = 0; x < n; x++) {
-					if (stamp[path[x]] == i)
-						continue;
-					stamp[path[x]] = i;
-					(k ? ndst : nsrc)[path[x]]++;
-				}
-			}
-			progress_step(o->progress, 1);
-		}
+	if (!j.off || !j.stamp || !j.cnt || !j.bad || t < threads) {
+		rc = osmre_fail(err, "out of memory");
+		goto out;
 	}
-	for (q = 0; q < total; q++) {
-		int m = nsrc[q] < ndst[q] ? nsrc[q] : ndst[q];
+	parallel_for(threads, 2L * o->n, a2a_item, &j);
+	for (t = 1; t < threads; t++)
+		for (q = 0; q < 2 * j.total; q++)
+			j.cnt[0][q] += j.cnt[t][q];
+	for (q = 0; q < j.total; q++) {
+		int m = j.cnt[0][q] < j.cnt[0][j.total + q] ?
+			j.cnt[0][q] : j.cnt[0][j.total + q];
 
 		if (m > r->risk)
 			r->risk = m;
 	}
-	free(off);
-	free(nsrc);
-	free(ndst);
-	free(stamp);
-	return 0;
+	for (i = 0; i < o->n; i++)
+		r->unroutable += j.bad[i];
+out:
+	for (t = 0; j.stamp && t < threads; t++)
+		free(j.stamp[t]);
+	for (t = 0; j.cnt && t < threads; t++)
+		free(j.cnt[t]);
+	free(j.stamp);
+	free(j.cnt);
+	free(j.bad);
+	free((void *)j.off);
+	return rc;
 }
 
 struct shift_job {

@@ -50,8 +50,8 @@ struct cong_result {
 };
 
 int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
-		    const struct cong_order *o, struct cong_result *r,
-		    struct osmre_err *err);
+		    const struct cong_order *o, int threads,
+		    struct cong_result *r, struct osmre_err *err);
 /*
  * RP: nperm random permutations (Fisher-Yates, permutation i seeded with
  * seed + i, so the result does not depend on the threads); the risk is the

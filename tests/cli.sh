@@ -57,7 +57,7 @@ printf 'H_0_0\nH_0_0\n' >"$T/order2"
 expect "analyze order file twice" 2 "order2:2: \"H_0_0\" port 1 already listed at line 1" \
 	$OSMRE analyze -q --order "file:$T/order2" --topo "$T/sar.net" --lfts "$T/sar.lfts"
 printf 'sl2vl 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\ndefault 3\n' >"$T/sls"
-expect "analyze sl file" 0 "deadlock freedom ($T/sls, 4 VLs): channel dependency graph acyclic" \
+expect "analyze sl file" 0 "deadlock freedom (SLs from $T/sls, 4 VLs): channel dependency graph acyclic" \
 	$OSMRE analyze -q --rp 10 --sl-file "$T/sls" --topo "$T/sar.net" --lfts "$T/sar.lfts"
 printf 'path 1 2\n' >"$T/sls2"
 expect "analyze bad sl file" 2 "sls2:1: expected \"path SLID DLID SL\"" \

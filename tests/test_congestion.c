@@ -41,7 +41,7 @@ static void test_two_spines(void **state)
 	route(f, &s);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
 	assert_int_equal(o.n, 4);
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 1);
 	assert_int_equal(r.unroutable, 0);
 	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
@@ -82,7 +82,7 @@ static void test_blocking(void **state)
 	assert_string_equal(f->nodes[o.node[0]].name, "H_0_0");
 	assert_int_equal(cong_shifts(f, &s, &o, 1, &r, &err), 0);
 	assert_int_equal(r.risk, 4);
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 4);
 	/* RP: a random permutation of 8 hosts over a 4:1 uplink; the median
 	 * of the maxima lies between 1 and 4 */
@@ -91,7 +91,7 @@ static void test_blocking(void **state)
 	/* a hole in the tables is counted, not walked through */
 	lft_of_node(&s, fabric_find(f, "S2_0_0"))
 		->port[f->nodes[fabric_find(f, "H_1_0")].ports[1].lid] = LFT_NONE;
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.unroutable, 4);	/* the 4 hosts of L0 -> H_1_0 */
 	lft_set_free(&s);
 	cong_order_free(&o);
@@ -342,7 +342,7 @@ static void test_two_switches(void **state)
 	assert_true(cr.avg_hops > 32.0 / 12 - 1e-9 && cr.avg_hops < 32.0 / 12 + 1e-9);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NAME, &o, &err), 0);
 	assert_int_equal(o.n, 4);
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 2);
 	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 2);
@@ -356,7 +356,7 @@ static void test_two_switches(void **state)
 	lft_of_node(&s, fabric_find(f, "B"))->port[5] = 3;
 	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
 	assert_int_equal(cr.loops, 3);
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.unroutable, 3);
 	cong_order_free(&o);
 	lft_set_free(&s);
@@ -402,7 +402,7 @@ static void test_four_leaves(void **state)
 	assert_true(cr.avg_hops > 208.0 / 56 - 1e-9 && cr.avg_hops < 208.0 / 56 + 1e-9);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
 	assert_int_equal(o.n, 8);
-	assert_int_equal(cong_all_to_all(f, &s, &o, &r, &err), 0);
+	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 2);
 	assert_int_equal(cong_shifts(f, &s, &o, 2, &r, &err), 0);
 	assert_int_equal(r.risk, 1);

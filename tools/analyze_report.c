@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <string.h>
+
 #include "analyze_report.h"
 
 int analysis_valid(const struct analysis *a)
@@ -17,13 +19,16 @@ static void text(FILE *fp, const struct analysis *a)
 		r->sw_unreachable + r->sw_loops);
 	fprintf(fp, "path length (links): min %d avg %.3f max %d\n",
 		r->min_hops, r->avg_hops, r->max_hops);
+	if (a->nvl > 1 || strcmp(a->sl_source, "one VL"))
+		fprintf(fp, "deadlock freedom (SLs from %s, %d VL%s): ",
+			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s");
+	else
+		fputs("deadlock freedom (one VL): ", fp);
 	if (a->acyclic)
-		fprintf(fp, "deadlock freedom (%s, %d VL%s): channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
-			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s",
+		fprintf(fp, "channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
 			a->channels, a->deps);
 	else
-		fprintf(fp, "deadlock freedom (%s, %d VL%s): CYCLE in the channel dependency graph: %s\n",
-			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s",
+		fprintf(fp, "CYCLE in the channel dependency graph: %s\n",
 			a->cycle ? a->cycle : "");
 	fprintf(fp, "congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
 		a->nports, a->order, a->a2a, a->nports > 1 ? a->nports - 1 : 0,

@@ -204,8 +204,8 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 		return -1;
 	}
 	o.progress = &pg;
-	progress_start(&pg, pf, "A2A sources", 2L * o.n);
-	if (cong_all_to_all(f, s, &o, &a2a, err))
+	progress_start(&pg, pf, "A2A", 2L * o.n);
+	if (cong_all_to_all(f, s, &o, a->threads, &a2a, err))
 		goto out;
 	progress_end(&pg);
 	progress_start(&pg, pf, "SP shifts", o.n > 1 ? o.n - 1 : 0);

@@ -160,6 +160,20 @@ wait_pass() {
 	wait_log "osmre: dmodc routed" "$1" 30
 }
 
+# ftree_fixture NAME: OpenSM's ftree on the shared fixture NAME.net, its
+# tables read back with dump_fts and analyzed with NAME.jobs into
+# $W/NAME.out
+ftree_fixture() {
+	_net=${OSMRE_TESTDATA:-tests/data}/$1.net
+	sim_start "$_net" || return 1
+	ROUTING=ftree osm_start H_0_0 || { ko "SUBNET UP"; return 1; }
+	sleep 1
+	check "$1: LFTs read back" read_lfts H_1_1 "$W/$1.lfts"
+	"$OSMRE" analyze -q --rp 10 --topo "$_net" --lfts "$W/$1.lfts" \
+		--jobs "${OSMRE_TESTDATA:-tests/data}/$1.jobs" >"$W/$1.out" 2>&1
+	cat "$W/$1.out"
+}
+
 finish() {
 	echo "$(basename "$0"): $FAILS failure(s)"
 	[ "$FAILS" -eq 0 ]

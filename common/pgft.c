@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,73 @@ int pgft_parse(const char *h, const char *m, const char *w, const char *p,
 				  out->w[1] * out->p[1], FAB_MAX_PORTS);
 	if (pgft_switches(out) + pgft_level_size(out, 0) > 1000000)
 		return osmre_fail(err, "more than 1,000,000 nodes");
+	return 0;
+}
+
+int qft_cross_level(const struct pgft_params *t)
+{
+	int l;
+
+	for (l = 1; t->qft && l <= t->h; l++)
+		if (t->p[l] > 1)
+			return l;
+	return 0;
+}
+
+int qft_parse(const char *h, const char *m, const char *w, const char *p,
+	      struct pgft_params *out, struct osmre_err *err)
+{
+	int l, c = 0;
+
+	if (pgft_parse(h, m, w, p, out, err))
+		return -1;
+	out->qft = 1;
+	for (l = 1; l <= out->h; l++) {
+		if (out->p[l] == 1)
+			continue;
+		if (c)
+			return osmre_fail(err, "p: levels %d and %d both have p > 1; a QFT is cross-connected at one level only",
+					  c, l);
+		c = l;
+	}
+	if (!c)
+		return 0;	/* a plain fat tree */
+	if (c == 1 || c == out->h)
+		return osmre_fail(err, "p: p_%d = %d: the cross-connected level must lie between 2 and h - 1 = %d (hosts and the top level are not cross-connected)",
+				  c, out->p[c], out->h - 1);
+	if (out->m[c + 1] % out->p[c])
+		return osmre_fail(err, "m_%d = %d is not divisible by p_%d = %d: the cross-connections of level %d join groups of p_%d subtrees",
+				  c + 1, out->m[c + 1], c, out->p[c], c, c);
+	if (c + 2 <= out->h && out->w[c + 2] % out->p[c])
+		return osmre_fail(err, "w_%d = %d is not divisible by p_%d = %d (the paper's restriction for contention-free routing)",
+				  c + 2, out->w[c + 2], c, out->p[c]);
+	return 0;
+}
+
+int topo_spec_parse(const char *spec, struct pgft_params *out,
+		    struct osmre_err *err)
+{
+	char buf[256], *f[4], *save = NULL, *tok;
+	int qft, n = 0;
+	size_t len = strlen(spec);
+
+	qft = !strncmp(spec, "qft(", 4);
+	if (!qft && strncmp(spec, "pgft(", 5))
+		return osmre_fail(err, "\"%s\": expected pgft(H;M;W[;P]) or qft(H;M;W;P)",
+				  spec);
+	if (len >= sizeof(buf) || spec[len - 1] != ')')
+		return osmre_fail(err, "\"%s\": expected a closing parenthesis", spec);
+	memcpy(buf, spec + (qft ? 4 : 5), len - (qft ? 5 : 6));
+	buf[len - (qft ? 5 : 6)] = '\0';
+	for (tok = strtok_r(buf, ";", &save); tok && n < 4;
+	     tok = strtok_r(NULL, ";", &save))
+		f[n++] = tok;
+	if (tok || n < 3 || (qft && n < 4))
+		return osmre_fail(err, "\"%s\": expected %s fields separated by ';'",
+				  spec, qft ? "4" : "3 or 4");
+	if (qft ? qft_parse(f[0], f[1], f[2], f[3], out, err) :
+		  pgft_parse(f[0], f[1], f[2], n == 4 ? f[3] : NULL, out, err))
+		return osmre_prefix(err, "%s", spec);
 	return 0;
 }
 
@@ -189,7 +257,9 @@ int pgft_build(const struct pgft_params *t, struct fabric **out,
 		}
 	}
 	/* eq. (5): a level-l switch links to the level-(l-1) nodes whose
-	 * digits equal its own except digit l */
+	 * digits equal its own except digit l; in a QFT, eq. (6)-(8), parallel
+	 * link k goes instead to the node whose digit l+1 is member k of the
+	 * switch's group of p_l */
 	for (l = 1; l <= t->h; l++) {
 		for (idx = 0; idx < pgft_level_size(t, l); idx++) {
 			int cd[PGFT_MAX_LEVELS + 1];
@@ -202,11 +272,17 @@ int pgft_build(const struct pgft_params *t, struct fabric **out,
 					int up_base = l > 1 ? t->m[l - 1] * t->p[l - 1] : 0;
 					long b;
 
+					int g = k;
+
 					cd[l] = c;
+					if (t->qft && l < t->h && t->p[l] > 1) {
+						cd[l + 1] = d[l + 1] / t->p[l] * t->p[l] + k;
+						g = d[l + 1] % t->p[l];
+					}
 					b = first[l - 1] + index_of(t, l - 1, cd);
 					if (fabric_link(f, (int)a, 1 + c + t->m[l] * k,
 							(int)b,
-							up_base + 1 + d[l] + t->w[l] * k,
+							up_base + 1 + d[l] + t->w[l] * g,
 							err))
 						goto fail;
 				}

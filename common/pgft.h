@@ -21,6 +21,7 @@
 #define PGFT_MAX_LEVELS 8
 
 struct pgft_params {
+	int qft;		/* 1: p are QFT cross-connections, eq. (6)-(8) */
 	int h;
 	int m[PGFT_MAX_LEVELS + 1];	/* 1-based like the paper */
 	int w[PGFT_MAX_LEVELS + 1];
@@ -31,6 +32,24 @@ struct pgft_params {
 int pgft_parse(const char *h, const char *m, const char *w, const char *p,
 	       struct pgft_params *out, struct osmre_err *err);
 
+/*
+ * QFT(h; m; w; p) (QFT paper section III): the same nodes as the PGFT, but
+ * a level-l switch's m_l*p_l down-ports go to distinct switches: down-port
+ * f = q_l + m_l*(q_{l+1} mod p_l) reaches the node whose digit l+1 lies in
+ * the same group of p_l (eq. 6-8); its up-port g = s_l + w_l*(s_{l+1} mod
+ * p_l).  The paper's restriction is checked: one level c with p_c > 1, with
+ * 2 <= c < h (hosts and the top level are not cross-connected), m_{c+1}
+ * and (when c + 2 <= h) w_{c+2} divisible by p_c.  Parses "3" "18,9,36"
+ * "1,9,18" "1,2,1" like pgft_parse().
+ */
+int qft_parse(const char *h, const char *m, const char *w, const char *p,
+	      struct pgft_params *out, struct osmre_err *err);
+/* "pgft(3;18,9,36;1,9,18;1,2,1)" or "qft(...)" (p optional for pgft). */
+int topo_spec_parse(const char *spec, struct pgft_params *out,
+		    struct osmre_err *err);
+/* The first level with p_l > 1 of a QFT, 0 when none. */
+int qft_cross_level(const struct pgft_params *t);
+
 /* Eq. (1): nodes at level l (0 = hosts). */
 long pgft_level_size(const struct pgft_params *t, int l);
 long pgft_switches(const struct pgft_params *t);
@@ -38,6 +57,7 @@ long pgft_switches(const struct pgft_params *t);
 long pgft_links_at(const struct pgft_params *t, int l);
 long pgft_links(const struct pgft_params *t);
 
+/* Builds the PGFT, or the QFT when t->qft. */
 int pgft_build(const struct pgft_params *t, struct fabric **out,
 	       struct osmre_err *err);
 

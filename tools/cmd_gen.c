@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* osmre gen pgft H M W P [degradation] [-o FILE] */
+/* osmre gen pgft|qft H M W P [degradation] [-o FILE] */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <math.h>
@@ -16,6 +16,7 @@ static void gen_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre gen pgft H M1,..,Mh W1,..,Wh [P1,..,Ph] [options]\n"
+		"       osmre gen qft H M1,..,Mh W1,..,Wh P1,..,Ph [options]\n"
 		"  -o, --output FILE          write there (default: stdout)\n"
 		"      --remove-links N       remove N random switch-to-switch links\n"
 		"      --remove-switches N    remove N random switches\n"
@@ -93,18 +94,19 @@ int cmd_gen(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 4 || argc > 5 || strcmp(argv[0], "pgft")) {
-		fprintf(stderr, "osmre gen: expected \"pgft H M W [P]\"\n");
+	if (argc < 4 || argc > 5 ||
+	    (strcmp(argv[0], "pgft") && strcmp(argv[0], "qft")) ||
+	    (!strcmp(argv[0], "qft") && argc != 5)) {
+		fprintf(stderr, "osmre gen: expected \"pgft H M W [P]\" or \"qft H M W P\"\n");
 		gen_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (pgft_parse(argv[1], argv[2], argv[3], argc == 5 ? argv[4] : NULL,
-		       &t, &err)) {
-		fprintf(stderr, "osmre gen pgft: %s\n", err.msg);
-		return EXIT_USAGE;
-	}
-	if (pgft_build(&t, &f, &err)) {
-		fprintf(stderr, "osmre gen pgft: %s\n", err.msg);
+	if ((!strcmp(argv[0], "qft") ?
+		     qft_parse(argv[1], argv[2], argv[3], argv[4], &t, &err) :
+		     pgft_parse(argv[1], argv[2], argv[3],
+				argc == 5 ? argv[4] : NULL, &t, &err)) ||
+	    pgft_build(&t, &f, &err)) {
+		fprintf(stderr, "osmre gen %s: %s\n", argv[0], err.msg);
 		return EXIT_USAGE;
 	}
 	rng_seed(&rng, (uint64_t)seed);
@@ -133,8 +135,8 @@ int cmd_gen(int argc, char **argv)
 		goto out;
 	}
 	fabric_count(f, &cnt);
-	fprintf(stderr, "pgft: %d switches, %d hosts, %d switch links, %d host links",
-		cnt.switches, cnt.cas, cnt.sw_links, cnt.ca_links);
+	fprintf(stderr, "%s: %d switches, %d hosts, %d switch links, %d host links",
+		t.qft ? "qft" : "pgft", cnt.switches, cnt.cas, cnt.sw_links, cnt.ca_links);
 	if (kind >= 0)
 		fprintf(stderr, "; removed %ld %s (seed %ld)", amount,
 			kind == DEGRADE_LINKS ? "links" : "switches", seed);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* osmre route --engine dmodc --topo F.net --out F.lfts */
+/* osmre route --engine dmodc|pqft --topo F.net --out F.lfts */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
@@ -9,17 +9,20 @@
 #include "lft.h"
 #include "lids.h"
 #include "osmre.h"
+#include "pqft.h"
 
 static void route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine (dmodc, the default)\n"
+		"  -e, --engine NAME   routing engine: dmodc (the default) or pqft\n"
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
 		"      --lmc L         LMC of offline LID assignment (default 0)\n"
-		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n");
+		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n"
+		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
+		"                      qft(H;M;W;P)\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -31,10 +34,14 @@ int cmd_route(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "lids", required_argument, NULL, 'L' },
+		{ "topology", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
+	const char *spec = NULL;
+	struct pgft_params params;
+	struct pqft *pq = NULL;
 	struct dmodc_opts o = { 0 };
 	struct lft_set s = { 0 }, ls = { 0 };
 	struct osmre_err err;
@@ -63,6 +70,9 @@ int cmd_route(int argc, char **argv)
 		case 'L':
 			lidsf = optarg;
 			break;
+		case 'T':
+			spec = optarg;
+			break;
 		case 'h':
 			route_usage(stdout);
 			return 0;
@@ -76,10 +86,20 @@ int cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(engine, "dmodc")) {
-		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc)\n",
+	if (strcmp(engine, "dmodc") && strcmp(engine, "pqft")) {
+		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc, pqft)\n",
 			engine);
 		return EXIT_USAGE;
+	}
+	if (!strcmp(engine, "pqft")) {
+		if (!spec) {
+			fprintf(stderr, "osmre route: pqft needs --topology pgft(...) or qft(...)\n");
+			return EXIT_USAGE;
+		}
+		if (topo_spec_parse(spec, &params, &err)) {
+			fprintf(stderr, "osmre route: --topology: %s\n", err.msg);
+			return EXIT_USAGE;
+		}
 	}
 	f = tool_load_topo(topo, lmc);
 	if (!f)
@@ -95,7 +115,16 @@ int cmd_route(int argc, char **argv)
 		goto out;
 	}
 	t0 = tool_now();
-	if (dmodc_route(f, &o, &s, &err)) {
+	if (!strcmp(engine, "pqft")) {
+		pq = pqft_new();
+		if (!pq || pqft_assign(pq, f, &params, &err) ||
+		    pqft_route(pq, &s, o.threads, &err)) {
+			fprintf(stderr, "osmre route: pqft: %s: %s\n", topo,
+				pq ? err.msg : "out of memory");
+			rc = EXIT_INVALID;
+			goto out;
+		}
+	} else if (dmodc_route(f, &o, &s, &err)) {
 		fprintf(stderr, "osmre route: dmodc: %s: %s\n", topo, err.msg);
 		rc = EXIT_INVALID;
 		goto out;
@@ -114,6 +143,7 @@ int cmd_route(int argc, char **argv)
 		(t1 - t0) * 1e3);
 	rc = 0;
 out:
+	pqft_free(pq);
 	lft_set_free(&s);
 	lft_set_free(&ls);
 	fabric_free(f);

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pqft routing (QFT paper section IV): for every switch S of level l and
+ * every host destination d,
+ * - descendant criterion eq. (10) (eq. (9b) for a PGFT);
+ * - down: eq. (17) on the merge level (p_{l-1} > 1), eq. (18) elsewhere,
+ *   eq. (16) for a PGFT's parallel links;
+ * - up: eq. (15) with u of eq. (14) on the merge level, eq. (13)
+ *   elsewhere (R'_l of eq. (12); R_l of eq. (11) for a PGFT).
+ * Logical ports become physical ones through the maps pqft_assign() built.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lids.h"
+#include "parallel.h"
+#include "pqft.h"
+#include "swroutes.h"
+
+/* eq. (14): the cross-connected parent the flows to d took two levels
+ * below the merge level l */
+static int cross_u(const struct pqft *q, int l, long d)
+{
+	const struct pgft_params *t = &q->t;
+
+	return (int)((d / q->R[l - 2]) % ((long)t->w[l - 1] * t->p[l - 1]) /
+		     t->w[l - 1]);
+}
+
+/* Output port of switch sw (level l) towards host dst routed as index d. */
+static int out_port(const struct pqft *q, int sw, int dst, long d)
+{
+	const struct pgft_params *t = &q->t;
+	const uint8_t *s = q->dig[sw], *dd = q->dig[dst];
+	int l = q->level[sw], i, desc = 1, merge, pl;
+
+	merge = t->qft && q->cross && l == q->cross + 1;
+	pl = t->qft ? t->p[l] : 1;
+	for (i = l + 2; i <= t->h; i++)
+		desc &= s[i] == dd[i];
+	if (l < t->h)
+		desc &= s[l + 1] / pl == dd[l + 1] / pl;
+	if (desc) {
+		int f;
+
+		if (merge)	/* eq. (17) */
+			f = dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
+		else if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
+			f = dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
+		else if (t->p[l] > 1)	/* eq. (16) */
+			f = dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
+		else
+			f = dd[l];
+		return q->down[sw][f];
+	} else {
+		long up = (long)t->w[l + 1] * t->p[l + 1], g;
+
+		if (merge)	/* eq. (15) */
+			g = (d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up;
+		else		/* eq. (13) */
+			g = d / q->R[l] % up;
+		return q->up[sw][g];
+	}
+}
+
+struct route_job {
+	const struct pqft *q;
+	struct lft_set *s;
+	int *sw, *host;
+	int nhost;
+};
+
+static void route_switch(void *arg, long i, int tid)
+{
+	struct route_job *j = arg;
+	const struct pqft *q = j->q;
+	int sw = j->sw[i], k, off;
+	struct lft *t = lft_of_node(j->s, sw);
+
+	(void)tid;
+	if (!t)
+		return;
+	for (k = 0; k < j->nhost; k++) {
+		int h = j->host[k];
+		const struct fab_port *pt = &q->f->nodes[h].ports[q->hport[h]];
+
+		for (off = 0; off < 1 << pt->lmc; off++) {
+			unsigned lid = pt->lid + (unsigned)off;
+			long d = (q->hidx[h] + off) % q->nhosts;
+
+			if (lid <= t->top)
+				t->port[lid] = (uint8_t)out_port(q, sw, h, d);
+		}
+	}
+}
+
+int pqft_route(struct pqft *q, struct lft_set *s, int threads,
+	       struct osmre_err *err)
+{
+	const struct fabric *f = q->f;
+	struct route_job j = { .q = q, .s = s };
+	int n, nsw = 0, rc = 0;
+
+	if (threads <= 0)
+		threads = parallel_default_threads();
+	j.sw = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	j.host = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!j.sw || !j.host) {
+		rc = osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (n = 0; n < f->nnodes; n++) {
+		if (q->level[n] > 0)
+			j.sw[nsw++] = n;
+		else if (q->level[n] == 0 && f->nodes[n].ports[q->hport[n]].lid)
+			j.host[j.nhost++] = n;
+	}
+	parallel_for(threads, nsw, route_switch, &j);
+	rc = swroutes_updown(f, q->level, s, threads, err);
+out:
+	free(j.sw);
+	free(j.host);
+	return rc;
+}

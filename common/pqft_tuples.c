@@ -283,42 +283,57 @@ static int min_neighbour(const struct pqft *q, int n, int level)
 }
 
 /*
- * Lower digits s_l..s_1 of the switches, level by level: those of the
- * smallest-GUID child below s_l, and s_l the rank of the switch among that
- * child's parents (at a QFT's cross level c: the rank of its class of
- * twins, the parents sharing their own parents; the rank inside the class
- * is s_{c+1} mod p_c).
+ * Lower digits s_l..s_1 of the switches.  Going up keeps a node's lower
+ * digits and replaces its upper ones, so two switches of a level share
+ * their lower digits exactly when they reach the same top switches going
+ * up: the smallest GUID among those (topkey) names the class, the same in
+ * every subtree.  Level by level from the leaves (s_1 = 0 as w_1 = 1): a
+ * switch copies s_{l-1}..s_1 from its smallest-GUID child Q, and s_l is
+ * the rank of its class among the classes of Q's parents.  At a QFT's
+ * cross level c, Q's parents come in classes of p_c twins, which share
+ * their parents too and differ only in s_{c+1} mod p_c: their GUID order
+ * gives it.
  */
 static int lower_digits(struct pqft *q, struct osmre_err *err)
 {
 	const struct fabric *f = q->f;
 	int l, n, p, i, c = q->cross;
+	uint64_t *topkey = malloc(((size_t)f->nnodes + 1) * sizeof(uint64_t));
 
+	if (!topkey)
+		return osmre_fail(err, "out of memory");
+	for (l = q->t.h; l >= 1; l--)
+		for (n = 0; n < f->nnodes; n++) {
+			if (q->level[n] != l)
+				continue;
+			topkey[n] = l == q->t.h ? f->nodes[n].guid : UINT64_MAX;
+			for (p = 1; p <= f->nodes[n].nports; p++) {
+				int r = f->nodes[n].ports[p].rnode;
+
+				if (r >= 0 && q->level[r] == l + 1 &&
+				    topkey[r] < topkey[n])
+					topkey[n] = topkey[r];
+			}
+		}
 	for (l = 2; l <= q->t.h; l++) {
 		for (n = 0; n < f->nnodes; n++) {
 			const struct fab_node *ch;
-			uint64_t keys[FAB_MAX_PORTS + 1], mykey;
+			uint64_t keys[FAB_MAX_PORTS + 1];
 			int child, nkeys = 0, rank = 0, inclass = 0;
 
 			if (q->level[n] != l)
 				continue;
 			child = min_neighbour(q, n, l - 1);
-			if (child < 0)
+			if (child < 0) {
+				free(topkey);
 				return osmre_fail(err, "switch \"%s\" has no link down",
 						  f->nodes[n].name);
+			}
 			for (i = 1; i < l; i++)
 				q->dig[n][i] = q->dig[child][i];
-			/* a parent's class: itself, or at the cross level its
-			 * smallest-GUID parent */
-			i = c == l ? min_neighbour(q, n, l + 1) : n;
-			if (i < 0)
-				return osmre_fail(err, "switch \"%s\" has no link up",
-						  f->nodes[n].name);
-			mykey = f->nodes[i].guid;
 			ch = &f->nodes[child];
 			for (p = 1; p <= ch->nports; p++) {
 				int r = ch->ports[p].rnode, k, dup = 0;
-				uint64_t key;
 
 				if (r < 0 || q->level[r] != l || r == n)
 					continue;
@@ -326,19 +341,15 @@ static int lower_digits(struct pqft *q, struct osmre_err *err)
 					dup |= ch->ports[k].rnode == r;
 				if (dup)
 					continue;
-				k = c == l ? min_neighbour(q, r, l + 1) : r;
-				if (k < 0)
-					continue;
-				key = f->nodes[k].guid;
-				if (key == mykey) {
+				if (topkey[r] == topkey[n]) {
 					inclass += f->nodes[r].guid < f->nodes[n].guid;
 					continue;
 				}
-				for (k = 0; k < nkeys && keys[k] != key; k++)
+				for (k = 0; k < nkeys && keys[k] != topkey[r]; k++)
 					;
 				if (k == nkeys) {
-					keys[nkeys++] = key;
-					rank += key < mykey;
+					keys[nkeys++] = topkey[r];
+					rank += topkey[r] < topkey[n];
 				}
 			}
 			q->dig[n][l] = (uint8_t)rank;
@@ -346,6 +357,7 @@ static int lower_digits(struct pqft *q, struct osmre_err *err)
 				q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] + inclass);
 		}
 	}
+	free(topkey);
 	return 0;
 }
 

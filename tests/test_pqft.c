@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pqft on complete PGFTs and QFTs: the paper's contention-freedom theorem
+ * (shift permutations in host-index order have congestion risk 1), checked
+ * by walking the tables with the tests' own walker; tuples found from the
+ * links alone, with GUIDs shuffled; mismatching fabrics refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "congestion.h"
+#include "lids.h"
+#include "pqft.h"
+#include "rng.h"
+#include "testutil.h"
+
+static struct fabric *build(const char *spec, struct pgft_params *t, int lmc)
+{
+	struct osmre_err err;
+	struct fabric *f = NULL;
+
+	if (topo_spec_parse(spec, t, &err) || pgft_build(t, &f, &err) ||
+	    lids_assign(f, lmc, &err))
+		fail_msg("%s: %s", spec, err.msg);
+	return f;
+}
+
+/* Real fabrics do not number GUIDs in tuple order: shuffle them among
+ * switches and among hosts. */
+static void shuffle_guids(struct fabric *f, uint64_t seed)
+{
+	struct rng r;
+	int type, n, k, *idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+
+	assert_non_null(idx);
+	rng_seed(&r, seed);
+	for (type = 0; type < 2; type++) {
+		int cnt = 0;
+
+		for (n = 0; n < f->nnodes; n++)
+			if ((f->nodes[n].type == FAB_SWITCH) == (type == 0))
+				idx[cnt++] = n;
+		for (k = cnt - 1; k > 0; k--) {
+			int o = (int)rng_below(&r, (uint64_t)k + 1);
+			uint64_t g = f->nodes[idx[k]].guid;
+
+			f->nodes[idx[k]].guid = f->nodes[idx[o]].guid;
+			f->nodes[idx[o]].guid = g;
+		}
+	}
+	free(idx);
+}
+
+/* Hosts in pqft's host-index order (eq. 4). */
+static void hosts_by_index(const struct pqft *q, struct tu_hosts *h)
+{
+	int n;
+
+	h->n = (int)q->nhosts;
+	h->node = malloc((size_t)h->n * sizeof(int));
+	h->port = malloc((size_t)h->n * sizeof(int));
+	assert_non_null(h->node);
+	assert_non_null(h->port);
+	for (n = 0; n < h->n; n++)
+		h->node[n] = -1;
+	for (n = 0; n < q->f->nnodes; n++)
+		if (q->level[n] == 0) {
+			assert_true(q->hidx[n] >= 0 && q->hidx[n] < h->n);
+			assert_int_equal(h->node[q->hidx[n]], -1);
+			h->node[q->hidx[n]] = n;
+			h->port[q->hidx[n]] = q->hport[n];
+		}
+}
+
+/*
+ * Shifts in host-index order: the tests' own walker up to 2,000 hosts, the
+ * analyzer's threaded one beyond (both walk the tables hop by hop).
+ */
+static int max_shift_risk(const struct fabric *f, const struct lft_set *s,
+			  const struct tu_hosts *h)
+{
+	struct cong_order o = { .n = h->n, .node = h->node, .port = h->port };
+	struct cong_result r;
+	struct osmre_err err;
+
+	if (h->n <= 2000)
+		return tu_max_shift_risk(f, s, h);
+	assert_int_equal(cong_shifts(f, s, &o, 0, &r, &err), 0);
+	assert_int_equal(r.unroutable, 0);
+	return r.risk;
+}
+
+static void route_and_check(const char *spec, uint64_t shuffle)
+{
+	struct check_opts co = { .updown = 1, .threads = 2 };
+	struct check_result cr;
+	struct pgft_params t;
+	struct osmre_err err;
+	struct tu_hosts hs;
+	struct lft_set s;
+	struct pqft *q = pqft_new();
+	struct fabric *f = build(spec, &t, 0);
+
+	assert_non_null(q);
+	/* the sanitizer and distcheck runs keep to the smaller fabrics */
+	if (getenv("OSMRE_TEST_QUICK") && pgft_level_size(&t, 0) > 3000) {
+		printf("%-36s %6ld hosts: skipped (OSMRE_TEST_QUICK)\n", spec,
+		       pgft_level_size(&t, 0));
+		pqft_free(q);
+		fabric_free(f);
+		return;
+	}
+	if (shuffle)
+		shuffle_guids(f, shuffle);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	if (pqft_assign(q, f, &t, &err) || pqft_route(q, &s, 2, &err))
+		fail_msg("%s: %s", spec, err.msg);
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	if (!check_ok(&cr))
+		fail_msg("%s: unreachable %ld, loops %ld, not up-down %ld, switch LIDs %ld",
+			 spec, cr.unreachable, cr.loops, cr.updown,
+			 cr.sw_unreachable + cr.sw_loops);
+	hosts_by_index(q, &hs);
+	{
+		int risk = max_shift_risk(f, &s, &hs);
+
+		if (risk != 1)
+			fail_msg("%s: shift permutations with congestion risk %d",
+				 spec, risk);
+	}
+	printf("%-36s %6ld hosts: valid, up-down, SP = 1\n", spec, q->nhosts);
+	tu_hosts_free(&hs);
+	lft_set_free(&s);
+	pqft_free(q);
+	fabric_free(f);
+}
+
+/* 29 complete fabrics of 22 sizes, 3 and 4 levels, 32 to 11,664 hosts,
+ * constant bisection bandwidth; QFTs cross-connected at level 2 or 3. */
+static const char *const sizes[] = {
+	"qft(3;4,2,4;1,2,4;1,2,1)",		/* 32 */
+	"pgft(3;4,2,4;1,2,4;1,2,1)",		/* 32 */
+	"qft(3;4,2,6;1,2,4;1,2,1)",		/* 48 */
+	"qft(3;4,2,8;1,2,4;1,2,1)",		/* 64, the paper's Fig. 1(c) */
+	"pgft(3;4,2,8;1,2,4;1,2,1)",		/* 64, Fig. 1(b) */
+	"qft(3;4,2,10;1,2,4;1,2,1)",		/* 80 */
+	"qft(3;6,2,9;1,2,6;1,3,1)",		/* 108, p = 3 */
+	"qft(4;4,2,4,4;1,2,4,4;1,2,1,1)",	/* 128 */
+	"qft(4;4,4,2,4;1,4,2,4;1,1,2,1)",	/* 128, cross level 3 */
+	"pgft(4;4,4,2,4;1,4,2,4;1,1,2,1)",	/* 128 */
+	"qft(3;6,3,8;1,3,6;1,2,1)",		/* 144 */
+	"qft(3;6,3,12;1,3,6;1,2,1)",		/* 216 */
+	"qft(4;4,2,4,8;1,2,4,4;1,2,1,1)",	/* 256 */
+	"qft(3;8,4,10;1,4,8;1,2,1)",		/* 320 */
+	"pgft(3;6,6,10;1,6,6;1,1,1)",		/* 360 */
+	"qft(4;6,6,2,6;1,6,2,6;1,1,3,1)",	/* 432, cross level 3 */
+	"qft(4;6,2,6,6;1,2,6,6;1,3,1,1)",	/* 432 */
+	"qft(3;8,4,16;1,4,8;1,2,1)",		/* 512 */
+	"qft(3;10,5,12;1,5,10;1,2,1)",		/* 600 */
+	"qft(3;12,6,12;1,6,12;1,2,1)",		/* 864 */
+	"qft(4;8,2,8,8;1,2,8,8;1,4,1,1)",	/* 1,024, p = 4 */
+	"pgft(3;12,6,18;1,6,12;1,2,1)",		/* 1,296 */
+	"qft(4;6,3,6,12;1,3,6,6;1,2,1,1)",	/* 1,296 */
+	"qft(3;12,6,24;1,6,12;1,2,1)",		/* 1,728 */
+	"qft(3;12,6,36;1,6,12;1,2,1)",		/* 2,592 */
+	"qft(4;9,3,9,18;1,3,9,9;1,3,1,1)",	/* 4,374 */
+	"qft(3;18,9,36;1,9,18;1,2,1)",		/* 5,832, the paper's Table I */
+	"pgft(3;18,9,36;1,9,18;1,2,1)",		/* 5,832 */
+	"qft(3;18,9,72;1,9,18;1,2,1)",		/* 11,664 */
+};
+
+static void test_contention_free(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		route_and_check(sizes[i], 0);
+}
+
+/* The tuples come from the links, not from the GUIDs: shuffled GUIDs give
+ * other tuples, and the same guarantees. */
+static void test_shuffled_guids(void **state)
+{
+	(void)state;
+	route_and_check("qft(3;4,2,8;1,2,4;1,2,1)", 11);
+	route_and_check("qft(4;6,3,6,12;1,3,6,6;1,2,1,1)", 12);
+	route_and_check("qft(4;6,6,2,6;1,6,2,6;1,1,3,1)", 13);
+	route_and_check("pgft(3;12,6,18;1,6,12;1,2,1)", 14);
+}
+
+/* LMC 2: the 4 LIDs of a host leave its leaf by 4 different up-ports. */
+static void test_lmc(void **state)
+{
+	struct check_opts co = { .updown = 1, .threads = 2 };
+	struct check_result cr;
+	struct pgft_params t;
+	struct osmre_err err;
+	struct lft_set s;
+	struct pqft *q = pqft_new();
+	struct fabric *f = build("qft(3;4,2,8;1,2,4;1,2,1)", &t, 2);
+	int n;
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	assert_int_equal(pqft_assign(q, f, &t, &err), 0);
+	assert_int_equal(pqft_route(q, &s, 1, &err), 0);
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	for (n = 0; n < f->nnodes; n++) {
+		const struct fab_port *pt;
+		const struct lft *leaf;
+		int j, k, used[4];
+
+		if (q->level[n] != 0)
+			continue;
+		pt = &f->nodes[n].ports[q->hport[n]];
+		leaf = lft_of_node(&s, pt->rnode);
+		/* seen from another leaf */
+		for (k = 0; k < f->nnodes; k++)
+			if (q->level[k] == 1 && k != pt->rnode)
+				break;
+		leaf = lft_of_node(&s, k);
+		for (j = 0; j < 4; j++) {
+			used[j] = leaf->port[pt->lid + j];
+			for (k = 0; k < j; k++)
+				assert_int_not_equal(used[j], used[k]);
+		}
+	}
+	lft_set_free(&s);
+	pqft_free(q);
+	fabric_free(f);
+}
+
+static void expect_refused(struct fabric *f, const char *spec,
+			   const char *what)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+	struct pqft *q = pqft_new();
+
+	assert_int_equal(topo_spec_parse(spec, &t, &err), 0);
+	assert_int_equal(pqft_assign(q, f, &t, &err), -1);
+	if (!strstr(err.msg, what))
+		fail_msg("expected \"%s\", got \"%s\"", what, err.msg);
+	pqft_free(q);
+}
+
+/* Fabrics that do not match their parameters: the first mismatch. */
+static void test_mismatch(void **state)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+	struct fabric *f = build("pgft(3;4,2,8;1,2,4;1,2,1)", &t, 0);
+	int a, b;
+
+	(void)state;
+	/* a PGFT is no QFT, and other sizes are other sizes */
+	expect_refused(f, "qft(3;4,2,8;1,2,4;1,2,1)", "subtrees");
+	expect_refused(f, "pgft(3;4,2,4;1,2,4;1,2,1)", "level 0 has 64 hosts, the topology 32");
+	expect_refused(f, "pgft(4;4,2,4,4;1,2,4,4;1,2,1,1)", "level 0 has 64 hosts, the topology 128");
+	fabric_free(f);
+	/* two cables swapped between the top and the middle: the rule
+	 * breaks on one of them */
+	f = build("qft(3;4,2,8;1,2,4;1,2,1)", &t, 0);
+	a = fabric_find(f, "S3_0_0_0");
+	b = fabric_find(f, "S3_0_1_0");
+	{
+		struct fab_port pa = f->nodes[a].ports[1], pb = f->nodes[b].ports[2];
+
+		f->nodes[a].ports[1] = pb;
+		f->nodes[b].ports[2] = pa;
+		f->nodes[pb.rnode].ports[pb.rport].rnode = a;
+		f->nodes[pb.rnode].ports[pb.rport].rport = 1;
+		f->nodes[pa.rnode].ports[pa.rport].rnode = b;
+		f->nodes[pa.rnode].ports[pa.rport].rport = 2;
+	}
+	expect_refused(f, "qft(3;4,2,8;1,2,4;1,2,1)", "");
+	fabric_free(f);
+	(void)err;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_contention_free),
+		cmocka_unit_test(test_shuffled_guids),
+		cmocka_unit_test(test_lmc),
+		cmocka_unit_test(test_mismatch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -9,21 +9,28 @@
 #include <string.h>
 
 #include "options.h"
+#include "pgft.h"
 
 struct opt_def {
 	const char *name;
-	size_t off;		/* of an int in struct osmre_options */
+	size_t off;		/* of an int, or of a char[] when size */
 	long min, max, def;
 	const char *what;
+	size_t size;		/* string options: their buffer */
 };
 
 static const struct opt_def defs[] = {
 	{ "dmodc_threads", offsetof(struct osmre_options, dmodc_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)" },
+	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0 },
 	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
-	  0, 10000, 200, "milliseconds 0..10000" },
+	  0, 10000, 200, "milliseconds 0..10000", 0 },
 	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
-	  0, 1, 0, "0 or 1" },
+	  0, 1, 0, "0 or 1", 0 },
+	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),
+	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0 },
+	{ "pqft_topology", offsetof(struct osmre_options, pqft_topology),
+	  0, 0, 0, "pgft(H;M;W[;P]) or qft(H;M;W;P)",
+	  sizeof(((struct osmre_options *)0)->pqft_topology) },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -33,7 +40,29 @@ void options_defaults(struct osmre_options *o)
 	size_t i;
 
 	for (i = 0; i < NDEFS; i++)
-		*(int *)((char *)o + defs[i].off) = (int)defs[i].def;
+		if (defs[i].size)
+			*((char *)o + defs[i].off) = '\0';
+		else
+			*(int *)((char *)o + defs[i].off) = (int)defs[i].def;
+}
+
+/* A string option's value: checked, then copied; 0 or -1. */
+static int set_string(const struct opt_def *d, struct osmre_options *o,
+		      const char *val, char *why, size_t whysz)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+
+	if (strlen(val) >= d->size) {
+		snprintf(why, whysz, "longer than %zu characters", d->size - 1);
+		return -1;
+	}
+	if (topo_spec_parse(val, &t, &err)) {
+		snprintf(why, whysz, "%.200s", err.msg);
+		return -1;
+	}
+	strcpy((char *)o + d->off, val);
+	return 0;
 }
 
 static void reportf(options_report report, void *arg, const char *fmt, ...)
@@ -92,6 +121,17 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 			problems++;
 			continue;
 		}
+		if (defs[i].size) {
+			char why[256];
+
+			if (set_string(&defs[i], o, val, why, sizeof(why))) {
+				reportf(report, arg, "%s:%d: %s: expected %s: %s; keeping \"%s\"",
+					path, lineno, name, defs[i].what, why,
+					(char *)o + defs[i].off);
+				problems++;
+			}
+			continue;
+		}
 		errno = 0;
 		v = strtol(val, &end, 10);
 		if (!*val || *end || errno || v < defs[i].min || v > defs[i].max) {
@@ -110,12 +150,17 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 
 void options_each(const struct osmre_options *o, options_report fn, void *arg)
 {
-	char buf[128];
+	char buf[256];
 	size_t i;
 
 	for (i = 0; i < NDEFS; i++) {
-		snprintf(buf, sizeof(buf), "%s %d", defs[i].name,
-			 *(const int *)((const char *)o + defs[i].off));
+		if (defs[i].size)
+			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
+				 *((const char *)o + defs[i].off) ?
+					 (const char *)o + defs[i].off : "(none)");
+		else
+			snprintf(buf, sizeof(buf), "%s %d", defs[i].name,
+				 *(const int *)((const char *)o + defs[i].off));
 		fn(arg, buf);
 	}
 }

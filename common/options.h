@@ -11,6 +11,9 @@ struct osmre_options {
 	int dmodc_threads;	/* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
 	int dmodc_ca_hops;	/* also fill OpenSM's hop tables for CA LIDs */
+	int pqft_threads;	/* 0: online CPUs */
+	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
+	char pqft_topology[128];
 };
 
 void options_defaults(struct osmre_options *o);

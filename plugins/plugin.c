@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The OpenSM event plugin "osmre": registers the routing engine "dmodc"
- * (routing_engine dmodc,updn in opensm.conf), reads osmre.conf, handles
- * SIGUSR2.
+ * The OpenSM event plugin "osmre": registers the routing engines "dmodc"
+ * and "pqft" (routing_engine dmodc,updn in opensm.conf), reads osmre.conf,
+ * handles SIGUSR2.
  */
 #include "osmre_plugin.h"
 
@@ -14,6 +14,7 @@
 #include <opensm/osm_version.h>
 
 #include "lids.h"
+#include "pqft.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
 
@@ -25,7 +26,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int dmodc_lid_matrices(void *ctx)
+static int no_lid_matrices(void *ctx)
 {
 	(void)ctx;
 	return 0;	/* hop tables are filled with the routes */
@@ -42,10 +43,18 @@ static int dmodc_hops_cost(void *ctx, int sw, int leaf)
 	return c == DMODC_INF ? -1 : c;
 }
 
-static int dmodc_fwd_tables(void *ctx)
+/*
+ * One routing pass of an engine: OpenSM's subnet into the fabric model,
+ * the engine's core (route), the tables and hop counts back into OpenSM.
+ * A refusal is logged and fails the pass, so that OpenSM falls back to the
+ * next engine of routing_engine.
+ */
+typedef int (*core_fn)(struct osmre *p, struct fabric *f, struct lft_set *s,
+		       struct osmre_err *err);
+
+static int routing_pass(struct osmre *p, const char *name, core_fn route,
+			lfts_cost_fn cost, void *cost_ctx)
 {
-	struct osmre *p = ctx;
-	struct dmodc_opts o = { .threads = p->opt.dmodc_threads };
 	struct lft_set s = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
@@ -54,28 +63,27 @@ static int dmodc_fwd_tables(void *ctx)
 
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f || lft_set_for_fabric(f, lids_max(f), &s, &err)) {
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
-			err.msg);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n",
+			name, err.msg);
 		goto out;
 	}
-	if (dmodc_run(p->dmodc, f, &o, &s, &err)) {
+	if (route(p, f, &s, &err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"osmre ERR: dmodc: fabric not routable: %s\n", err.msg);
+			"osmre ERR: %s: fabric not routable: %s\n", name, err.msg);
 		goto out;
 	}
 	t1 = now();
-	if (lfts_to_subnet(p->osm, f, &s,
-			   p->opt.dmodc_ca_hops ? dmodc_hops_cost : NULL,
-			   p->dmodc, &err)) {
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: dmodc: %s\n",
-			err.msg);
+	if (lfts_to_subnet(p->osm, f, &s, cost, cost_ctx, &err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n",
+			name, err.msg);
 		goto out;
 	}
 	t2 = now();
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: dmodc routed %d switches in %.3f ms (%.3f ms with hop tables)\n",
-		s.n, (t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	dump_dmodc(p, f);
+		"osmre: %s routed %d switches in %.3f ms (%.3f ms with hop tables)\n",
+		name, s.n, (t1 - t0) * 1e3, (t2 - t0) * 1e3);
+	if (!strcmp(name, "dmodc"))
+		dump_dmodc(p, f);
 	rc = 0;
 out:
 	lft_set_free(&s);
@@ -84,10 +92,64 @@ out:
 	return rc;
 }
 
+static int dmodc_core(struct osmre *p, struct fabric *f, struct lft_set *s,
+		      struct osmre_err *err)
+{
+	struct dmodc_opts o = { .threads = p->opt.dmodc_threads };
+
+	return dmodc_run(p->dmodc, f, &o, s, err);
+}
+
+static int dmodc_fwd_tables(void *ctx)
+{
+	struct osmre *p = ctx;
+
+	return routing_pass(p, "dmodc", dmodc_core,
+			    p->opt.dmodc_ca_hops ? dmodc_hops_cost : NULL,
+			    p->dmodc);
+}
+
+/*
+ * pqft: the topology parameters come from pqft_topology (osmre.conf);
+ * without them the pass fails and OpenSM falls back.
+ */
+static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
+		     struct osmre_err *err)
+{
+	struct pgft_params t;
+	struct pqft *q;
+	int rc;
+
+	if (!p->opt.pqft_topology[0])
+		return osmre_fail(err, "no pqft_topology in the options file");
+	if (topo_spec_parse(p->opt.pqft_topology, &t, err))
+		return -1;
+	q = pqft_new();
+	if (!q)
+		return osmre_fail(err, "out of memory");
+	rc = pqft_assign(q, f, &t, err) ||
+	     pqft_route(q, s, p->opt.pqft_threads, err) ? -1 : 0;
+	pqft_free(q);
+	return rc;
+}
+
+static int pqft_fwd_tables(void *ctx)
+{
+	return routing_pass(ctx, "pqft", pqft_core, NULL, NULL);
+}
+
+static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	(void)osm;
+	re->build_lid_matrices = no_lid_matrices;
+	re->ucast_build_fwd_tables = pqft_fwd_tables;
+	return 0;
+}
+
 static int dmodc_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	(void)osm;
-	re->build_lid_matrices = dmodc_lid_matrices;
+	re->build_lid_matrices = no_lid_matrices;
 	re->ucast_build_fwd_tables = dmodc_fwd_tables;
 	return 0;
 }
@@ -124,6 +186,9 @@ static void *osmre_create(osm_opensm_t *osm)
 	static external_routing_engine_module_t dmodc_module = {
 		.name = "dmodc", .setup = dmodc_setup,
 	};
+	static external_routing_engine_module_t pqft_module = {
+		.name = "pqft", .setup = pqft_setup,
+	};
 	struct osmre *p = calloc(1, sizeof(*p));
 	const char *path = conf_path(osm);
 
@@ -142,14 +207,16 @@ static void *osmre_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: options from %s\n", path);
 	options_each(&p->opt, log_option, osm);
 	if (osm_register_external_routing_engine(osm, &dmodc_module, p) !=
+	    CL_SUCCESS ||
+	    osm_register_external_routing_engine(osm, &pqft_module, p) !=
 	    CL_SUCCESS)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"osmre ERR: cannot register the dmodc routing engine\n");
+			"osmre ERR: cannot register the routing engines\n");
 	if (reroute_start(p))
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
-		"osmre: loaded: routing engine dmodc, SIGUSR2 re-routes\n");
+		"osmre: loaded: routing engines dmodc and pqft, SIGUSR2 re-routes\n");
 	return p;
 }
 

@@ -46,7 +46,9 @@ static void test_values_and_errors(void **state)
 		"dmodc_threads many\n"
 		"dmodc_threads 5000\n"
 		"bogus 1\n"
-		"reroute_coalesce_ms\n");
+		"reroute_coalesce_ms\n"
+		"pqft_topology qft(3;4,2,8;1,2,4;1,2,1)\n"
+		"pqft_topology qft(3;4,2,7;1,2,4;1,2,1)\n");
 	struct osmre_options o;
 	struct reports r = { 0 };
 	char where[128];
@@ -55,7 +57,7 @@ static void test_values_and_errors(void **state)
 	options_defaults(&o);
 	assert_int_equal(o.dmodc_threads, 0);
 	assert_int_equal(o.reroute_coalesce_ms, 200);
-	assert_int_equal(options_read(path, 0, &o, collect, &r), 4);
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 5);
 	/* good lines applied, bad ones left the last good value */
 	assert_int_equal(o.dmodc_threads, 4);
 	assert_int_equal(o.reroute_coalesce_ms, 50);
@@ -68,6 +70,12 @@ static void test_values_and_errors(void **state)
 	assert_non_null(strstr(r.msg[2], where));
 	snprintf(where, sizeof(where), "%s:8:", path);
 	assert_non_null(strstr(r.msg[3], where));
+	/* a topology is checked before it is taken */
+	assert_string_equal(o.pqft_topology, "qft(3;4,2,8;1,2,4;1,2,1)");
+	snprintf(where, sizeof(where), "%s:10: pqft_topology: expected", path);
+	assert_non_null(strstr(r.msg[4], where));
+	assert_non_null(strstr(r.msg[4], "m_3 = 7 is not divisible by p_2 = 2"));
+	assert_non_null(strstr(r.msg[4], "keeping \"qft(3;4,2,8;1,2,4;1,2,1)\""));
 	unlink(path);
 }
 
@@ -100,10 +108,12 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 3);
+	assert_int_equal(r.n, 5);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
+	assert_string_equal(r.msg[3], "pqft_threads 0");
+	assert_string_equal(r.msg[4], "pqft_topology (none)");
 }
 
 int main(void)

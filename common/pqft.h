@@ -44,6 +44,9 @@ struct pqft {
 	 * g -> physical port (0: none) */
 	uint8_t **down, **up;
 	long R[PQFT_MAX_LEVELS + 1];	/* eq. (12), or eq. (11) for PGFTs */
+	/* faults: what the fabric lacks of the topology (switch-to-switch
+	 * links of present switches, switches) */
+	long missing_links, missing_switches;
 };
 
 struct pqft *pqft_new(void);

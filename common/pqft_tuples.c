@@ -116,8 +116,11 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 						  q->level[r]);
 		}
 	}
+	q->missing_switches = 0;
+	for (l = 1; l <= q->t.h; l++)
+		q->missing_switches += pgft_level_size(&q->t, l) - count[l];
 	for (l = 0; l <= q->t.h; l++)
-		if (count[l] != pgft_level_size(&q->t, l))
+		if (count[l] > pgft_level_size(&q->t, l))
 			return osmre_fail(err, "level %d has %ld %s, the topology %ld",
 					  l, count[l], l ? "switches" : "hosts",
 					  pgft_level_size(&q->t, l));
@@ -125,7 +128,7 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 }
 
 struct comp_key {
-	int parent;		/* component one level up */
+	int parent;		/* the component it lies in, one step on */
 	uint64_t guid;		/* smallest GUID of the component */
 	int root;
 };
@@ -139,11 +142,125 @@ static int key_cmp(const void *a, const void *b)
 	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-/* Components one level up: how many a component of level j splits into. */
-static int split(const struct pqft *q, int j)
+/*
+ * Nested components.  Step k's subfabric holds the levels [0, k] (up) or
+ * [h - k, h] (down, switches only); comp[k][x] is x's component there (-1
+ * when x is not in it), rank[k][x] the rank of that component among those
+ * of step k inside the same component of step k + 1, by smallest GUID.
+ * Each component of step k + 1 may hold at most most(k) of them (fewer
+ * in a degraded fabric).
+ */
+struct nest {
+	int steps, nn;
+	int *comp, *rank;
+};
+
+static int in_step(const struct pqft *q, int up, int k, int n)
+{
+	int l = q->level[n];
+
+	return l >= 0 && (up ? l <= k : l >= q->t.h - k && l >= 1);
+}
+
+static int nest_build(const struct pqft *q, int up, int (*most)(const struct pqft *, int),
+		      struct nest *ns, struct osmre_err *err)
+{
+	const struct fabric *f = q->f;
+	int nn = f->nnodes, h = q->t.h, steps = up ? h + 1 : h, k, n, p, i;
+	int *par = malloc((size_t)nn * sizeof(int)), *slot = NULL;
+	struct comp_key *key = malloc((size_t)nn * sizeof(*key));
+
+	ns->steps = steps;
+	ns->nn = nn;
+	ns->comp = malloc((size_t)steps * nn * sizeof(int));
+	ns->rank = malloc((size_t)steps * nn * sizeof(int));
+	slot = malloc((size_t)nn * sizeof(int));
+	if (!par || !key || !ns->comp || !ns->rank || !slot)
+		goto oom;
+	for (n = 0; n < nn; n++)
+		par[n] = n;
+	for (k = 0; k < steps; k++) {
+		/* the links that step k adds: from its new level to the rest */
+		int lvl = up ? k : h - k;
+
+		for (n = 0; n < nn; n++) {
+			if (q->level[n] != lvl || !in_step(q, up, k, n))
+				continue;
+			for (p = 1; p <= f->nodes[n].nports; p++) {
+				int r = f->nodes[n].ports[p].rnode, a, b;
+
+				if (r < 0 || !in_step(q, up, k, r) ||
+				    q->level[r] == lvl)
+					continue;
+				a = uf_find(par, n);
+				b = uf_find(par, r);
+				if (a != b)
+					par[a < b ? b : a] = a < b ? a : b;
+			}
+		}
+		for (n = 0; n < nn; n++)
+			ns->comp[k * nn + n] = in_step(q, up, k, n) ? uf_find(par, n) : -1;
+	}
+	for (k = 0; k < steps; k++) {
+		int nk = 0, cnt = 0;
+
+		for (n = 0; n < nn; n++)
+			slot[n] = -1;
+		for (n = 0; n < nn; n++) {
+			int r = ns->comp[k * nn + n];
+			uint64_t g = f->nodes[n].guid;
+
+			if (r < 0)
+				continue;
+			if (slot[r] < 0) {
+				slot[r] = nk;
+				key[nk++] = (struct comp_key){
+					k + 1 < steps ? ns->comp[(k + 1) * nn + n] : 0, g, r };
+			} else if (g < key[slot[r]].guid) {
+				key[slot[r]].guid = g;
+			}
+		}
+		qsort(key, (size_t)nk, sizeof(*key), key_cmp);
+		for (i = 0; i < nk; i++) {
+			cnt = i && key[i].parent == key[i - 1].parent ? cnt + 1 : 0;
+			slot[key[i].root] = cnt;
+			if (cnt >= most(q, k)) {
+				osmre_fail(err, "%s: more than %d subtrees where the topology has %d (see the node of GUID 0x%016" PRIx64 ")",
+					   up ? "upper digits" : "lower digits",
+					   cnt + 1, most(q, k), key[i].guid);
+				goto fail;
+			}
+		}
+		for (n = 0; n < nn; n++)
+			ns->rank[k * nn + n] = ns->comp[k * nn + n] < 0 ? -1 :
+				slot[ns->comp[k * nn + n]];
+	}
+	free(par);
+	free(key);
+	free(slot);
+	return 0;
+oom:
+	osmre_fail(err, "out of memory");
+fail:
+	free(par);
+	free(key);
+	free(slot);
+	return -1;
+}
+
+static void nest_free(struct nest *ns)
+{
+	free(ns->comp);
+	free(ns->rank);
+}
+
+/* Upper: components of levels <= j inside those of levels <= j + 1. */
+static int most_up(const struct pqft *q, int j)
 {
 	int c = q->cross;
 
+	if (j == q->t.h)
+		return 1;	/* the whole fabric: one component */
 	if (c && j == c)
 		return q->t.m[c + 1] / q->t.p[c];
 	if (c && j == c - 1)
@@ -151,104 +268,64 @@ static int split(const struct pqft *q, int j)
 	return q->t.m[j + 1];
 }
 
+/* Lower: components of levels >= j inside those of levels >= j - 1, at
+ * step k = h - j. */
+static int most_down(const struct pqft *q, int k)
+{
+	int j = q->t.h - k;
+
+	return j >= 2 ? q->t.w[j] : 1;
+}
+
 /*
- * Upper digits: cur[x] is x's component in the subfabric of levels <= j,
- * up[x] in levels <= j + 1; the components of level j inside one of level
- * j + 1 are ranked by smallest GUID.  The rank is digit j + 1, except
- * around a QFT's cross level c: at j = c it is floor(s_{c+1} / p_c), at
- * j = c - 1 it is (s_{c+1} mod p_c) * m_c + s_c.
+ * Digits.  Upper digits s_h..s_{l+1} of a node of level l: going down
+ * keeps them and going up forgets them, so the components of the
+ * subfabric of levels <= j are its subtrees; digit j + 1 is the rank of
+ * x's subtree of height j inside that of height j + 1 (around a QFT's
+ * cross level c: at j = c the rank is floor(s_{c+1} / p_c), at j = c - 1
+ * it is (s_{c+1} mod p_c) * m_c + s_c).  Lower digits s_l..s_1 of a
+ * switch: going up keeps them, so the components of the switches of
+ * levels >= j are its "flipped" subtrees; digit j is the rank of x's one
+ * of levels >= j inside that of levels >= j - 1 (s_1 = 0 as w_1 = 1).
+ * The switches of a QFT's cross level c that share both components are
+ * twins (same parents, same children) that differ only in s_{c+1} mod
+ * p_c: their GUID order gives it.  Ranks follow smallest GUIDs.
  */
-static int upper_digits(struct pqft *q, struct osmre_err *err)
+static int assign_digits(struct pqft *q, struct osmre_err *err)
 {
 	const struct fabric *f = q->f;
-	int nn = f->nnodes, h = q->t.h, c = q->cross, j, n, p, i, rc = -1;
-	int *par = malloc((size_t)nn * sizeof(int));
-	int *comp = malloc((size_t)(h + 1) * nn * sizeof(int));
-	int *rank = malloc((size_t)nn * sizeof(int));
-	struct comp_key *k = malloc((size_t)nn * sizeof(*k));
+	struct nest up = { 0 }, down = { 0 };
+	int nn = f->nnodes, h = q->t.h, c = q->cross, n, j, rc = -1;
 
-	if (!par || !comp || !rank || !k) {
-		osmre_fail(err, "out of memory");
+	if (nest_build(q, 1, most_up, &up, err) ||
+	    nest_build(q, 0, most_down, &down, err))
 		goto out;
-	}
-	for (n = 0; n < nn; n++)
-		par[n] = n;
-	/* comp[j * nn + x]: x's component among levels <= j */
-	for (j = 0; j <= h; j++) {
-		for (n = 0; n < nn; n++) {
-			if (q->level[n] != j || j == 0)
-				continue;
-			for (p = 1; p <= f->nodes[n].nports; p++) {
-				int r = f->nodes[n].ports[p].rnode;
+	for (n = 0, j = -1; n < nn; n++) {
+		int l = q->level[n];
 
-				if (r >= 0 && q->level[r] == j - 1) {
-					int a = uf_find(par, n), b = uf_find(par, r);
-
-					if (a != b)
-						par[a < b ? b : a] = a < b ? a : b;
-				}
-			}
-		}
-		for (n = 0; n < nn; n++)
-			comp[j * nn + n] = q->level[n] >= 0 && q->level[n] <= j ?
-				uf_find(par, n) : -1;
-	}
-	{
-		int first = -1;
-
-		for (n = 0; n < nn; n++) {
-			if (q->level[n] < 0)
-				continue;
-			if (first < 0)
-				first = comp[h * nn + n];
-			else if (comp[h * nn + n] != first) {
-				osmre_fail(err, "the fabric is not connected: \"%s\" and \"%s\" are apart",
-					   f->nodes[first].name, f->nodes[n].name);
-				goto out;
-			}
+		if (l < 0)
+			continue;
+		if (j < 0)
+			j = n;	/* the first node in use */
+		if (up.comp[h * nn + n] != up.comp[h * nn + j]) {
+			osmre_fail(err, "the fabric is not connected: \"%s\" and \"%s\" are apart",
+				   f->nodes[j].name, f->nodes[n].name);
+			goto out;
 		}
 	}
-	for (j = h - 1; j >= 0; j--) {
-		int nk = 0, cnt = 0;
+	for (n = 0; n < nn; n++) {
+		int l = q->level[n];
 
-		for (n = 0; n < nn; n++)
-			rank[n] = -1;
-		for (n = 0; n < nn; n++) {
-			int r = comp[j * nn + n];
-			uint64_t g = f->nodes[n].guid;
+		if (l < 0)
+			continue;
+		memset(q->dig[n], 0, sizeof(q->dig[n]));
+		for (j = l; j < h; j++) {
+			int v = up.rank[j * nn + n];
 
-			if (r < 0)
-				continue;
-			if (rank[r] < 0) {
-				rank[r] = nk;
-				k[nk++] = (struct comp_key){ comp[(j + 1) * nn + n], g, r };
-			} else if (g < k[rank[r]].guid) {
-				k[rank[r]].guid = g;
-			}
-		}
-		qsort(k, (size_t)nk, sizeof(*k), key_cmp);
-		for (i = 0; i < nk; i++) {
-			cnt = i && k[i].parent == k[i - 1].parent ? cnt + 1 : 0;
-			rank[k[i].root] = cnt;
-			if (i + 1 == nk || k[i + 1].parent != k[i].parent) {
-				if (cnt + 1 != split(q, j)) {
-					osmre_fail(err, "a subtree of height %d holds %d subtrees of height %d, the topology %d (see the node of GUID 0x%016" PRIx64 ")",
-						   j + 1, cnt + 1, j, split(q, j),
-						   k[i].guid);
-					goto out;
-				}
-			}
-		}
-		for (n = 0; n < nn; n++) {
-			int r = comp[j * nn + n], v;
-
-			if (r < 0)
-				continue;
-			v = rank[r];
-			if (c && j == c) {
-				q->dig[n][c + 1] = (uint8_t)(v * q->t.p[c] +
-							    q->dig[n][c + 1]);
-			} else if (c && j == c - 1) {
+			if (c && j == c)
+				q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] +
+							     v * q->t.p[c]);
+			else if (c && j == c - 1) {
 				q->dig[n][c] = (uint8_t)(v % q->t.m[c]);
 				q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] +
 							     v / q->t.m[c]);
@@ -256,109 +333,32 @@ static int upper_digits(struct pqft *q, struct osmre_err *err)
 				q->dig[n][j + 1] = (uint8_t)v;
 			}
 		}
+		for (j = 2; j <= l; j++)
+			q->dig[n][j] = (uint8_t)down.rank[(h - j) * nn + n];
 	}
+	if (c)		/* twins at the cross level */
+		for (n = 0; n < nn; n++) {
+			int o, before = 0;
+
+			if (q->level[n] != c)
+				continue;
+			for (o = 0; o < nn; o++)
+				before += q->level[o] == c && o != n &&
+					  up.comp[c * nn + o] == up.comp[c * nn + n] &&
+					  down.comp[(h - c) * nn + o] == down.comp[(h - c) * nn + n] &&
+					  f->nodes[o].guid < f->nodes[n].guid;
+			if (before >= q->t.p[c]) {
+				osmre_fail(err, "switch \"%s\" has %d twins, the cross level has p_%d = %d",
+					   f->nodes[n].name, before, c, q->t.p[c]);
+				goto out;
+			}
+			q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] + before);
+		}
 	rc = 0;
 out:
-	free(par);
-	free(comp);
-	free(rank);
-	free(k);
+	nest_free(&up);
+	nest_free(&down);
 	return rc;
-}
-
-/* Smallest GUID among n's neighbours of the given level, or -1. */
-static int min_neighbour(const struct pqft *q, int n, int level)
-{
-	const struct fab_node *nd = &q->f->nodes[n];
-	int p, best = -1;
-
-	for (p = 1; p <= nd->nports; p++) {
-		int r = nd->ports[p].rnode;
-
-		if (r >= 0 && q->level[r] == level &&
-		    (best < 0 || q->f->nodes[r].guid < q->f->nodes[best].guid))
-			best = r;
-	}
-	return best;
-}
-
-/*
- * Lower digits s_l..s_1 of the switches.  Going up keeps a node's lower
- * digits and replaces its upper ones, so two switches of a level share
- * their lower digits exactly when they reach the same top switches going
- * up: the smallest GUID among those (topkey) names the class, the same in
- * every subtree.  Level by level from the leaves (s_1 = 0 as w_1 = 1): a
- * switch copies s_{l-1}..s_1 from its smallest-GUID child Q, and s_l is
- * the rank of its class among the classes of Q's parents.  At a QFT's
- * cross level c, Q's parents come in classes of p_c twins, which share
- * their parents too and differ only in s_{c+1} mod p_c: their GUID order
- * gives it.
- */
-static int lower_digits(struct pqft *q, struct osmre_err *err)
-{
-	const struct fabric *f = q->f;
-	int l, n, p, i, c = q->cross;
-	uint64_t *topkey = malloc(((size_t)f->nnodes + 1) * sizeof(uint64_t));
-
-	if (!topkey)
-		return osmre_fail(err, "out of memory");
-	for (l = q->t.h; l >= 1; l--)
-		for (n = 0; n < f->nnodes; n++) {
-			if (q->level[n] != l)
-				continue;
-			topkey[n] = l == q->t.h ? f->nodes[n].guid : UINT64_MAX;
-			for (p = 1; p <= f->nodes[n].nports; p++) {
-				int r = f->nodes[n].ports[p].rnode;
-
-				if (r >= 0 && q->level[r] == l + 1 &&
-				    topkey[r] < topkey[n])
-					topkey[n] = topkey[r];
-			}
-		}
-	for (l = 2; l <= q->t.h; l++) {
-		for (n = 0; n < f->nnodes; n++) {
-			const struct fab_node *ch;
-			uint64_t keys[FAB_MAX_PORTS + 1];
-			int child, nkeys = 0, rank = 0, inclass = 0;
-
-			if (q->level[n] != l)
-				continue;
-			child = min_neighbour(q, n, l - 1);
-			if (child < 0) {
-				free(topkey);
-				return osmre_fail(err, "switch \"%s\" has no link down",
-						  f->nodes[n].name);
-			}
-			for (i = 1; i < l; i++)
-				q->dig[n][i] = q->dig[child][i];
-			ch = &f->nodes[child];
-			for (p = 1; p <= ch->nports; p++) {
-				int r = ch->ports[p].rnode, k, dup = 0;
-
-				if (r < 0 || q->level[r] != l || r == n)
-					continue;
-				for (k = 1; k < p; k++)	/* parallel links */
-					dup |= ch->ports[k].rnode == r;
-				if (dup)
-					continue;
-				if (topkey[r] == topkey[n]) {
-					inclass += f->nodes[r].guid < f->nodes[n].guid;
-					continue;
-				}
-				for (k = 0; k < nkeys && keys[k] != topkey[r]; k++)
-					;
-				if (k == nkeys) {
-					keys[nkeys++] = topkey[r];
-					rank += topkey[r] < topkey[n];
-				}
-			}
-			q->dig[n][l] = (uint8_t)rank;
-			if (c == l)
-				q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] + inclass);
-		}
-	}
-	free(topkey);
-	return 0;
 }
 
 static long tuple_index(const struct pqft *q, int n)
@@ -449,19 +449,15 @@ static int map_ports(struct pqft *q, struct osmre_err *err)
 			*slot = (uint8_t)rp;
 		}
 	}
+	/* what the fabric lacks of the topology: faults */
+	q->missing_links = 0;
 	for (n = 0; n < f->nnodes; n++) {
 		int l = q->level[n];
 
-		if (l < 1)
+		if (l < 2)
 			continue;
 		for (i = 0; i < q->t.m[l] * q->t.p[l]; i++)
-			if (!q->down[n][i])
-				return osmre_fail(err, "switch \"%s\" lacks down-port %d of the topology",
-						  f->nodes[n].name, i);
-		for (i = 0; l < q->t.h && i < q->t.w[l + 1] * q->t.p[l + 1]; i++)
-			if (!q->up[n][i])
-				return osmre_fail(err, "switch \"%s\" lacks up-port %d of the topology",
-						  f->nodes[n].name, i);
+			q->missing_links += !q->down[n][i];
 	}
 	return 0;
 }
@@ -521,8 +517,8 @@ int pqft_assign(struct pqft *q, const struct fabric *f,
 	q->up = calloc((size_t)nn + 1, sizeof(*q->up));
 	if (!q->level || !q->dig || !q->hidx || !q->hport || !q->down || !q->up)
 		return osmre_fail(err, "out of memory");
-	if (assign_levels(q, err) || upper_digits(q, err) ||
-	    lower_digits(q, err) || check_unique(q, err) || map_ports(q, err))
+	if (assign_levels(q, err) || assign_digits(q, err) ||
+	    check_unique(q, err) || map_ports(q, err))
 		return -1;
 	q->nhosts = pgft_level_size(t, 0);
 	for (n = 0; n < nn; n++) {

@@ -27,8 +27,11 @@ static int cross_u(const struct pqft *q, int l, long d)
 		     t->w[l - 1]);
 }
 
-/* Output port of switch sw (level l) towards host dst routed as index d. */
-static int out_port(const struct pqft *q, int sw, int dst, long d)
+/*
+ * The closed-form choice of switch sw (level l) towards host dst routed as
+ * index d: a logical down-port (*down = 1) or up-port.
+ */
+int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
 {
 	const struct pgft_params *t = &q->t;
 	const uint8_t *s = q->dig[sw], *dd = q->dig[dst];
@@ -40,27 +43,29 @@ static int out_port(const struct pqft *q, int sw, int dst, long d)
 		desc &= s[i] == dd[i];
 	if (l < t->h)
 		desc &= s[l + 1] / pl == dd[l + 1] / pl;
+	*down = desc;
 	if (desc) {
-		int f;
-
 		if (merge)	/* eq. (17) */
-			f = dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
-		else if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
-			f = dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
-		else if (t->p[l] > 1)	/* eq. (16) */
-			f = dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
-		else
-			f = dd[l];
-		return q->down[sw][f];
+			return dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
+		if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
+			return dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
+		if (t->p[l] > 1)	/* eq. (16) */
+			return dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
+		return dd[l];
 	} else {
-		long up = (long)t->w[l + 1] * t->p[l + 1], g;
+		long up = (long)t->w[l + 1] * t->p[l + 1];
 
 		if (merge)	/* eq. (15) */
-			g = (d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up;
-		else		/* eq. (13) */
-			g = d / q->R[l] % up;
-		return q->up[sw][g];
+			return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up);
+		return (int)(d / q->R[l] % up);	/* eq. (13) */
 	}
+}
+
+static int out_port(const struct pqft *q, int sw, int dst, long d)
+{
+	int down, lp = pqft_preferred(q, sw, dst, d, &down);
+
+	return down ? q->down[sw][lp] : q->up[sw][lp];
 }
 
 struct route_job {
@@ -115,8 +120,12 @@ int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 		else if (q->level[n] == 0 && f->nodes[n].ports[q->hport[n]].lid)
 			j.host[j.nhost++] = n;
 	}
-	parallel_for(threads, nsw, route_switch, &j);
-	rc = swroutes_updown(f, q->level, s, threads, err);
+	if (q->missing_links || q->missing_switches)
+		rc = pqft_route_faults(q, s, threads, err);
+	else
+		parallel_for(threads, nsw, route_switch, &j);
+	if (!rc)
+		rc = swroutes_updown(f, q->level, s, threads, err);
 out:
 	free(j.sw);
 	free(j.host);

@@ -47,6 +47,7 @@ struct pqft {
 	/* faults: what the fabric lacks of the topology (switch-to-switch
 	 * links of present switches, switches) */
 	long missing_links, missing_switches;
+	uint64_t seed;		/* of the choices among alternate ports */
 };
 
 struct pqft *pqft_new(void);
@@ -65,9 +66,20 @@ static inline int pqft_digit(const struct pqft *q, int n, int i)
 	return q->dig[n][i];
 }
 
-/* LFTs of every switch for every LID of f (LIDs assigned); threads <= 0:
- * online CPUs. */
+/*
+ * LFTs of every switch for every LID of f (LIDs assigned); threads <= 0:
+ * online CPUs.  A complete fabric gets the closed form; one with faults
+ * the fault-tolerant routing of pqft_faults.c.  Fails when some leaf has
+ * no up-down path left to some host, naming them.
+ */
 int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 	       struct osmre_err *err);
+
+/* The closed-form choice of switch sw towards host dst routed as index d:
+ * a logical down-port (*down = 1) or up-port (eq. 10-18). */
+int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down);
+/* pqft_faults.c */
+int pqft_route_faults(struct pqft *q, struct lft_set *s, int threads,
+		      struct osmre_err *err);
 
 #endif

@@ -47,6 +47,7 @@ struct pqft {
 	/* faults: what the fabric lacks of the topology (switch-to-switch
 	 * links of present switches, switches) */
 	long missing_links, missing_switches;
+	long excluded;		/* switches left out: no link down left */
 	uint64_t seed;		/* of the choices among alternate ports */
 };
 

@@ -93,14 +93,22 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 			return osmre_fail(err, "host \"%s\" has %d links; pqft needs w_1 = 1 (one link per host)",
 					  nd->name, links);
 	}
+	/*
+	 * A switch that lost every link down sits too high (its distance to
+	 * the leaves goes through its parents) or reaches no leaf: it can
+	 * carry no route to a host, so it takes no part (its own LID is
+	 * still routed, see swroutes.h).
+	 */
+	q->excluded = 0;
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed &&
+		    (q->level[n] < 0 || q->level[n] > q->t.h)) {
+			q->level[n] = -1;
+			q->excluded++;
+		}
 	for (n = 0; n < f->nnodes; n++) {
 		const struct fab_node *nd = &f->nodes[n];
 
-		if (nd->type == FAB_SWITCH && !nd->removed && q->level[n] < 0)
-			return osmre_fail(err, "switch \"%s\" reaches no leaf", nd->name);
-		if (q->level[n] > q->t.h)
-			return osmre_fail(err, "switch \"%s\" is at level %d; the topology has %d levels",
-					  nd->name, q->level[n], q->t.h);
 		if (q->level[n] >= 0)
 			count[q->level[n]]++;
 		for (p = 1; q->level[n] >= 0 && p <= nd->nports; p++) {
@@ -116,7 +124,7 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 						  q->level[r]);
 		}
 	}
-	q->missing_switches = 0;
+	q->missing_switches = q->excluded;
 	for (l = 1; l <= q->t.h; l++)
 		q->missing_switches += pgft_level_size(&q->t, l) - count[l];
 	for (l = 0; l <= q->t.h; l++)
@@ -145,13 +153,19 @@ static int key_cmp(const void *a, const void *b)
 /*
  * Nested components.  Step k's subfabric holds the levels [0, k] (up) or
  * [h - k, h] (down, switches only); comp[k][x] is x's component there (-1
- * when x is not in it), rank[k][x] the rank of that component among those
- * of step k inside the same component of step k + 1, by smallest GUID.
- * Each component of step k + 1 may hold at most most(k) of them (fewer
- * in a degraded fabric).
+ * when x is not in it).  rank[k][x] is the digit that component gets
+ * inside its component of step k + 1 (nest_color()).
  */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
 struct nest {
-	int steps, nn;
+	int steps, nn, up;
 	int *comp, *rank;
 };
 
@@ -162,21 +176,21 @@ static int in_step(const struct pqft *q, int up, int k, int n)
 	return l >= 0 && (up ? l <= k : l >= q->t.h - k && l >= 1);
 }
 
-static int nest_build(const struct pqft *q, int up, int (*most)(const struct pqft *, int),
-		      struct nest *ns, struct osmre_err *err)
+static int nest_comps(const struct pqft *q, int up, struct nest *ns)
 {
 	const struct fabric *f = q->f;
-	int nn = f->nnodes, h = q->t.h, steps = up ? h + 1 : h, k, n, p, i;
-	int *par = malloc((size_t)nn * sizeof(int)), *slot = NULL;
-	struct comp_key *key = malloc((size_t)nn * sizeof(*key));
+	int nn = f->nnodes, h = q->t.h, steps = up ? h + 1 : h, k, n, p;
+	int *par = malloc((size_t)nn * sizeof(int));
 
 	ns->steps = steps;
 	ns->nn = nn;
+	ns->up = up;
 	ns->comp = malloc((size_t)steps * nn * sizeof(int));
 	ns->rank = malloc((size_t)steps * nn * sizeof(int));
-	slot = malloc((size_t)nn * sizeof(int));
-	if (!par || !key || !ns->comp || !ns->rank || !slot)
-		goto oom;
+	if (!par || !ns->comp || !ns->rank) {
+		free(par);
+		return -1;
+	}
 	for (n = 0; n < nn; n++)
 		par[n] = n;
 	for (k = 0; k < steps; k++) {
@@ -198,54 +212,146 @@ static int nest_build(const struct pqft *q, int up, int (*most)(const struct pqf
 					par[a < b ? b : a] = a < b ? a : b;
 			}
 		}
-		for (n = 0; n < nn; n++)
-			ns->comp[k * nn + n] = in_step(q, up, k, n) ? uf_find(par, n) : -1;
-	}
-	for (k = 0; k < steps; k++) {
-		int nk = 0, cnt = 0;
-
-		for (n = 0; n < nn; n++)
-			slot[n] = -1;
 		for (n = 0; n < nn; n++) {
-			int r = ns->comp[k * nn + n];
-			uint64_t g = f->nodes[n].guid;
-
-			if (r < 0)
-				continue;
-			if (slot[r] < 0) {
-				slot[r] = nk;
-				key[nk++] = (struct comp_key){
-					k + 1 < steps ? ns->comp[(k + 1) * nn + n] : 0, g, r };
-			} else if (g < key[slot[r]].guid) {
-				key[slot[r]].guid = g;
-			}
+			ns->comp[k * nn + n] = in_step(q, up, k, n) ? uf_find(par, n) : -1;
+			ns->rank[k * nn + n] = -1;
 		}
-		qsort(key, (size_t)nk, sizeof(*key), key_cmp);
-		for (i = 0; i < nk; i++) {
-			cnt = i && key[i].parent == key[i - 1].parent ? cnt + 1 : 0;
-			slot[key[i].root] = cnt;
-			if (cnt >= most(q, k)) {
-				osmre_fail(err, "%s: more than %d subtrees where the topology has %d (see the node of GUID 0x%016" PRIx64 ")",
-					   up ? "upper digits" : "lower digits",
-					   cnt + 1, most(q, k), key[i].guid);
-				goto fail;
-			}
-		}
-		for (n = 0; n < nn; n++)
-			ns->rank[k * nn + n] = ns->comp[k * nn + n] < 0 ? -1 :
-				slot[ns->comp[k * nn + n]];
 	}
 	free(par);
-	free(key);
-	free(slot);
 	return 0;
-oom:
-	osmre_fail(err, "out of memory");
-fail:
-	free(par);
-	free(key);
+}
+
+/* How often each colour went to the conflict keys met so far, per
+ * (parent, key). */
+struct keyset {
+	size_t cap;
+	int64_t *a, *b;		/* parent component, key; a = -1: empty */
+	uint8_t (*uses)[256];
+};
+
+static uint8_t *keyset_get(struct keyset *ks, int64_t a, int64_t b)
+{
+	size_t i = (size_t)((uint64_t)a * 0x9e3779b97f4a7c15ULL ^
+			    (uint64_t)b * 0xc2b2ae3d27d4eb4fULL) & (ks->cap - 1);
+
+	while (ks->a[i] != -1 && (ks->a[i] != a || ks->b[i] != b))
+		i = (i + 1) & (ks->cap - 1);
+	if (ks->a[i] == -1) {
+		ks->a[i] = a;
+		ks->b[i] = b;
+		memset(ks->uses[i], 0, sizeof(ks->uses[i]));
+	}
+	return ks->uses[i];
+}
+
+/*
+ * Digits of step k: the components of step k inside one of step k + 1
+ * take colours 0, 1, ... in the order of their smallest GUIDs, the
+ * smallest colour that no component met before with a common conflict key
+ * took (nodes with the same key, -1: none, must get different digits; the
+ * p_c twins of a QFT's cross level c may share one).  In a complete fabric all
+ * components of a parent conflict, and the colours are their ranks; in a
+ * degraded one a subtree may fall into pieces that still share a digit.
+ * At most most colours.
+ */
+static int nest_color(const struct pqft *q, struct nest *ns, int k,
+		      const int64_t *key, int most, struct osmre_err *err)
+{
+	const struct fabric *f = q->f;
+	int nn = ns->nn, n, i, nk = 0, rc = -1;
+	struct comp_key *ck = malloc((size_t)nn * sizeof(*ck));
+	int *slot = malloc((size_t)nn * sizeof(int));
+	int *first = malloc(((size_t)nn + 1) * sizeof(int));
+	int *next = malloc((size_t)nn * sizeof(int));
+	int *color = malloc((size_t)nn * sizeof(int));
+	struct keyset ks = { 0 };
+
+	for (ks.cap = 16; ks.cap < 2 * (size_t)nn + 2; ks.cap *= 2)
+		;
+	ks.a = malloc(ks.cap * sizeof(int64_t));
+	ks.b = malloc(ks.cap * sizeof(int64_t));
+	ks.uses = malloc(ks.cap * sizeof(*ks.uses));
+	if (!ck || !slot || !first || !next || !color || !ks.a || !ks.b ||
+	    !ks.uses) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; (size_t)i < ks.cap; i++)
+		ks.a[i] = -1;
+	for (n = 0; n < nn; n++) {
+		slot[n] = -1;
+		first[n] = -1;
+	}
+	for (n = 0; n < nn; n++) {
+		int r = ns->comp[k * nn + n];
+		uint64_t g = f->nodes[n].guid;
+
+		if (r < 0)
+			continue;
+		/* the nodes of each component, for their keys */
+		next[n] = first[r];
+		first[r] = n;
+		if (slot[r] < 0) {
+			slot[r] = nk;
+			ck[nk++] = (struct comp_key){
+				k + 1 < ns->steps ? ns->comp[(k + 1) * nn + n] : 0, g, r };
+		} else if (g < ck[slot[r]].guid) {
+			ck[slot[r]].guid = g;
+		}
+	}
+	qsort(ck, (size_t)nk, sizeof(*ck), key_cmp);
+	for (i = 0; i < nk; i++) {
+		int c, ok = 0;
+
+		for (c = 0; c < most && !ok; c++) {
+			int done = 0;
+
+			ok = 1;
+			/* count this piece's own nodes per key as it goes */
+			for (n = first[ck[i].root]; n >= 0 && ok; n = next[n])
+				if (key[n] >= 0) {
+					uint8_t *u = keyset_get(&ks, ck[i].parent, key[n]);
+
+					/* the twins of a QFT's cross level
+					 * share all digits but s_{c+1} mod p */
+					int share = q->cross && q->level[n] == q->cross ?
+						q->t.p[q->cross] : 1;
+
+					ok = u[c] < share;
+					u[c]++;
+					done++;
+				}
+			if (ok)
+				break;
+			/* undo the done counts */
+			for (n = first[ck[i].root]; n >= 0 && done; n = next[n])
+				if (key[n] >= 0) {
+					keyset_get(&ks, ck[i].parent, key[n])[c]--;
+					done--;
+				}
+		}
+		if (!ok) {
+			osmre_fail(err, "%s digit: more than %d subtrees where the topology has %d (see the node of GUID 0x%016" PRIx64 ")",
+				   ns->up ? "an upper" : "a lower", most, most,
+				   ck[i].guid);
+			goto out;
+		}
+		color[ck[i].root] = c;
+	}
+	for (n = 0; n < nn; n++)
+		if (ns->comp[k * nn + n] >= 0)
+			ns->rank[k * nn + n] = color[ns->comp[k * nn + n]];
+	rc = 0;
+out:
+	free(ck);
 	free(slot);
-	return -1;
+	free(first);
+	free(next);
+	free(color);
+	free(ks.a);
+	free(ks.b);
+	free(ks.uses);
+	return rc;
 }
 
 static void nest_free(struct nest *ns)
@@ -268,15 +374,6 @@ static int most_up(const struct pqft *q, int j)
 	return q->t.m[j + 1];
 }
 
-/* Lower: components of levels >= j inside those of levels >= j - 1, at
- * step k = h - j. */
-static int most_down(const struct pqft *q, int k)
-{
-	int j = q->t.h - k;
-
-	return j >= 2 ? q->t.w[j] : 1;
-}
-
 /*
  * Digits.  Upper digits s_h..s_{l+1} of a node of level l: going down
  * keeps them and going up forgets them, so the components of the
@@ -295,30 +392,94 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 {
 	const struct fabric *f = q->f;
 	struct nest up = { 0 }, down = { 0 };
-	int nn = f->nnodes, h = q->t.h, c = q->cross, n, j, rc = -1;
+	int nn = f->nnodes, h = q->t.h, c = q->cross, n, j, k, rc = -1;
+	int64_t *key = malloc(((size_t)nn + 1) * sizeof(int64_t));
 
-	if (nest_build(q, 1, most_up, &up, err) ||
-	    nest_build(q, 0, most_down, &down, err))
+	if (!key || nest_comps(q, 1, &up) || nest_comps(q, 0, &down)) {
+		osmre_fail(err, "out of memory");
 		goto out;
+	}
+	/* one piece: else leaves of different pieces have no up-down path
+	 * (switches without links down left are out) */
 	for (n = 0, j = -1; n < nn; n++) {
-		int l = q->level[n];
+		int x, l = q->level[n];
 
 		if (l < 0)
 			continue;
 		if (j < 0)
 			j = n;	/* the first node in use */
-		if (up.comp[h * nn + n] != up.comp[h * nn + j]) {
-			osmre_fail(err, "the fabric is not connected: \"%s\" and \"%s\" are apart",
+		if (up.comp[h * nn + n] == up.comp[h * nn + j])
+			continue;
+		for (x = 0; x < nn && !(q->level[x] == 1 &&
+				      up.comp[h * nn + x] == up.comp[h * nn + j]); x++)
+			;
+		for (l = 0; l < nn && !(q->level[l] == 0 &&
+				      up.comp[h * nn + l] == up.comp[h * nn + n]); l++)
+			;
+		if (x < nn && l < nn)
+			osmre_fail(err, "no up-down path from leaf \"%s\" to \"%s\" (the fabric falls apart)",
+				   f->nodes[x].name, f->nodes[l].name);
+		else
+			osmre_fail(err, "the fabric falls apart: \"%s\" and \"%s\"",
 				   f->nodes[j].name, f->nodes[n].name);
-			goto out;
+		goto out;
+	}
+	/*
+	 * Lower digits first, from the top: two switches of one level and one
+	 * subtree (upper component) whose other lower digits agree must get
+	 * different digits j.
+	 */
+	for (k = 0; k + 1 < down.steps; k++) {
+		j = h - k;	/* the step's new level */
+		for (n = 0; n < nn; n++) {
+			int l = q->level[n], i;
+			uint64_t v;
+
+			key[n] = -1;
+			if (l < j)
+				continue;
+			v = mix64((uint64_t)l << 32 | (uint64_t)up.comp[l * nn + n]);
+			for (i = l; i > j; i--)
+				v = mix64(v ^ (uint64_t)down.rank[(h - i) * nn + n]);
+			key[n] = (int64_t)(v >> 1);
 		}
+		if (nest_color(q, &down, k, key, q->t.w[j], err))
+			goto out;
+	}
+	for (n = 0; n < nn; n++) {
+		memset(q->dig[n], 0, sizeof(q->dig[n]));
+		for (j = 2; j <= q->level[n]; j++)
+			q->dig[n][j] = (uint8_t)down.rank[(h - j) * nn + n];
+	}
+	/*
+	 * Upper digits, from the bottom: two nodes of one level whose lower
+	 * digits and upper digits below j + 1 agree must get different
+	 * digits j + 1 (hosts have no lower digits: every piece with hosts
+	 * conflicts with every other).
+	 */
+	for (k = 0; k < h; k++) {
+		for (n = 0; n < nn; n++) {
+			int l = q->level[n], i;
+			uint64_t v;
+
+			key[n] = -1;
+			if (l < 0 || l > k)
+				continue;
+			v = mix64((uint64_t)l + 1);
+			for (i = 1; i <= l; i++)
+				v = mix64(v ^ q->dig[n][i]);
+			for (i = l; i < k; i++)
+				v = mix64(v ^ ((uint64_t)up.rank[i * nn + n] + 1000));
+			key[n] = (int64_t)(v >> 1);
+		}
+		if (nest_color(q, &up, k, key, most_up(q, k), err))
+			goto out;
 	}
 	for (n = 0; n < nn; n++) {
 		int l = q->level[n];
 
 		if (l < 0)
 			continue;
-		memset(q->dig[n], 0, sizeof(q->dig[n]));
 		for (j = l; j < h; j++) {
 			int v = up.rank[j * nn + n];
 
@@ -333,8 +494,6 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 				q->dig[n][j + 1] = (uint8_t)v;
 			}
 		}
-		for (j = 2; j <= l; j++)
-			q->dig[n][j] = (uint8_t)down.rank[(h - j) * nn + n];
 	}
 	if (c)		/* twins at the cross level */
 		for (n = 0; n < nn; n++) {
@@ -345,7 +504,7 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 			for (o = 0; o < nn; o++)
 				before += q->level[o] == c && o != n &&
 					  up.comp[c * nn + o] == up.comp[c * nn + n] &&
-					  down.comp[(h - c) * nn + o] == down.comp[(h - c) * nn + n] &&
+					  !memcmp(&q->dig[o][1], &q->dig[n][1], (size_t)c) &&
 					  f->nodes[o].guid < f->nodes[n].guid;
 			if (before >= q->t.p[c]) {
 				osmre_fail(err, "switch \"%s\" has %d twins, the cross level has p_%d = %d",
@@ -358,6 +517,7 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 out:
 	nest_free(&up);
 	nest_free(&down);
+	free(key);
 	return rc;
 }
 

@@ -13,6 +13,7 @@ struct sw_job {
 	struct lft_set *s;
 	int *sw;		/* the switches, by level from the top */
 	int nsw;
+	int *extra, nextra;	/* switches without a level (no link down) */
 	int **dist, **queue;	/* per thread, per node */
 	uint8_t **anc;		/* per thread: x's ancestors (or x) */
 	int failed;
@@ -145,6 +146,36 @@ static void one_switch(void *arg, long i, int tid)
 }
 
 
+/* A switch without a level: shortest paths of any kind towards it. */
+static void one_extra(void *arg, long i, int tid)
+{
+	struct sw_job *j = arg;
+	const struct fabric *f = j->f;
+	int x = j->extra[i], *dist = j->dist[tid], k, p;
+	unsigned lid = f->nodes[x].ports[0].lid;
+	struct lft *own = lft_of_node(j->s, x);
+
+	if (own && lid <= own->top)
+		own->port[lid] = 0;
+	bfs(j, x, dist, j->queue[tid]);
+	for (k = 0; k < j->nsw; k++) {
+		int n = j->sw[k];
+		struct lft *t = lft_of_node(j->s, n);
+
+		if (!t || lid > t->top || dist[n] == INF)
+			continue;
+		for (p = 1; p <= f->nodes[n].nports; p++) {
+			int r = f->nodes[n].ports[p].rnode;
+
+			if (r >= 0 && (r == x ? dist[n] == 1 :
+				       is_sw(j, r) && dist[r] == dist[n] - 1)) {
+				t->port[lid] = (uint8_t)p;
+				break;
+			}
+		}
+	}
+}
+
 int swroutes_updown(const struct fabric *f, const int *level,
 		    struct lft_set *s, int threads, struct osmre_err *err)
 {
@@ -154,6 +185,7 @@ int swroutes_updown(const struct fabric *f, const int *level,
 	if (threads <= 0)
 		threads = parallel_default_threads();
 	j.sw = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	j.extra = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	j.dist = calloc((size_t)threads, sizeof(int *));
 	j.queue = calloc((size_t)threads, sizeof(int *));
 	j.anc = calloc((size_t)threads, sizeof(uint8_t *));
@@ -162,7 +194,7 @@ int swroutes_updown(const struct fabric *f, const int *level,
 		    !(j.queue[t] = malloc(((size_t)f->nnodes + 1) * sizeof(int))) ||
 		    !(j.anc[t] = malloc((size_t)f->nnodes + 1)))
 			break;
-	if (!j.sw || !j.dist || !j.queue || !j.anc || t < threads) {
+	if (!j.sw || !j.extra || !j.dist || !j.queue || !j.anc || t < threads) {
 		rc = osmre_fail(err, "out of memory");
 		goto out;
 	}
@@ -174,7 +206,12 @@ int swroutes_updown(const struct fabric *f, const int *level,
 		for (n = 0; n < f->nnodes; n++)
 			if (is_sw(&j, n) && level[n] == t)
 				j.sw[j.nsw++] = n;
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed &&
+		    level[n] <= 0 && f->nodes[n].ports[0].lid)
+			j.extra[j.nextra++] = n;
 	parallel_for(threads, j.nsw, one_switch, &j);
+	parallel_for(threads, j.nextra, one_extra, &j);
 out:
 	for (t = 0; j.dist && t < threads; t++)
 		free(j.dist[t]);
@@ -186,5 +223,6 @@ out:
 	free(j.queue);
 	free(j.anc);
 	free(j.sw);
+	free(j.extra);
 	return rc;
 }

@@ -19,51 +19,6 @@
 #include "ranks.h"
 #include "testutil.h"
 
-/* ud[a * n + b]: leaf b reachable from leaf a by an up*-down* path. */
-static char *oracle(const struct fabric *f, const int *rank)
-{
-	int n = f->nnodes, a, *queue = malloc(sizeof(int) * 2 * (size_t)n);
-	char *ud = calloc((size_t)n * (size_t)n, 1);
-	char *seen = malloc(2 * (size_t)n);
-
-	assert_true(queue && ud && seen);
-	for (a = 0; a < n; a++) {
-		int head = 0, tail = 0;
-
-		if (rank[a] != 0)
-			continue;
-		memset(seen, 0, 2 * (size_t)n);
-		queue[tail++] = a * 2;	/* state: node * 2 + down */
-		seen[a * 2] = 1;
-		while (head < tail) {
-			int st = queue[head++], u = st / 2, down = st % 2, p;
-			const struct fab_node *nd = &f->nodes[u];
-
-			if (rank[u] == 0)
-				ud[(size_t)a * n + u] = 1;
-			for (p = 1; p <= nd->nports; p++) {
-				int v = nd->ports[p].rnode, ns;
-
-				if (v < 0 || f->nodes[v].type != FAB_SWITCH)
-					continue;
-				if (rank[v] == rank[u] + 1 && !down)
-					ns = v * 2;
-				else if (rank[v] == rank[u] - 1)
-					ns = v * 2 + 1;
-				else
-					continue;
-				if (!seen[ns]) {
-					seen[ns] = 1;
-					queue[tail++] = ns;
-				}
-			}
-		}
-	}
-	free(queue);
-	free(seen);
-	return ud;
-}
-
 static void test_200_degradations(void **state)
 {
 	int throw, valid = 0, refused = 0;
@@ -90,7 +45,7 @@ static void test_200_degradations(void **state)
 		assert_int_equal(lids_assign(f, 0, &err), 0);
 		ranks_compute(f, rank);
 		assert_int_equal(switch_components(f, comp), 0);
-		ud = oracle(f, rank);
+		ud = tu_updown_oracle(f, rank);
 		for (a = 0; a < f->nnodes; a++)
 			for (b = 0; b < f->nnodes; b++)
 				if (rank[a] == 0 && rank[b] == 0 &&

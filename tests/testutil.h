@@ -49,4 +49,12 @@ void tu_hosts_free(struct tu_hosts *h);
 int tu_max_shift_risk(const struct fabric *f, const struct lft_set *s,
 		      const struct tu_hosts *h);
 
+/*
+ * The tests' own up-down oracle, a breadth-first search over (switch,
+ * going up or down) states with ranks from ranks_compute():
+ * ud[a * nnodes + b] is set when leaf b is reachable from leaf a by an
+ * up*-down* path.  Free with free().
+ */
+char *tu_updown_oracle(const struct fabric *f, const int *rank);
+
 #endif

@@ -140,6 +140,20 @@ int topo_spec_parse(const char *spec, struct pgft_params *out,
 	return 0;
 }
 
+void topo_spec_format(const struct pgft_params *t, char *buf, size_t sz)
+{
+	const int *v[3] = { t->m, t->w, t->p };
+	size_t n = (size_t)snprintf(buf, sz, "%s(%d", t->qft ? "qft" : "pgft", t->h);
+	int k, l;
+
+	for (k = 0; k < 3 && n < sz; k++)
+		for (l = 1; l <= t->h && n < sz; l++)
+			n += (size_t)snprintf(buf + n, sz - n, "%c%d",
+					      l == 1 ? ';' : ',', v[k][l]);
+	if (n < sz)
+		snprintf(buf + n, sz - n, ")");
+}
+
 long pgft_level_size(const struct pgft_params *t, int l)
 {
 	long n = 1;

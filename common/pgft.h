@@ -47,6 +47,8 @@ int qft_parse(const char *h, const char *m, const char *w, const char *p,
 /* "pgft(3;18,9,36;1,9,18;1,2,1)" or "qft(...)" (p optional for pgft). */
 int topo_spec_parse(const char *spec, struct pgft_params *out,
 		    struct osmre_err *err);
+/* The spec of t, as topo_spec_parse() reads it. */
+void topo_spec_format(const struct pgft_params *t, char *buf, size_t sz);
 /* The first level with p_l > 1 of a QFT, 0 when none. */
 int qft_cross_level(const struct pgft_params *t);
 

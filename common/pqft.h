@@ -61,6 +61,13 @@ void pqft_free(struct pqft *q);
 int pqft_assign(struct pqft *q, const struct fabric *f,
 		const struct pgft_params *t, struct osmre_err *err);
 
+/*
+ * The parameters of a complete PGFT or QFT read off the fabric
+ * (pqft_infer.c); fails on a fabric they do not fit, a degraded one say.
+ */
+int pqft_infer(const struct fabric *f, struct pgft_params *t,
+	       struct osmre_err *err);
+
 /* Digit i (1..h) and level of node n; host index d of a host node. */
 static inline int pqft_digit(const struct pqft *q, int n, int i)
 {

@@ -110,8 +110,9 @@ static int dmodc_fwd_tables(void *ctx)
 }
 
 /*
- * pqft: the topology parameters come from pqft_topology (osmre.conf);
- * without them the pass fails and OpenSM falls back.
+ * pqft: the topology parameters come from pqft_topology (osmre.conf), or
+ * are read off a complete fabric; when neither works the pass fails and
+ * OpenSM falls back.
  */
 static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 		     struct osmre_err *err)
@@ -120,10 +121,17 @@ static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 	struct pqft *q;
 	int rc;
 
-	if (!p->opt.pqft_topology[0])
-		return osmre_fail(err, "no pqft_topology in the options file");
-	if (topo_spec_parse(p->opt.pqft_topology, &t, err))
+	if (!p->opt.pqft_topology[0]) {
+		char buf[256];
+
+		if (pqft_infer(f, &t, err))
+			return osmre_prefix(err, "no pqft_topology in the options file");
+		topo_spec_format(&t, buf, sizeof(buf));
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: pqft: topology %s, inferred from the fabric\n", buf);
+	} else if (topo_spec_parse(p->opt.pqft_topology, &t, err)) {
 		return -1;
+	}
 	q = pqft_new();
 	if (!q)
 		return osmre_fail(err, "out of memory");

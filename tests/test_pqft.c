@@ -384,6 +384,46 @@ next:
 	assert_true(valid > 0 && refused > 0);
 }
 
+/* Parameters read off complete fabrics, and off one missing a few links;
+ * one missing a switch needs them given. */
+static void test_infer(void **state)
+{
+	static const char *const specs[] = {
+		"qft(3;4,2,8;1,2,4;1,2,1)", "pgft(3;4,2,8;1,2,4;1,2,1)",
+		"qft(4;6,3,6,12;1,3,6,6;1,2,1,1)", "qft(4;4,4,2,4;1,4,2,4;1,1,2,1)",
+		"qft(3;6,2,9;1,2,6;1,3,1)", "pgft(2;18,10;1,18;1,1)",
+		"pgft(3;6,6,10;1,6,6;1,1,1)",
+	};
+	struct pgft_params t, got;
+	struct osmre_err err;
+	struct fabric *f;
+	struct rng r;
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		f = build(specs[i], &t, 0);
+		if (pqft_infer(f, &got, &err))
+			fail_msg("%s: %s", specs[i], err.msg);
+		topo_spec_format(&got, buf, sizeof(buf));
+		assert_string_equal(buf, specs[i]);
+		fabric_free(f);
+	}
+	f = build("qft(3;6,3,12;1,3,6;1,2,1)", &t, 0);
+	rng_seed(&r, 3);
+	assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 5, &r, &err), 0);
+	assert_int_equal(pqft_infer(f, &got, &err), 0);
+	topo_spec_format(&got, buf, sizeof(buf));
+	assert_string_equal(buf, "qft(3;6,3,12;1,3,6;1,2,1)");
+	fabric_free(f);
+	f = build("qft(3;6,3,12;1,3,6;1,2,1)", &t, 0);
+	assert_int_equal(degrade_remove(f, DEGRADE_SWITCHES, 1, &r, &err), 0);
+	assert_int_equal(pqft_infer(f, &got, &err), -1);
+	assert_non_null(strstr(err.msg, "a degraded fabric needs pqft_topology"));
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_shuffled_guids),
 		cmocka_unit_test(test_lmc),
 		cmocka_unit_test(test_mismatch),
+		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_200_degradations),
 	};
 

@@ -22,7 +22,7 @@ static void route_usage(FILE *out)
 		"      --lmc L         LMC of offline LID assignment (default 0)\n"
 		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n"
 		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
-		"                      qft(H;M;W;P)\n");
+		"                      qft(H;M;W;P) (default: read off a complete fabric)\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -91,11 +91,7 @@ int cmd_route(int argc, char **argv)
 			engine);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(engine, "pqft")) {
-		if (!spec) {
-			fprintf(stderr, "osmre route: pqft needs --topology pgft(...) or qft(...)\n");
-			return EXIT_USAGE;
-		}
+	if (!strcmp(engine, "pqft") && spec) {
 		if (topo_spec_parse(spec, &params, &err)) {
 			fprintf(stderr, "osmre route: --topology: %s\n", err.msg);
 			return EXIT_USAGE;
@@ -116,6 +112,17 @@ int cmd_route(int argc, char **argv)
 	}
 	t0 = tool_now();
 	if (!strcmp(engine, "pqft")) {
+		char buf[256];
+
+		if (!spec) {	/* read off the fabric */
+			if (pqft_infer(f, &params, &err)) {
+				fprintf(stderr, "osmre route: pqft: %s: %s\n", topo, err.msg);
+				rc = EXIT_INVALID;
+				goto out;
+			}
+			topo_spec_format(&params, buf, sizeof(buf));
+			fprintf(stderr, "pqft: topology %s (inferred)\n", buf);
+		}
 		pq = pqft_new();
 		if (!pq || pqft_assign(pq, f, &params, &err) ||
 		    pqft_route(pq, &s, o.threads, &err)) {

@@ -6,8 +6,10 @@
 #    identical to `osmre route -e pqft` on the same net file, and shift
 #    permutations in host order are free of congestion (SP = 1);
 #  - SIGUSR2: a second pass, opensm alive, the same tables;
-#  - without pqft_topology, pqft refuses with a log line and OpenSM's next
-#    engine (routing_engine pqft,updn) routes the fabric.
+#  - without pqft_topology, pqft reads the parameters off the fabric, logs
+#    them and gives the same tables;
+#  - with parameters that do not fit, pqft refuses with a log line and
+#    OpenSM's next engine (routing_engine pqft,updn) routes the fabric.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -41,10 +43,20 @@ check "opensm alive" kill -0 "$OSM_PID"
 check "LFTs read back again" read_lfts H_35_5 "$W/again.lfts"
 check "the same tables" same_lfts "$W/fabric.lfts" "$W/again.lfts"
 
-# no parameters: refused, updn routes
+# no parameters: read off the fabric
 osm_stop
 : >"$W/osmre.conf"
 ROUTING=pqft,updn osm_start H_0_0 || { ko "SUBNET UP without pqft_topology"; exit 1; }
-check "refusal logged" grep -q "osmre ERR: pqft: fabric not routable: no pqft_topology in the options file" "$W/osm.log"
+check "topology inferred" grep -q "osmre: pqft: topology $SPEC, inferred from the fabric" "$W/osm.log"
+check "pqft routed with it" grep -q "pqft tables configured on all switches" "$W/osm.log"
+sleep 1
+check "LFTs read back" read_lfts H_35_5 "$W/inferred.lfts"
+check "the same tables as with the parameters given" same_lfts "$W/fabric.lfts" "$W/inferred.lfts"
+
+# parameters that do not fit: refused, updn routes
+osm_stop
+printf 'pqft_topology pgft(3;6,3,12;1,3,6;1,2,1)\n' >"$W/osmre.conf"
+ROUTING=pqft,updn osm_start H_0_0 || { ko "SUBNET UP with wrong parameters"; exit 1; }
+check "refusal logged" grep -q "osmre ERR: pqft: fabric not routable: " "$W/osm.log"
 check "updn routed instead" grep -q "updn tables configured on all switches" "$W/osm.log"
 finish

@@ -28,6 +28,8 @@ static const struct opt_def defs[] = {
 	  0, 1, 0, "0 or 1", 0 },
 	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),
 	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0 },
+	{ "pqft_seed", offsetof(struct osmre_options, pqft_seed),
+	  0, 0x7fffffff, 1, "an integer 0..2147483647", 0 },
 	{ "pqft_topology", offsetof(struct osmre_options, pqft_topology),
 	  0, 0, 0, "pgft(H;M;W[;P]) or qft(H;M;W;P)",
 	  sizeof(((struct osmre_options *)0)->pqft_topology) },

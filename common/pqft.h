@@ -48,7 +48,8 @@ struct pqft {
 	 * links of present switches, switches) */
 	long missing_links, missing_switches;
 	long excluded;		/* switches left out: no link down left */
-	uint64_t seed;		/* of the choices among alternate ports */
+	uint64_t seed;		/* of the choices among alternate ports (set
+				 * before pqft_assign(); pqft_new(): 1) */
 };
 
 struct pqft *pqft_new(void);

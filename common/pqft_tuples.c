@@ -13,7 +13,11 @@
 
 struct pqft *pqft_new(void)
 {
-	return calloc(1, sizeof(struct pqft));
+	struct pqft *q = calloc(1, sizeof(struct pqft));
+
+	if (q)
+		q->seed = 1;
+	return q;
 }
 
 static void pqft_clear(struct pqft *q)
@@ -659,10 +663,12 @@ int pqft_assign(struct pqft *q, const struct fabric *f,
 		const struct pgft_params *t, struct osmre_err *err)
 {
 	int nn = f->nnodes, n, l;
+	uint64_t seed = q->seed;
 	long r;
 
 	if (q->f)
 		pqft_clear(q);
+	q->seed = seed;
 	q->t = *t;
 	q->f = f;
 	q->cross = qft_cross_level(t);

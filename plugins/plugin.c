@@ -135,6 +135,7 @@ static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 	q = pqft_new();
 	if (!q)
 		return osmre_fail(err, "out of memory");
+	q->seed = (uint64_t)p->opt.pqft_seed;
 	rc = pqft_assign(q, f, &t, err) ||
 	     pqft_route(q, s, p->opt.pqft_threads, err) ? -1 : 0;
 	pqft_free(q);

@@ -94,6 +94,24 @@ expect "loguniform" 0 "removed" $OSMRE gen pgft 3 6,3,4 1,3,6 1,2,1 \
 expect "route degraded" 0 "routed" $OSMRE route -t "$T/d1.net" -o "$T/d1.lfts" -j 2
 expect "check degraded" 0 "VALID" $OSMRE check -t "$T/d1.net" -l "$T/d1.lfts"
 
+# pqft: a QFT, its parameters read off it; around faults the seed
+# decides among the ports that still lead on, the same seed the same way
+$OSMRE gen qft 3 6,3,12 1,3,6 1,2,1 -o "$T/q.net" 2>/dev/null
+expect "pqft inferred" 0 "pqft: topology qft(3;6,3,12;1,3,6;1,2,1) (inferred)" \
+	$OSMRE route -e pqft -t "$T/q.net" -o "$T/q.lfts"
+expect "pqft valid" 0 "VALID" $OSMRE check -t "$T/q.net" -l "$T/q.lfts"
+expect "pqft bad topology" 2 "m_3 = 7 is not divisible by p_2 = 2" \
+	$OSMRE route -e pqft --topology "qft(3;6,3,7;1,3,6;1,2,1)" -t "$T/q.net" -o "$T/x"
+$OSMRE gen qft 3 6,3,12 1,3,6 1,2,1 --remove-links 20 --seed 4 -o "$T/qd.net" 2>/dev/null
+for s in 1 2 1; do
+	$OSMRE route -e pqft --topology "qft(3;6,3,12;1,3,6;1,2,1)" --seed $s \
+		-t "$T/qd.net" -o "$T/qd$s.lfts" 2>/dev/null
+	$OSMRE check -t "$T/qd.net" -l "$T/qd$s.lfts" >/dev/null || ko "pqft seed $s: invalid"
+	[ $s = 1 ] && cp "$T/qd1.lfts" "$T/qd1.first"
+done
+cmp -s "$T/qd1.lfts" "$T/qd1.first" && ok "pqft: same seed, same tables" || ko "pqft: same seed, same tables"
+cmp -s "$T/qd1.lfts" "$T/qd2.lfts" && ko "pqft: another seed, other choices" || ok "pqft: another seed, other choices"
+
 # LMC: every LID of every port is routed
 expect "route lmc" 0 "routed" $OSMRE route -t "$T/sar.net" -o "$T/lmc.lfts" --lmc 2
 expect "check lmc" 0 "CA pairs 128880: unreachable 0" \

@@ -108,12 +108,13 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 5);
+	assert_int_equal(r.n, 6);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
 	assert_string_equal(r.msg[3], "pqft_threads 0");
-	assert_string_equal(r.msg[4], "pqft_topology (none)");
+	assert_string_equal(r.msg[4], "pqft_seed 1");
+	assert_string_equal(r.msg[5], "pqft_topology (none)");
 }
 
 int main(void)

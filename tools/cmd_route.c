@@ -22,7 +22,9 @@ static void route_usage(FILE *out)
 		"      --lmc L         LMC of offline LID assignment (default 0)\n"
 		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n"
 		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
-		"                      qft(H;M;W;P) (default: read off a complete fabric)\n");
+		"                      qft(H;M;W;P) (default: read off a complete fabric)\n"
+		"      --seed S        pqft: seed of the choices among alternate ports\n"
+		"                      around faults (default 1)\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -35,11 +37,13 @@ int cmd_route(int argc, char **argv)
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "lids", required_argument, NULL, 'L' },
 		{ "topology", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *spec = NULL;
+	long seed = 1;
 	struct pgft_params params;
 	struct pqft *pq = NULL;
 	struct dmodc_opts o = { 0 };
@@ -72,6 +76,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'T':
 			spec = optarg;
+			break;
+		case 'S':
+			seed = tool_number("--seed", optarg, 0x7fffffffL);
 			break;
 		case 'h':
 			route_usage(stdout);
@@ -124,6 +131,8 @@ int cmd_route(int argc, char **argv)
 			fprintf(stderr, "pqft: topology %s (inferred)\n", buf);
 		}
 		pq = pqft_new();
+		if (pq)
+			pq->seed = (uint64_t)seed;
 		if (!pq || pqft_assign(pq, f, &params, &err) ||
 		    pqft_route(pq, &s, o.threads, &err)) {
 			fprintf(stderr, "osmre route: pqft: %s: %s\n", topo,

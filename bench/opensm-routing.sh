@@ -7,6 +7,10 @@
 # arrays then exist already).
 #   sh bench/opensm-routing.sh H M W P ENGINE...   (from a build directory)
 # e.g. sh ../bench/opensm-routing.sh 3 18,9,36 1,9,18 1,2,1 dmodc ftree updn minhop
+# KIND=qft builds the QFT with those parameters instead of the PGFT; pqft
+# reads the parameters off the (complete) fabric.  QUALITY=1 also reads the
+# tables back (dump_fts) and prints their congestion risk (osmre analyze,
+# shifts in host order, RP over 100 permutations) and which engine routed.
 set -u
 h=$1 m=$2 w=$3 p=$4
 shift 4
@@ -18,8 +22,10 @@ OSM_UP_TIMEOUT=3600
 SIM_START_TIMEOUT=600
 OSM_DEBUG=0x07	# verbose: "building routing with ..."
 . "$top/tests/ibsim/lib.sh"
-NET=$W/pgft.net
-"$OSMRE" gen pgft "$h" "$m" "$w" "$p" -o "$NET" || exit 1
+KIND=${KIND:-pgft}
+NET=$W/$KIND.net
+"$OSMRE" gen "$KIND" "$h" "$m" "$w" "$p" -o "$NET" || exit 1
+NAME=$(echo "$KIND" | tr a-z A-Z)
 smhost=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
 
 sim_start "$NET" || exit 1
@@ -28,14 +34,26 @@ for engine in "$@"; do
 	ROUTING=$engine osm_start "$smhost" || { echo "$engine: no SUBNET UP"; continue; }
 	first=$(routing_step "$W/osm.log" "$engine" 1)
 	again="-"
-	if [ "$engine" = dmodc ]; then
+	if [ "$engine" = dmodc ] || [ "$engine" = pqft ]; then
 		kill -USR2 "$OSM_PID"
 		wait_log "$engine tables configured on all switches" 2 3600 >/dev/null &&
 			again=$(routing_step "$W/osm.log" "$engine" 2)
 	fi
 	rss=$(awk '/VmHWM/ { print $2 }' "/proc/$OSM_PID/status" 2>/dev/null)
-	printf "PGFT(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
-		"$h" "$m" "$w" "$p" "$engine" "$first" "$again" \
+	if [ "${QUALITY:-0}" = 1 ]; then
+		awk '/^Hca/ { x = $3; gsub(/"/, "", x); print x }' "$NET" >"$W/hosts.order"
+		by=$(grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" |
+			tail -1 | cut -d' ' -f1)
+		host=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); h = x } END { print h }' "$NET")
+		if read_lfts "$host" "$W/$engine.lfts"; then
+			"$OSMRE" analyze -q --rp 100 --order "file:$W/hosts.order" \
+				--topo "$NET" --lfts "$W/$engine.lfts" 2>/dev/null |
+				sed -n "s/^validity: \([A-Z]*\).*/  $engine (routed by $by): \1/p;
+					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"
+		fi
+	fi
+	printf "%s(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
+		"$NAME" "$h" "$m" "$w" "$p" "$engine" "$first" "$again" \
 		$(($(date +%s) - start)) "${rss:-?}"
 	osm_stop "$engine"
 done

@@ -94,6 +94,20 @@ expect "loguniform" 0 "removed" $OSMRE gen pgft 3 6,3,4 1,3,6 1,2,1 \
 expect "route degraded" 0 "routed" $OSMRE route -t "$T/d1.net" -o "$T/d1.lfts" -j 2
 expect "check degraded" 0 "VALID" $OSMRE check -t "$T/d1.net" -l "$T/d1.lfts"
 
+# the QFT paper's examples, and its restriction explained
+expect "gen qft fig 1" 0 "qft: 40 switches, 64 hosts, 128 switch links, 64 host links" \
+	$OSMRE gen qft 3 4,2,8 1,2,4 1,2,1 -o "$T/x.net"
+expect "gen qft 5832" 0 "qft: 810 switches, 5832 hosts, 11664 switch links, 5832 host links" \
+	$OSMRE gen qft 3 18,9,36 1,9,18 1,2,1 -o "$T/x.net"
+expect "gen qft 34992" 0 "qft: 6804 switches, 34992 hosts, 104976 switch links, 34992 host links" \
+	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,1,1 -o "$T/x.net"
+expect "gen qft two cross levels" 2 "a QFT is cross-connected at one level only" \
+	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,2,1 -o "$T/x.net"
+expect "gen qft w not divisible" 2 "w_4 = 16 is not divisible by p_2 = 6" \
+	$OSMRE gen qft 4 18,3,18,36 1,3,18,16 1,6,1,1 -o "$T/x.net"
+expect "gen qft top level" 2 "must lie between 2 and h - 1 = 2" \
+	$OSMRE gen qft 3 4,2,8 1,2,4 1,1,2 -o "$T/x.net"
+
 # pqft: a QFT, its parameters read off it; around faults the seed
 # decides among the ports that still lead on, the same seed the same way
 $OSMRE gen qft 3 6,3,12 1,3,6 1,2,1 -o "$T/q.net" 2>/dev/null

@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Switches are numbered compactly, levelled ones first from the top
+ * level down, and their switch links kept in three adjacency lists (up,
+ * down, any), each in port order, so that a destination costs two passes
+ * over the links.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,222 +13,245 @@
 
 #define INF 0x3fffffff
 
-struct sw_job {
-	const struct fabric *f;
-	const int *level;
-	struct lft_set *s;
-	int *sw;		/* the switches, by level from the top */
-	int nsw;
-	int *extra, nextra;	/* switches without a level (no link down) */
-	int **dist, **queue;	/* per thread, per node */
-	uint8_t **anc;		/* per thread: x's ancestors (or x) */
-	int failed;
+struct adj {
+	int nb;			/* compact index of the neighbour */
+	int port;		/* our port towards it */
 };
 
-static int is_sw(const struct sw_job *j, int n)
-{
-	return n >= 0 && j->f->nodes[n].type == FAB_SWITCH && j->level[n] > 0;
-}
+struct csr {
+	int *first;		/* nsw + 1 */
+	struct adj *a;
+};
 
-/* Plain BFS distances from x over switch links. */
-static void bfs(const struct sw_job *j, int x, int *dist, int *queue)
+struct sw_job {
+	const struct fabric *f;
+	struct lft_set *s;
+	int nsw, nlev;		/* switches; the levelled ones come first */
+	int *node, *lvl;	/* per compact index */
+	struct lft **lft;
+	struct csr up, down, any;
+	int **dist, **queue;	/* per thread */
+	uint8_t **anc;		/* per thread: x's ancestors (or x) */
+};
+
+static int csr_build(struct sw_job *j, const int *idx, struct csr *c,
+		     int dir)	/* +1 up, -1 down, 0 any */
 {
 	const struct fabric *f = j->f;
-	int head = 0, tail = 0, n, p;
+	int k, p, n = 0;
 
-	for (n = 0; n < f->nnodes; n++)
-		dist[n] = INF;
+	c->first = malloc(((size_t)j->nsw + 1) * sizeof(int));
+	if (!c->first)
+		return -1;
+	for (k = 0; k < j->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[j->node[k]];
+
+		c->first[k] = n;
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			n += r >= 0 && idx[r] >= 0 &&
+			     (!dir || (j->lvl[k] > 0 && j->lvl[idx[r]] == j->lvl[k] + dir));
+		}
+	}
+	c->first[j->nsw] = n;
+	c->a = malloc(((size_t)n + 1) * sizeof(struct adj));
+	if (!c->a)
+		return -1;
+	for (k = 0, n = 0; k < j->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[j->node[k]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			if (r >= 0 && idx[r] >= 0 &&
+			    (!dir || (j->lvl[k] > 0 && j->lvl[idx[r]] == j->lvl[k] + dir)))
+				c->a[n++] = (struct adj){ idx[r], p };
+		}
+	}
+	return 0;
+}
+
+static void set_port(struct sw_job *j, int k, unsigned lid, int port)
+{
+	struct lft *t = j->lft[k];
+
+	if (t && lid <= t->top)
+		t->port[lid] = (uint8_t)port;
+}
+
+/* Shortest paths of any kind towards x for the switches left without a
+ * route (not yet set). */
+static void any_path(struct sw_job *j, int x, unsigned lid, int *dist,
+		     int *queue, int all)
+{
+	int head = 0, tail = 0, k, e;
+
+	for (k = 0; k < j->nsw; k++)
+		dist[k] = INF;
 	dist[x] = 0;
 	queue[tail++] = x;
 	while (head < tail) {
-		n = queue[head++];
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
-
-			if (is_sw(j, r) && dist[r] == INF) {
-				dist[r] = dist[n] + 1;
-				queue[tail++] = r;
+		k = queue[head++];
+		for (e = j->any.first[k]; e < j->any.first[k + 1]; e++)
+			if (dist[j->any.a[e].nb] == INF) {
+				dist[j->any.a[e].nb] = dist[k] + 1;
+				queue[tail++] = j->any.a[e].nb;
 			}
-		}
+	}
+	for (k = 0; k < j->nlev; k++) {
+		struct lft *t = j->lft[k];
+
+		if (k == x || dist[k] == INF || !t || lid > t->top ||
+		    (!all && t->port[lid] != LFT_NONE))
+			continue;
+		for (e = j->any.first[k]; e < j->any.first[k + 1]; e++)
+			if (dist[j->any.a[e].nb] == dist[k] - 1) {
+				t->port[lid] = (uint8_t)j->any.a[e].port;
+				break;
+			}
 	}
 }
 
 static void one_switch(void *arg, long i, int tid)
 {
 	struct sw_job *j = arg;
-	const struct fabric *f = j->f;
-	int x = j->sw[i], *dist = j->dist[tid], *queue = j->queue[tid];
+	int x = (int)i, *dist = j->dist[tid], *queue = j->queue[tid];
+	unsigned lid = j->f->nodes[j->node[x]].ports[0].lid;
 	uint8_t *anc = j->anc[tid];
-	unsigned lid = f->nodes[x].ports[0].lid;
-	int head = 0, tail = 0, k, n, p, any = 0;
+	int head = 0, tail = 0, k, e, lost = 0;
 
 	if (!lid)
 		return;
+	set_port(j, x, lid, 0);
+	if (x >= j->nlev) {	/* no level: any path */
+		any_path(j, x, lid, dist, queue, 1);
+		return;
+	}
+	for (k = 0; k < j->nlev; k++) {
+		dist[k] = INF;
+		anc[k] = 0;
+	}
 	/* x's ancestors reach it going down: BFS upwards from x */
-	for (n = 0; n < f->nnodes; n++)
-		dist[n] = INF;
 	dist[x] = 0;
+	anc[x] = 1;
 	queue[tail++] = x;
 	while (head < tail) {
-		n = queue[head++];
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
+		k = queue[head++];
+		for (e = j->up.first[k]; e < j->up.first[k + 1]; e++) {
+			int r = j->up.a[e].nb;
 
-			if (is_sw(j, r) && j->level[r] == j->level[n] + 1 &&
-			    dist[r] == INF) {
-				dist[r] = dist[n] + 1;
+			if (!anc[r]) {
+				anc[r] = 1;
+				dist[r] = dist[k] + 1;
 				queue[tail++] = r;
 			}
 		}
 	}
-	for (n = 0; n < f->nnodes; n++)
-		anc[n] = dist[n] != INF;
-	/* the others go up first: parents before children */
-	for (k = 0; k < j->nsw; k++) {
+	/* the others go up first: parents (numbered lower) before children */
+	for (k = 0; k < j->nlev; k++) {
 		int best = INF;
 
-		n = j->sw[k];
-		if (dist[n] != INF)
+		if (anc[k])
 			continue;
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
-
-			if (is_sw(j, r) && j->level[r] == j->level[n] + 1 &&
-			    dist[r] + 1 < best)
-				best = dist[r] + 1;
-		}
-		dist[n] = best;
+		for (e = j->up.first[k]; e < j->up.first[k + 1]; e++)
+			if (dist[j->up.a[e].nb] + 1 < best)
+				best = dist[j->up.a[e].nb] + 1;
+		dist[k] = best;
 	}
-	for (k = 0; k < j->nsw; k++) {
-		struct lft *t;
-		int want;
+	for (k = 0; k < j->nlev; k++) {
+		const struct csr *c = anc[k] ? &j->down : &j->up;
 
-		n = j->sw[k];
-		t = lft_of_node(j->s, n);
-		if (!t || lid > t->top)
+		if (k == x)
 			continue;
-		if (n == x) {
-			t->port[lid] = 0;
+		if (dist[k] >= INF) {
+			lost = 1;
 			continue;
 		}
-		if (dist[n] == INF) {
-			any = 1;
-			continue;
-		}
-		want = dist[n] - 1;
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
+		/* down along x's ancestors, or up towards them */
+		for (e = c->first[k]; e < c->first[k + 1]; e++) {
+			int r = c->a[e].nb;
 
-			if (!is_sw(j, r) || dist[r] != want)
-				continue;
-			/* down along x's ancestors, or up towards them */
-			if (anc[n] ? anc[r] && j->level[r] == j->level[n] - 1 :
-				     j->level[r] == j->level[n] + 1) {
-				t->port[lid] = (uint8_t)p;
+			if (dist[r] == dist[k] - 1 && (!anc[k] || anc[r])) {
+				set_port(j, k, lid, c->a[e].port);
 				break;
 			}
 		}
 	}
-	if (!any)
-		return;
-	bfs(j, x, dist, queue);
-	for (k = 0; k < j->nsw; k++) {
-		struct lft *t;
-
-		n = j->sw[k];
-		t = lft_of_node(j->s, n);
-		if (!t || lid > t->top || n == x || t->port[lid] != LFT_NONE ||
-		    dist[n] == INF)
-			continue;
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
-
-			if (is_sw(j, r) && dist[r] == dist[n] - 1) {
-				t->port[lid] = (uint8_t)p;
-				break;
-			}
-		}
-	}
-}
-
-
-/* A switch without a level: shortest paths of any kind towards it. */
-static void one_extra(void *arg, long i, int tid)
-{
-	struct sw_job *j = arg;
-	const struct fabric *f = j->f;
-	int x = j->extra[i], *dist = j->dist[tid], k, p;
-	unsigned lid = f->nodes[x].ports[0].lid;
-	struct lft *own = lft_of_node(j->s, x);
-
-	if (own && lid <= own->top)
-		own->port[lid] = 0;
-	bfs(j, x, dist, j->queue[tid]);
-	for (k = 0; k < j->nsw; k++) {
-		int n = j->sw[k];
-		struct lft *t = lft_of_node(j->s, n);
-
-		if (!t || lid > t->top || dist[n] == INF)
-			continue;
-		for (p = 1; p <= f->nodes[n].nports; p++) {
-			int r = f->nodes[n].ports[p].rnode;
-
-			if (r >= 0 && (r == x ? dist[n] == 1 :
-				       is_sw(j, r) && dist[r] == dist[n] - 1)) {
-				t->port[lid] = (uint8_t)p;
-				break;
-			}
-		}
-	}
+	if (lost)
+		any_path(j, x, lid, dist, queue, 0);
 }
 
 int swroutes_updown(const struct fabric *f, const int *level,
 		    struct lft_set *s, int threads, struct osmre_err *err)
 {
-	struct sw_job j = { .f = f, .level = level, .s = s };
-	int n, t, top, rc = 0;
+	struct sw_job j = { .f = f, .s = s };
+	int *idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int n, t, l, top = 0, rc = 0;
 
 	if (threads <= 0)
 		threads = parallel_default_threads();
-	j.sw = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	j.extra = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	j.node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	j.lvl = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	j.lft = malloc(((size_t)f->nnodes + 1) * sizeof(struct lft *));
 	j.dist = calloc((size_t)threads, sizeof(int *));
 	j.queue = calloc((size_t)threads, sizeof(int *));
 	j.anc = calloc((size_t)threads, sizeof(uint8_t *));
-	for (t = 0; j.dist && j.queue && j.anc && t < threads; t++)
-		if (!(j.dist[t] = malloc(((size_t)f->nnodes + 1) * sizeof(int))) ||
-		    !(j.queue[t] = malloc(((size_t)f->nnodes + 1) * sizeof(int))) ||
-		    !(j.anc[t] = malloc((size_t)f->nnodes + 1)))
-			break;
-	if (!j.sw || !j.extra || !j.dist || !j.queue || !j.anc || t < threads) {
-		rc = osmre_fail(err, "out of memory");
-		goto out;
-	}
-	/* by level, from the top */
-	for (n = 0, top = 0; n < f->nnodes; n++)
-		if (is_sw(&j, n) && level[n] > top)
+	if (!idx || !j.node || !j.lvl || !j.lft || !j.dist || !j.queue || !j.anc)
+		goto oom;
+	/* compact numbering: levelled switches from the top, then the rest */
+	for (n = 0; n < f->nnodes; n++) {
+		idx[n] = -1;
+		if (f->nodes[n].type == FAB_SWITCH && level[n] > top)
 			top = level[n];
-	for (t = top; t >= 1; t--)
+	}
+	for (l = top; l >= 1; l--)
 		for (n = 0; n < f->nnodes; n++)
-			if (is_sw(&j, n) && level[n] == t)
-				j.sw[j.nsw++] = n;
+			if (f->nodes[n].type == FAB_SWITCH && level[n] == l) {
+				idx[n] = j.nsw;
+				j.lvl[j.nsw] = l;
+				j.node[j.nsw++] = n;
+			}
+	j.nlev = j.nsw;
 	for (n = 0; n < f->nnodes; n++)
 		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed &&
-		    level[n] <= 0 && f->nodes[n].ports[0].lid)
-			j.extra[j.nextra++] = n;
+		    idx[n] < 0) {
+			idx[n] = j.nsw;
+			j.lvl[j.nsw] = 0;
+			j.node[j.nsw++] = n;
+		}
+	for (n = 0; n < j.nsw; n++)
+		j.lft[n] = lft_of_node(s, j.node[n]);
+	if (csr_build(&j, idx, &j.up, 1) || csr_build(&j, idx, &j.down, -1) ||
+	    csr_build(&j, idx, &j.any, 0))
+		goto oom;
+	for (t = 0; t < threads; t++)
+		if (!(j.dist[t] = malloc(((size_t)j.nsw + 1) * sizeof(int))) ||
+		    !(j.queue[t] = malloc(((size_t)j.nsw + 1) * sizeof(int))) ||
+		    !(j.anc[t] = malloc((size_t)j.nsw + 1)))
+			goto oom;
 	parallel_for(threads, j.nsw, one_switch, &j);
-	parallel_for(threads, j.nextra, one_extra, &j);
+	goto out;
+oom:
+	rc = osmre_fail(err, "out of memory");
 out:
-	for (t = 0; j.dist && t < threads; t++)
+	for (t = 0; j.dist && j.queue && j.anc && t < threads; t++) {
 		free(j.dist[t]);
-	for (t = 0; j.queue && t < threads; t++)
 		free(j.queue[t]);
-	for (t = 0; j.anc && t < threads; t++)
 		free(j.anc[t]);
+	}
 	free(j.dist);
 	free(j.queue);
 	free(j.anc);
-	free(j.sw);
-	free(j.extra);
+	free(j.up.first);
+	free(j.up.a);
+	free(j.down.first);
+	free(j.down.a);
+	free(j.any.first);
+	free(j.any.a);
+	free(j.node);
+	free(j.lvl);
+	free(j.lft);
+	free(idx);
 	return rc;
 }

@@ -27,45 +27,51 @@ static int cross_u(const struct pqft *q, int l, long d)
 		     t->w[l - 1]);
 }
 
-/*
- * The closed-form choice of switch sw (level l) towards host dst routed as
- * index d: a logical down-port (*down = 1) or up-port.
- */
-int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
+/* eq. (10), eq. (9b) for a PGFT: host dst below switch sw */
+static int descends(const struct pqft *q, int sw, int dst)
 {
 	const struct pgft_params *t = &q->t;
 	const uint8_t *s = q->dig[sw], *dd = q->dig[dst];
-	int l = q->level[sw], i, desc = 1, merge, pl;
+	int l = q->level[sw], i, pl = t->qft ? t->p[l] : 1;
 
-	merge = t->qft && q->cross && l == q->cross + 1;
-	pl = t->qft ? t->p[l] : 1;
 	for (i = l + 2; i <= t->h; i++)
-		desc &= s[i] == dd[i];
-	if (l < t->h)
-		desc &= s[l + 1] / pl == dd[l + 1] / pl;
-	*down = desc;
-	if (desc) {
-		if (merge)	/* eq. (17) */
-			return dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
-		if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
-			return dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
-		if (t->p[l] > 1)	/* eq. (16) */
-			return dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
-		return dd[l];
-	} else {
-		long up = (long)t->w[l + 1] * t->p[l + 1];
-
-		if (merge)	/* eq. (15) */
-			return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up);
-		return (int)(d / q->R[l] % up);	/* eq. (13) */
-	}
+		if (s[i] != dd[i])
+			return 0;
+	return l >= t->h || s[l + 1] / pl == dd[l + 1] / pl;
 }
 
-static int out_port(const struct pqft *q, int sw, int dst, long d)
+/* The logical down-port of a level-l switch towards host dst, index d. */
+static int down_port(const struct pqft *q, int l, int dst, long d)
 {
-	int down, lp = pqft_preferred(q, sw, dst, d, &down);
+	const struct pgft_params *t = &q->t;
+	const uint8_t *dd = q->dig[dst];
 
-	return down ? q->down[sw][lp] : q->up[sw][lp];
+	if (t->qft && q->cross && l == q->cross + 1)	/* eq. (17) */
+		return dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
+	if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
+		return dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
+	if (t->p[l] > 1)	/* eq. (16) */
+		return dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
+	return dd[l];
+}
+
+/* The logical up-port of a level-l switch towards index d. */
+static int up_port(const struct pqft *q, int l, long d)
+{
+	const struct pgft_params *t = &q->t;
+	long up = (long)t->w[l + 1] * t->p[l + 1];
+
+	if (t->qft && q->cross && l == q->cross + 1)	/* eq. (15) */
+		return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up);
+	return (int)(d / q->R[l] % up);	/* eq. (13) */
+}
+
+int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
+{
+	int l = q->level[sw];
+
+	*down = descends(q, sw, dst);
+	return *down ? down_port(q, l, dst, d) : up_port(q, l, d);
 }
 
 struct route_job {
@@ -73,13 +79,17 @@ struct route_job {
 	struct lft_set *s;
 	int *sw, *host;
 	int nhost;
+	/* per level and host (its first LID): the logical down- and up-port,
+	 * which do not depend on the switch */
+	int *dn, *up;
 };
 
 static void route_switch(void *arg, long i, int tid)
 {
 	struct route_job *j = arg;
 	const struct pqft *q = j->q;
-	int sw = j->sw[i], k, off;
+	int sw = j->sw[i], l = q->level[sw], k, off;
+	const int *dn = j->dn + (size_t)l * j->nhost, *up = j->up + (size_t)l * j->nhost;
 	struct lft *t = lft_of_node(j->s, sw);
 
 	(void)tid;
@@ -88,13 +98,18 @@ static void route_switch(void *arg, long i, int tid)
 	for (k = 0; k < j->nhost; k++) {
 		int h = j->host[k];
 		const struct fab_port *pt = &q->f->nodes[h].ports[q->hport[h]];
+		int desc = descends(q, sw, h);
 
-		for (off = 0; off < 1 << pt->lmc; off++) {
+		if (pt->lid <= t->top)
+			t->port[pt->lid] = desc ? q->down[sw][dn[k]] :
+					   q->up[sw][up[k]];
+		for (off = 1; off < 1 << pt->lmc; off++) {
 			unsigned lid = pt->lid + (unsigned)off;
 			long d = (q->hidx[h] + off) % q->nhosts;
 
 			if (lid <= t->top)
-				t->port[lid] = (uint8_t)out_port(q, sw, h, d);
+				t->port[lid] = desc ? q->down[sw][down_port(q, l, h, d)] :
+						      q->up[sw][up_port(q, l, d)];
 		}
 	}
 }
@@ -120,14 +135,33 @@ int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 		else if (q->level[n] == 0 && f->nodes[n].ports[q->hport[n]].lid)
 			j.host[j.nhost++] = n;
 	}
-	if (q->missing_links || q->missing_switches)
+	if (q->missing_links || q->missing_switches) {
 		rc = pqft_route_faults(q, s, threads, err);
-	else
+	} else {
+		int l, k;
+
+		j.dn = malloc(((size_t)q->t.h + 1) * j.nhost * sizeof(int) + 1);
+		j.up = malloc(((size_t)q->t.h + 1) * j.nhost * sizeof(int) + 1);
+		if (!j.dn || !j.up) {
+			rc = osmre_fail(err, "out of memory");
+			goto out;
+		}
+		for (l = 1; l <= q->t.h; l++)
+			for (k = 0; k < j.nhost; k++) {
+				int h = j.host[k];
+
+				j.dn[(size_t)l * j.nhost + k] = down_port(q, l, h, q->hidx[h]);
+				j.up[(size_t)l * j.nhost + k] = l < q->t.h ?
+					up_port(q, l, q->hidx[h]) : 0;
+			}
 		parallel_for(threads, nsw, route_switch, &j);
+	}
 	if (!rc)
 		rc = swroutes_updown(f, q->level, s, threads, err);
 out:
 	free(j.sw);
 	free(j.host);
+	free(j.dn);
+	free(j.up);
 	return rc;
 }

@@ -178,7 +178,8 @@ bad_row:
 		osmre_fail(err, "%s:%d: expected \"IN OUT : V0 ... V15\"", path, ln);
 		goto fail;
 	}
-	qsort(m->key, (size_t)m->npath, sizeof(*m->key), key_cmp);
+	if (m->npath)
+		qsort(m->key, (size_t)m->npath, sizeof(*m->key), key_cmp);
 	for (i = 1; i < m->npath; i++)
 		if (m->key[i] >> 8 == m->key[i - 1] >> 8) {
 			osmre_fail(err, "%s: path %u -> %u listed twice", path,

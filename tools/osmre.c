@@ -19,7 +19,8 @@ static const struct {
 	{ "gen", cmd_gen, "write a generated topology (ibsim net file)" },
 	{ "route", cmd_route, "route a topology offline and write its LFTs" },
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
-	{ "analyze", cmd_analyze, "validity and congestion risk (A2A, SP) of LFTs" },
+	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
+	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
 };
 
 static void usage(FILE *out)

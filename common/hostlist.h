@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Slurm hostlists: "n[001-004,007]", "r[1-2]n[01-03]", "a,b[1-2],c".
+ * Ranges keep the width of their lower bound ("n[008-010]": n008, n009,
+ * n010); several bracket groups expand as a product, left to right.
+ */
+#ifndef OSMRE_HOSTLIST_H
+#define OSMRE_HOSTLIST_H
+
+#include "error.h"
+
+struct hostlist {
+	int n;
+	char **name;
+};
+
+/* Appends the expansion of s to h; fails with the offending column. */
+int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err);
+void hostlist_free(struct hostlist *h);
+
+#endif

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# osmre jobwatch end to end with a recorded squeue (a script printing what
+# `squeue -h -t R -o '%i|%N'` printed) and a stand-in for OpenSM (a
+# process named opensm that counts its SIGUSR2): the job file is written
+# only on change and then OpenSM signalled; errors leave everything as it
+# was; one instance at a time; a reader never sees a partial file.
+set -u
+OSMRE=${OSMRE_BIN:-tools/osmre}
+T=$(mktemp -d)
+FAKE=
+cleanup() { [ -n "$FAKE" ] && kill "$FAKE" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+fails=0
+ok() { echo "ok - $1"; }
+ko() { echo "not ok - $1"; fails=$((fails + 1)); }
+
+"$OSMRE" gen pgft 2 4,4 1,2 -o "$T/f.net" 2>/dev/null
+J=$T/jobs.conf
+# the recorded squeue: jobs A or B, chosen by $T/which
+cat >"$T/squeue" <<EOS
+#!/bin/sh
+case "\$*" in *"-h -t R -o %i|%N"*) ;; *) echo "bad arguments: \$*" >&2; exit 2 ;; esac
+if [ "\$(cat $T/which)" = A ]; then
+	printf '10|H_0_[0-1],H_1_0\n11|H_2_[0-3]\n12_3|H_[2-3]_1\n'
+else
+	printf '20|H_[0-3]_0\n21+0|H_1_1\n21+1|H_2_2\n'
+fi
+EOS
+chmod +x "$T/squeue"
+echo A >"$T/which"
+# OpenSM's stand-in
+cat >"$T/opensm" <<EOS
+#!/bin/sh
+trap 'echo usr2 >>$T/signals' USR2
+while :; do sleep 0.1; done
+EOS
+chmod +x "$T/opensm"
+"$T/opensm" &
+FAKE=$!
+echo "$FAKE" >"$T/pid"
+sleep 0.3
+signals() { [ -f "$T/signals" ] && wc -l <"$T/signals" || echo 0; }
+jw() { "$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pidfile "$T/pid" \
+	--squeue "$T/squeue" --once "$@"; }
+
+jw >"$T/out" 2>&1 && grep -q "2 jobs on 5 hosts (1 on fewer than 2 leaf switches left out)" "$T/out" &&
+	ok "first pass writes the job file" || { ko "first pass"; cat "$T/out"; }
+sleep 0.3
+[ "$(signals)" = 1 ] && ok "opensm signalled once" || ko "opensm signalled once ($(signals))"
+grep -q "^H_2_1 12_3$" "$J" && tail -1 "$J" | grep -q "^# end$" && ok "job file content" || ko "job file content"
+cp "$J" "$T/first"
+jw >"$T/out" 2>&1 && [ ! -s "$T/out" ] && ok "no change: silent" || ko "no change: silent"
+sleep 0.3
+[ "$(signals)" = 1 ] && ok "no change: no signal" || ko "no change: no signal ($(signals))"
+cmp -s "$J" "$T/first" && ok "no change: file untouched" || ko "no change: file untouched"
+
+# errors leave the file and OpenSM alone
+echo B >"$T/which"
+sleep 300 &
+other=$!
+echo "$other" >"$T/pid"
+jw >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "process $other is \"sleep\", not opensm" "$T/out" &&
+	cmp -s "$J" "$T/first" && ok "not opensm: refused, file kept" || { ko "not opensm"; cat "$T/out"; }
+kill "$other"; wait "$other" 2>/dev/null
+jw >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "stale: process $other is not running" "$T/out" &&
+	cmp -s "$J" "$T/first" && ok "stale pidfile: refused, file kept" || { ko "stale pidfile"; cat "$T/out"; }
+echo "$FAKE" >"$T/pid"
+jw --squeue /nonexistent/squeue >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "command not found" "$T/out" && ok "squeue missing" || { ko "squeue missing"; cat "$T/out"; }
+jw --squeue false >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "failed (exit status 1)" "$T/out" && ok "squeue failing" || { ko "squeue failing"; cat "$T/out"; }
+jw --topo /nonexistent.net >"$T/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "/nonexistent.net" "$T/out" && ok "unreadable topology" || { ko "unreadable topology"; cat "$T/out"; }
+flock "$J.jobwatch" sh -c "\"$OSMRE\" jobwatch --topo \"$T/f.net\" --job-file \"$J\" --pidfile \"$T/pid\" --squeue \"$T/squeue\" --once" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "another jobwatch is running" "$T/out" && ok "one instance at a time" || { ko "one instance"; cat "$T/out"; }
+cmp -s "$J" "$T/first" && ok "errors: file untouched" || ko "errors: file untouched"
+
+# a reader in a loop never sees a partial file while jobs flip 40 times
+(
+	while [ ! -f "$T/stop" ]; do
+		if [ -f "$J" ] && ! tail -1 "$J" | grep -q "^# end$"; then
+			echo partial >"$T/partial"
+		fi
+	done
+) &
+reader=$!
+i=0
+while [ $i -lt 40 ]; do
+	if [ $((i % 2)) = 0 ]; then echo B >"$T/which"; else echo A >"$T/which"; fi
+	jw >>"$T/flips" 2>&1 || ko "flip $i"
+	i=$((i + 1))
+done
+touch "$T/stop"
+wait "$reader"
+[ ! -f "$T/partial" ] && ok "40 rewrites, no partial file seen" || ko "a partial file was seen"
+# signals sent back to back coalesce in the stand-in: count jobwatch's
+[ "$(grep -c "opensm $FAKE signalled" "$T/flips")" = 40 ] &&
+	ok "one signal per change (40)" || ko "one signal per change"
+
+echo "jobwatch: $fails failure(s)"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * osmre jobwatch: keeps sar's job file current from Slurm.  Reads the
+ * running jobs (squeue), keeps those spanning at least --min-switches leaf
+ * switches, and only when that set changed rewrites the job file
+ * atomically and sends SIGUSR2 to OpenSM.
+ *
+ * The job file is replaced by rename(2) of a complete, fsync'ed temporary
+ * file of the same directory, under an exclusive flock(2) of
+ * "<job file>.lock"; readers take a shared flock of the same lock file
+ * (or simply rely on the rename).  One jobwatch at a time: an exclusive,
+ * non-blocking flock of "<job file>.jobwatch".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jobwatch.h"
+#include "netfile.h"
+#include "osmre.h"
+
+static void jobwatch_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: osmre jobwatch --topo F.net --job-file J --pidfile P (--once | --interval S)\n"
+		"  -t, --topo FILE         topology: net file or ibnetdiscover output\n"
+		"  -J, --job-file FILE     sar's job file to keep current\n"
+		"  -p, --pidfile FILE      OpenSM's pid file (signalled with SIGUSR2)\n"
+		"      --once              one pass (timers, cron)\n"
+		"      --interval S        a pass every S seconds (daemon)\n"
+		"      --min-switches N    keep jobs on at least N leaf switches (default 2)\n"
+		"      --squeue CMD        the squeue command (default squeue); its output:\n"
+		"                          JOBID|NODELIST lines\n");
+}
+
+struct jw_args {
+	const char *topo, *jobfile, *pidfile, *squeue;
+	int once, interval, min_switches;
+};
+
+/* Runs CMD -h -t R -o '%i|%N'; its whole output, or NULL. */
+static char *run_squeue(const char *cmd, struct osmre_err *err)
+{
+	char *full = NULL, *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *fp;
+	int st;
+
+	if (asprintf(&full, "%s -h -t R -o '%%i|%%N'", cmd) < 0) {
+		osmre_fail(err, "out of memory");
+		return NULL;
+	}
+	fp = popen(full, "r");
+	if (!fp) {
+		osmre_fail(err, "%s: %s", full, strerror(errno));
+		free(full);
+		return NULL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, 4096, fp);
+		len += n;
+		if (!n)
+			break;
+	}
+	st = pclose(fp);
+	if (!buf) {
+		osmre_fail(err, "out of memory");
+	} else if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		osmre_fail(err, "%s failed (%s %d)%s", full,
+			   WIFEXITED(st) ? "exit status" : "signal",
+			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+			   WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+				   ": command not found" : "");
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[len] = '\0';
+	}
+	free(full);
+	return buf;
+}
+
+/* The PID in the pidfile, if it is a running opensm; else 0. */
+static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
+{
+	char path[64], comm[64];
+	FILE *fp = fopen(pidfile, "r");
+	long pid = 0;
+
+	if (!fp) {
+		osmre_fail(err, "%s: %s", pidfile, strerror(errno));
+		return 0;
+	}
+	if (fscanf(fp, "%ld", &pid) != 1 || pid <= 0) {
+		fclose(fp);
+		osmre_fail(err, "%s: no process ID in it", pidfile);
+		return 0;
+	}
+	fclose(fp);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	fp = fopen(path, "r");
+	if (!fp || !fgets(comm, sizeof(comm), fp)) {
+		if (fp)
+			fclose(fp);
+		osmre_fail(err, "%s: stale: process %ld is not running", pidfile, pid);
+		return 0;
+	}
+	fclose(fp);
+	comm[strcspn(comm, "\n")] = '\0';
+	if (strcmp(comm, "opensm")) {
+		osmre_fail(err, "%s: process %ld is \"%s\", not opensm", pidfile,
+			   pid, comm);
+		return 0;
+	}
+	return (pid_t)pid;
+}
+
+/* Writes text as path atomically, under the writers' lock. */
+static int write_atomic(const char *path, const char *text,
+			struct osmre_err *err)
+{
+	char *tmp = NULL, *lock = NULL, *dup = NULL;
+	int fd = -1, lfd = -1, dfd, rc = -1;
+	size_t len = strlen(text), off = 0;
+
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0 ||
+	    asprintf(&lock, "%s.lock", path) < 0 || !(dup = strdup(path))) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lfd < 0 || flock(lfd, LOCK_EX)) {
+		osmre_fail(err, "%s: %s", lock, strerror(errno));
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		osmre_fail(err, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0) {
+			osmre_fail(err, "%s: %s", tmp, strerror(errno));
+			unlink(tmp);
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	if (fchmod(fd, 0644) || fsync(fd) || rename(tmp, path)) {
+		osmre_fail(err, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	dfd = open(dirname(dup), O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (lfd >= 0)
+		close(lfd);	/* releases the lock */
+	free(tmp);
+	free(lock);
+	free(dup);
+	return rc;
+}
+
+/* One pass: 0 no change, 1 written and signalled, -1 error. */
+static int one_pass(const struct jw_args *a, const struct fabric *f)
+{
+	struct jw_list now = { 0 }, old = { 0 };
+	struct osmre_err err;
+	char *out = NULL, *text = run_squeue(a->squeue, &err);
+	pid_t pid;
+	int rc = -1;
+
+	if (!text || jw_from_squeue(text, f, a->min_switches, &now, &err) ||
+	    jw_read_file(a->jobfile, &old, &err))
+		goto fail;
+	if (now.unknown)
+		fprintf(stderr, "osmre jobwatch: %d host(s) not in %s, first \"%s\"\n",
+			now.unknown, a->topo, now.first_unknown);
+	if (jw_same(&now, &old)) {
+		rc = 0;
+		goto out;
+	}
+	/* check OpenSM before touching the file: nothing half done */
+	pid = opensm_pid(a->pidfile, &err);
+	if (!pid)
+		goto fail;
+	out = jw_format(&now);
+	if (!out) {
+		osmre_fail(&err, "out of memory");
+		goto fail;
+	}
+	if (write_atomic(a->jobfile, out, &err))
+		goto fail;
+	if (kill(pid, SIGUSR2)) {
+		osmre_fail(&err, "SIGUSR2 to %ld: %s", (long)pid, strerror(errno));
+		goto fail;
+	}
+	printf("osmre jobwatch: %d jobs on %d hosts (%d on fewer than %d leaf switches left out): %s rewritten, opensm %ld signalled\n",
+	       now.jobs, now.n, now.dropped, a->min_switches, a->jobfile,
+	       (long)pid);
+	fflush(stdout);
+	rc = 1;
+	goto out;
+fail:
+	fprintf(stderr, "osmre jobwatch: %s\n", err.msg);
+out:
+	free(text);
+	free(out);
+	jw_free(&now);
+	jw_free(&old);
+	return rc;
+}
+
+int cmd_jobwatch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "job-file", required_argument, NULL, 'J' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "once", no_argument, NULL, 'o' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "min-switches", required_argument, NULL, 'm' },
+		{ "squeue", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct jw_args a = { .squeue = "squeue", .min_switches = 2 };
+	struct osmre_err err;
+	struct fabric *f = NULL;
+	char *self = NULL;
+	int c, lfd = -1, rc = EXIT_USAGE;
+
+	while ((c = getopt_long(argc, argv, "t:J:p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			a.topo = optarg;
+			break;
+		case 'J':
+			a.jobfile = optarg;
+			break;
+		case 'p':
+			a.pidfile = optarg;
+			break;
+		case 'o':
+			a.once = 1;
+			break;
+		case 'i':
+			a.interval = (int)tool_number("--interval", optarg, 86400);
+			break;
+		case 'm':
+			a.min_switches = (int)tool_number("--min-switches", optarg, 100000);
+			break;
+		case 's':
+			a.squeue = optarg;
+			break;
+		case 'h':
+			jobwatch_usage(stdout);
+			return 0;
+		default:
+			jobwatch_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!a.topo || !a.jobfile || !a.pidfile || optind != argc ||
+	    a.once == (a.interval > 0)) {
+		fprintf(stderr, "osmre jobwatch: --topo, --job-file, --pidfile and one of --once or --interval are required\n");
+		jobwatch_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (netfile_read(a.topo, &f, &err)) {
+		fprintf(stderr, "osmre jobwatch: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (asprintf(&self, "%s.jobwatch", a.jobfile) < 0)
+		goto out;
+	lfd = open(self, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "osmre jobwatch: %s: %s\n", self,
+			errno == EWOULDBLOCK ? "another jobwatch is running" :
+					       strerror(errno));
+		rc = EXIT_INVALID;
+		goto out;
+	}
+	do {
+		int r = one_pass(&a, f);
+
+		if (a.once) {
+			rc = r < 0 ? EXIT_INVALID : 0;
+			break;
+		}
+		sleep((unsigned)a.interval);	/* errors are retried */
+	} while (1);
+out:
+	if (lfd >= 0)
+		close(lfd);
+	free(self);
+	fabric_free(f);
+	return rc;
+}

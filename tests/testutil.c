@@ -39,6 +39,16 @@ const char tu_ring3_net[] =
 	"Hca\t1 \"HB\"\n[1]\t\"B\"[3]\n\n"
 	"Hca\t1 \"HC\"\n[1]\t\"C\"[3]\n\n";
 
+struct fabric *tu_read_file(const char *path)
+{
+	struct osmre_err err;
+	struct fabric *f = NULL;
+
+	if (netfile_read(path, &f, &err))
+		fail_msg("%s", err.msg);
+	return f;
+}
+
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");

@@ -21,6 +21,8 @@ struct fabric *tu_pgft(const char *h, const char *m, const char *w,
 /* Three switches A, B, C in a ring, each with one host HA, HB, HC: every
  * switch is a leaf, so no up-down path joins them. */
 extern const char tu_ring3_net[];
+/* Reads a net file; fails the test on error. */
+struct fabric *tu_read_file(const char *path);
 /* Reads a net file held in a string. */
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err);
 

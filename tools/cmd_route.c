@@ -10,12 +10,14 @@
 #include "lids.h"
 #include "osmre.h"
 #include "pqft.h"
+#include "sar.h"
+#include "jobs.h"
 
 static void route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine: dmodc (the default) or pqft\n"
+		"  -e, --engine NAME   routing engine: dmodc (the default), pqft or sar\n"
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
@@ -24,7 +26,10 @@ static void route_usage(FILE *out)
 		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
 		"                      qft(H;M;W;P) (default: read off a complete fabric)\n"
 		"      --seed S        pqft: seed of the choices among alternate ports\n"
-		"                      around faults (default 1)\n");
+		"                      around faults (default 1)\n"
+		"      --jobs FILE     sar: the job file (without: DFSSSP)\n"
+		"      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n"
+		"      --max-vls N     sar: virtual layers allowed (default 8)\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -38,12 +43,19 @@ int cmd_route(int argc, char **argv)
 		{ "lids", required_argument, NULL, 'L' },
 		{ "topology", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "sls", required_argument, NULL, 'W' },
+		{ "max-vls", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *spec = NULL;
 	long seed = 1;
+	const char *jobsf = NULL, *slsf = NULL;
+	int max_vls = 8;
+	struct jobs jobs = { 0 };
+	struct sar_result sr = { 0 };
 	struct pgft_params params;
 	struct pqft *pq = NULL;
 	struct dmodc_opts o = { 0 };
@@ -80,6 +92,15 @@ int cmd_route(int argc, char **argv)
 		case 'S':
 			seed = tool_number("--seed", optarg, 0x7fffffffL);
 			break;
+		case 'J':
+			jobsf = optarg;
+			break;
+		case 'W':
+			slsf = optarg;
+			break;
+		case 'V':
+			max_vls = (int)tool_number("--max-vls", optarg, 15);
+			break;
 		case 'h':
 			route_usage(stdout);
 			return 0;
@@ -93,8 +114,9 @@ int cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(engine, "dmodc") && strcmp(engine, "pqft")) {
-		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc, pqft)\n",
+	if (strcmp(engine, "dmodc") && strcmp(engine, "pqft") &&
+	    strcmp(engine, "sar")) {
+		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc, pqft, sar)\n",
 			engine);
 		return EXIT_USAGE;
 	}
@@ -140,6 +162,33 @@ int cmd_route(int argc, char **argv)
 			rc = EXIT_INVALID;
 			goto out;
 		}
+	} else if (!strcmp(engine, "sar")) {
+		struct sar_opts so = { .max_vls = max_vls, .jobs = &jobs };
+
+		if (jobsf && jobs_read(jobsf, f, &jobs, &err)) {
+			fprintf(stderr, "osmre route: %s\n", err.msg);
+			goto out;
+		}
+		if (sar_route(f, &so, &s, &sr, &err)) {
+			fprintf(stderr, "osmre route: sar: %s: %s\n", topo, err.msg);
+			rc = EXIT_INVALID;
+			goto out;
+		}
+		if (!jobsf || !jobs.njobs)
+			fprintf(stderr, "sar: %d virtual layer(s); no jobs: DFSSSP\n",
+				sr.layers);
+		else
+			fprintf(stderr, "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld job-aware, %ld without jobs\n",
+				sr.layers, sr.job_aware ? "job-aware" : "DFSSSP",
+				sr.efi_sar, sr.efi_dfsssp);
+		if (slsf) {
+			FILE *sf = fopen(slsf, "w");
+
+			if (!sf || sar_write_sls(sf, f, &sr) || fclose(sf)) {
+				fprintf(stderr, "osmre route: %s: write error\n", slsf);
+				goto out;
+			}
+		}
 	} else if (dmodc_route(f, &o, &s, &err)) {
 		fprintf(stderr, "osmre route: dmodc: %s: %s\n", topo, err.msg);
 		rc = EXIT_INVALID;
@@ -159,6 +208,8 @@ int cmd_route(int argc, char **argv)
 		(t1 - t0) * 1e3);
 	rc = 0;
 out:
+	sar_result_free(&sr);
+	jobs_free(&jobs);
 	pqft_free(pq);
 	lft_set_free(&s);
 	lft_set_free(&ls);

@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lids.h"
+#include "sar.h"
+
+#define INF UINT64_MAX
+
+struct link {
+	int from, to;		/* compact switch indices */
+	int port;		/* on from */
+	uint64_t weight;
+};
+
+struct graph {
+	const struct fabric *f;
+	int nsw, *node, *idx;	/* compact index <-> fabric node */
+	int nlink;
+	struct link *l;
+	int *in_first, *in;	/* links into each switch (CSR) */
+	int *chan_first;	/* channel of (switch, port): chan_first[sw] + port */
+	int nchan;
+};
+
+static int graph_build(struct graph *g, const struct fabric *f)
+{
+	int n, p, k;
+
+	g->f = f;
+	g->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	g->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!g->idx || !g->node)
+		return -1;
+	for (n = 0; n < f->nnodes; n++) {
+		g->idx[n] = -1;
+		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed) {
+			g->idx[n] = g->nsw;
+			g->node[g->nsw++] = n;
+		}
+	}
+	g->chan_first = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	if (!g->chan_first)
+		return -1;
+	for (k = 0; k < g->nsw; k++) {
+		g->chan_first[k] = g->nchan;
+		g->nchan += f->nodes[g->node[k]].nports + 1;
+	}
+	for (k = 0; k < g->nsw; k++)
+		for (p = 1; p <= f->nodes[g->node[k]].nports; p++) {
+			int r = f->nodes[g->node[k]].ports[p].rnode;
+
+			g->nlink += r >= 0 && g->idx[r] >= 0;
+		}
+	g->l = malloc(((size_t)g->nlink + 1) * sizeof(*g->l));
+	g->in_first = calloc((size_t)g->nsw + 2, sizeof(int));
+	g->in = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	if (!g->l || !g->in_first || !g->in)
+		return -1;
+	g->nlink = 0;
+	for (k = 0; k < g->nsw; k++)
+		for (p = 1; p <= f->nodes[g->node[k]].nports; p++) {
+			int r = f->nodes[g->node[k]].ports[p].rnode;
+
+			if (r < 0 || g->idx[r] < 0)
+				continue;
+			g->l[g->nlink++] = (struct link){ k, g->idx[r], p, 1 };
+			g->in_first[g->idx[r] + 1]++;
+		}
+	for (k = 0; k < g->nsw; k++)
+		g->in_first[k + 1] += g->in_first[k];
+	{
+		int *fill = malloc(((size_t)g->nsw + 1) * sizeof(int));
+
+		if (!fill)
+			return -1;
+		memcpy(fill, g->in_first, (size_t)g->nsw * sizeof(int));
+		for (k = 0; k < g->nlink; k++)
+			g->in[fill[g->l[k].to]++] = k;
+		free(fill);
+	}
+	return 0;
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->idx);
+	free(g->node);
+	free(g->chan_first);
+	free(g->l);
+	free(g->in_first);
+	free(g->in);
+}
+
+/* A binary heap of (distance, switch) with lazy deletion. */
+struct heap {
+	int n, cap;
+	uint64_t *key;
+	int *val;
+};
+
+static int heap_push(struct heap *h, uint64_t k, int v)
+{
+	int i;
+
+	if (h->n == h->cap) {
+		int nc = h->cap ? h->cap * 2 : 1024;
+		uint64_t *nk = realloc(h->key, (size_t)nc * sizeof(*nk));
+		int *nv;
+
+		if (!nk)
+			return -1;
+		h->key = nk;
+		nv = realloc(h->val, (size_t)nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		h->val = nv;
+		h->cap = nc;
+	}
+	for (i = h->n++; i > 0 && h->key[(i - 1) / 2] > k; i = (i - 1) / 2) {
+		h->key[i] = h->key[(i - 1) / 2];
+		h->val[i] = h->val[(i - 1) / 2];
+	}
+	h->key[i] = k;
+	h->val[i] = v;
+	return 0;
+}
+
+static void heap_pop(struct heap *h, uint64_t *k, int *v)
+{
+	uint64_t lk = h->key[--h->n];
+	int lv = h->val[h->n], i = 0;
+
+	*k = h->key[0];
+	*v = h->val[0];
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->key[c + 1] < h->key[c])
+			c++;
+		if (h->key[c] >= lk)
+			break;
+		h->key[i] = h->key[c];
+		h->val[i] = h->val[c];
+		i = c;
+	}
+	h->key[i] = lk;
+	h->val[i] = lv;
+}
+
+struct dest {
+	int node, port;		/* CA port, or switch with port 0 */
+	int job;		/* -1: none */
+};
+
+/*
+ * One destination: Dijkstra from its switch t over the links reversed,
+ * the LFT entries, then the weights: every switch's sources (add[]) flow
+ * along its path to t.
+ */
+static int route_dest(struct graph *g, struct lft_set *s, unsigned lid,
+		      int t, int last_port, const uint64_t *add, uint64_t *dist,
+		      int *next, int *order, uint64_t *flow, struct heap *h)
+{
+	int k, e, n = 0;
+
+	for (k = 0; k < g->nsw; k++) {
+		dist[k] = INF;
+		next[k] = -1;
+	}
+	dist[t] = 0;
+	h->n = 0;
+	if (heap_push(h, 0, t))
+		return -1;
+	while (h->n) {
+		uint64_t d;
+		int u;
+
+		heap_pop(h, &d, &u);
+		if (d != dist[u])
+			continue;
+		order[n++] = u;
+		for (e = g->in_first[u]; e < g->in_first[u + 1]; e++) {
+			const struct link *lk = &g->l[g->in[e]];
+			uint64_t nd = d + lk->weight;
+
+			if (nd < dist[lk->from]) {
+				dist[lk->from] = nd;
+				next[lk->from] = g->in[e];
+				if (heap_push(h, nd, lk->from))
+					return -1;
+			}
+		}
+	}
+	for (k = 0; k < g->nsw; k++) {
+		struct lft *tb = lft_of_node(s, g->node[k]);
+
+		if (!tb || lid > tb->top)
+			continue;
+		if (k == t)
+			tb->port[lid] = (uint8_t)last_port;
+		else if (next[k] >= 0)
+			tb->port[lid] = (uint8_t)g->l[next[k]].port;
+	}
+	/* farthest first: each switch passes its flow on towards t */
+	for (k = 0; k < n; k++)
+		flow[order[k]] = add[order[k]];
+	for (k = n - 1; k > 0; k--) {
+		int u = order[k];
+
+		if (next[u] < 0)
+			continue;
+		g->l[next[u]].weight += flow[u];
+		flow[g->l[next[u]].to] += flow[u];
+	}
+	return 0;
+}
+
+/* Destinations in routing order; n returned. */
+static int order_dests(const struct fabric *f, const struct graph *g,
+		       const struct jobs *jobs, const int *ncas_on,
+		       struct dest *d)
+{
+	int n = 0, k, p, i, j, nd;
+	int *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int *jord = NULL;
+
+	if (!job_of)
+		return -1;
+	for (i = 0; i < f->nnodes; i++)
+		job_of[i] = -1;
+	if (jobs && jobs->njobs) {
+		jord = malloc((size_t)jobs->njobs * sizeof(int));
+		if (!jord) {
+			free(job_of);
+			return -1;
+		}
+		for (j = 0; j < jobs->njobs; j++) {
+			jord[j] = j;
+			for (i = 0; i < jobs->count[j]; i++)
+				job_of[jobs->node[jobs->first[j] + i]] = j;
+		}
+		/* largest jobs first (stable: job order for equal sizes) */
+		for (i = 1; i < jobs->njobs; i++)
+			for (j = i; j > 0 && jobs->count[jord[j - 1]] < jobs->count[jord[j]]; j--) {
+				int tmp = jord[j];
+
+				jord[j] = jord[j - 1];
+				jord[j - 1] = tmp;
+			}
+		for (i = 0; i < jobs->njobs; i++) {
+			int jb = jord[i];
+
+			for (k = 0; k < jobs->count[jb]; k++) {
+				int node = jobs->node[jobs->first[jb] + k];
+
+				for (p = 1; p <= f->nodes[node].nports; p++)
+					if (f->nodes[node].ports[p].lid &&
+					    f->nodes[node].ports[p].rnode >= 0)
+						d[n++] = (struct dest){ node, p, jb };
+			}
+		}
+	}
+	/* the other CA ports, by their switch's CA count (descending) */
+	nd = n;
+	for (k = 0; k < g->nsw; k++) {
+		int sw = g->node[k];
+
+		for (p = 1; p <= f->nodes[sw].nports; p++) {
+			int r = f->nodes[sw].ports[p].rnode, rp;
+
+			if (r < 0 || f->nodes[r].type == FAB_SWITCH || job_of[r] >= 0)
+				continue;
+			rp = f->nodes[sw].ports[p].rport;
+			if (f->nodes[r].ports[rp].lid)
+				d[n++] = (struct dest){ r, rp, -1 };
+		}
+	}
+	for (i = nd + 1; i < n; i++)	/* stable insertion sort */
+		for (j = i; j > nd; j--) {
+			int a = g->idx[f->nodes[d[j - 1].node].ports[d[j - 1].port].rnode];
+			int b = g->idx[f->nodes[d[j].node].ports[d[j].port].rnode];
+			struct dest tmp;
+
+			if (ncas_on[a] >= ncas_on[b])
+				break;
+			tmp = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = tmp;
+		}
+	for (k = 0; k < g->nsw; k++)	/* switch LIDs last */
+		if (f->nodes[g->node[k]].ports[0].lid)
+			d[n++] = (struct dest){ g->node[k], 0, -1 };
+	free(job_of);
+	free(jord);
+	return n;
+}
+
+/* ---- deadlock freedom: layers ---- */
+
+struct deps {
+	size_t cap, n;
+	uint64_t *key;		/* c1 << 32 | c2, UINT64_MAX empty */
+	int *count;
+	int **paths, *npaths, *cappaths;
+};
+
+static long dep_find(struct deps *d, uint64_t k, int insert)
+{
+	size_t i = (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 20) & (d->cap - 1);
+
+	while (d->key[i] != UINT64_MAX && d->key[i] != k)
+		i = (i + 1) & (d->cap - 1);
+	if (d->key[i] == UINT64_MAX) {
+		if (!insert)
+			return -1;
+		d->key[i] = k;
+		d->n++;
+	}
+	return (long)i;
+}
+
+static int deps_init(struct deps *d, size_t cap)
+{
+	size_t i;
+
+	for (d->cap = 1024; d->cap < cap * 2; d->cap *= 2)
+		;
+	d->n = 0;
+	d->key = malloc(d->cap * sizeof(*d->key));
+	d->count = calloc(d->cap, sizeof(int));
+	d->paths = calloc(d->cap, sizeof(int *));
+	d->npaths = calloc(d->cap, sizeof(int));
+	d->cappaths = calloc(d->cap, sizeof(int));
+	if (!d->key || !d->count || !d->paths || !d->npaths || !d->cappaths)
+		return -1;
+	for (i = 0; i < d->cap; i++)
+		d->key[i] = UINT64_MAX;
+	return 0;
+}
+
+static void deps_free(struct deps *d)
+{
+	size_t i;
+
+	for (i = 0; d->paths && i < d->cap; i++)
+		free(d->paths[i]);
+	free(d->key);
+	free(d->count);
+	free(d->paths);
+	free(d->npaths);
+	free(d->cappaths);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The channels of the path from CA port (node, port) to dlid. */
+static int path_chans(const struct graph *g, const struct lft_set *s,
+		      int node, int port, unsigned dlid, int *ch, int max)
+{
+	const struct fabric *f = g->f;
+	int cur = f->nodes[node].ports[port].rnode, n = 0;
+
+	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH && n < max) {
+		const struct lft *t = lft_of_node(s, cur);
+		int op = t ? lft_get(t, dlid) : LFT_NONE, r;
+
+		if (op == LFT_NONE || op == 0 || op > f->nodes[cur].nports)
+			break;
+		r = f->nodes[cur].ports[op].rnode;
+		if (r < 0 || f->nodes[r].type != FAB_SWITCH)
+			break;
+		ch[n++] = g->chan_first[g->idx[cur]] + op;
+		cur = r;
+	}
+	return n;
+}
+
+struct layering {
+	const struct graph *g;
+	const struct lft_set *s;
+	struct sar_result *r;
+	unsigned *dlids;	/* the CA LIDs */
+	int ndl;
+};
+
+/* Adds (or with sign -1 removes) path (src, dlid)'s dependencies. */
+static int path_deps(struct layering *L, struct deps *d, int src,
+		     unsigned dlid, int sign)
+{
+	int ch[256], n, i;
+	uint32_t pid = (uint32_t)(src * (L->r->maxlid + 1) + dlid);
+
+	n = path_chans(L->g, L->s, L->r->ca_node[src], L->r->ca_port[src],
+		       dlid, ch, 256);
+	for (i = 0; i + 1 < n; i++) {
+		long e = dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
+				  sign > 0);
+
+		if (e < 0)
+			continue;
+		d->count[e] += sign;
+		if (sign > 0) {
+			if (d->npaths[e] == d->cappaths[e]) {
+				int nc = d->cappaths[e] ? d->cappaths[e] * 2 : 4;
+				int *np = realloc(d->paths[e], (size_t)nc * sizeof(int));
+
+				if (!np)
+					return -1;
+				d->paths[e] = np;
+				d->cappaths[e] = nc;
+			}
+			d->paths[e][d->npaths[e]++] = (int)pid;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One DFS over the dependencies with a count; returns a cycle's weakest
+ * dependency (slot in d), or -1 when acyclic.  color persists between
+ * calls: a finished channel stays finished as dependencies only go.
+ */
+static long find_cycle(const struct deps *d, const int *first,
+		       const long *out, int nchan, uint8_t *color, int *stack,
+		       int *it)
+{
+	int root;
+
+	for (root = 0; root < nchan; root++) {
+		int top = 0;
+
+		if (color[root])
+			continue;
+		stack[top++] = root;
+		color[root] = 1;
+		it[root] = first[root];
+		while (top) {
+			int c = stack[top - 1];
+			long e;
+			int nx;
+
+			if (it[c] == first[c + 1]) {
+				color[c] = 2;
+				top--;
+				continue;
+			}
+			e = out[it[c]++];
+			if (!d->count[e])
+				continue;
+			nx = (int)(d->key[e] & 0xffffffffu);
+			if (color[nx] == 2)
+				continue;
+			if (!color[nx]) {
+				color[nx] = 1;
+				it[nx] = first[nx];
+				stack[top++] = nx;
+				continue;
+			}
+			{	/* a cycle nx .. c: its weakest dependency */
+				long best = e;
+				int k;
+
+				for (k = top - 1; k > 0 && stack[k] != nx; k--) {
+					long e2 = dep_find((struct deps *)d,
+							   (uint64_t)stack[k - 1] << 32 | (uint32_t)stack[k], 0);
+
+					if (e2 >= 0 && d->count[e2] < d->count[best])
+						best = e2;
+				}
+				/* the DFS restarts: unwind the grey channels */
+				for (k = 0; k < top; k++)
+					color[stack[k]] = 0;
+				return best;
+			}
+		}
+	}
+	return -1;
+}
+
+static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
+{
+	const struct graph *g = L->g;
+	struct sar_result *r = L->r;
+	int layer, src, k, rc = -1;
+	uint8_t *color = malloc((size_t)g->nchan + 1);
+	int *stack = malloc(((size_t)g->nchan + 1) * sizeof(int));
+	int *it = malloc(((size_t)g->nchan + 1) * sizeof(int));
+	int *first = malloc(((size_t)g->nchan + 2) * sizeof(int));
+	long *out = NULL;
+
+	if (!color || !stack || !it || !first)
+		goto oom;
+	for (layer = 0;; layer++) {
+		struct deps d = { 0 };
+		long moved = 0, e;
+		size_t i;
+		int any = 0;
+
+		for (src = 0; src < r->ncas && !any; src++)
+			for (k = 0; k < L->ndl && !any; k++)
+				any = r->layer[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer;
+		if (!any)
+			break;
+		if (layer >= max_vls) {
+			osmre_fail(err, "deadlock freedom needs more than %d virtual layers (sar_max_vls)",
+				   max_vls);
+			goto out;
+		}
+		r->layers = layer + 1;
+		if (deps_init(&d, (size_t)g->nchan * 8))
+			goto oom;
+		for (src = 0; src < r->ncas; src++)
+			for (k = 0; k < L->ndl; k++)
+				if (r->layer[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer &&
+				    path_deps(L, &d, src, L->dlids[k], 1)) {
+					deps_free(&d);
+					goto oom;
+				}
+		/* out-lists of the dependencies per channel */
+		free(out);
+		out = malloc((d.n + 1) * sizeof(long));
+		if (!out) {
+			deps_free(&d);
+			goto oom;
+		}
+		memset(first, 0, ((size_t)g->nchan + 2) * sizeof(int));
+		for (i = 0; i < d.cap; i++)
+			if (d.key[i] != UINT64_MAX)
+				first[(d.key[i] >> 32) + 1]++;
+		for (k = 0; k < g->nchan; k++)
+			first[k + 1] += first[k];
+		memcpy(it, first, (size_t)g->nchan * sizeof(int));
+		for (i = 0; i < d.cap; i++)
+			if (d.key[i] != UINT64_MAX)
+				out[it[d.key[i] >> 32]++] = (long)i;
+		memset(color, 0, (size_t)g->nchan + 1);
+		while ((e = find_cycle(&d, first, out, g->nchan, color, stack, it)) >= 0) {
+			/* the weakest dependency's paths go one layer up */
+			int j;
+
+			for (j = 0; j < d.npaths[e]; j++) {
+				uint32_t pid = (uint32_t)d.paths[e][j];
+				int s2 = (int)(pid / (r->maxlid + 1));
+				unsigned dl = pid % (r->maxlid + 1);
+				uint8_t *ly = &r->layer[(size_t)s2 * (r->maxlid + 1) + dl];
+
+				if (*ly != layer)
+					continue;
+				*ly = (uint8_t)(layer + 1);
+				path_deps(L, &d, s2, dl, -1);
+				moved++;
+			}
+		}
+		deps_free(&d);
+		if (!moved)
+			break;
+	}
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	free(color);
+	free(stack);
+	free(it);
+	free(first);
+	free(out);
+	return rc;
+}
+
+/* Every destination in order d[0..nd), weights updated as they go. */
+static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
+		     int nd, int **job_on, const int *ncas_on, uint64_t *add,
+		     uint64_t *dist, int *next, int *order, uint64_t *flow,
+		     struct heap *h)
+{
+	const struct fabric *f = g->f;
+	int k, i;
+	unsigned lid;
+
+	for (k = 0; k < nd; k++) {
+		const struct fab_port *pt = &f->nodes[d[k].node].ports[d[k].port];
+		int t, last;
+
+		if (d[k].port == 0) {	/* a switch LID */
+			t = g->idx[d[k].node];
+			last = 0;
+		} else {
+			t = g->idx[pt->rnode];
+			last = pt->rport;
+		}
+		/* intra-job routes only (SAR), or every source (DFSSSP) */
+		for (i = 0; i < g->nsw; i++)
+			add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
+					    job_on[d[k].job][i] : ncas_on[i]);
+		for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc); lid++)
+			if (route_dest(g, s, lid, t, last, add, dist, next,
+				       order, flow, h))
+				return -1;
+	}
+	return 0;
+}
+
+int sar_route(const struct fabric *f, const struct sar_opts *o,
+	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
+{
+	struct graph g = { 0 };
+	struct heap h = { 0 };
+	struct dest *d = NULL;
+	struct lid_owner *own = NULL;
+	struct layering L = { 0 };
+	uint64_t *add = NULL, *dist = NULL, *flow = NULL;
+	int *next = NULL, *order = NULL, *ncas_on = NULL, **job_on = NULL;
+	int n, k, p, nd, rc = -1;
+	unsigned lid;
+
+	memset(r, 0, sizeof(*r));
+	if (graph_build(&g, f) || lids_owners(f, &own, &r->maxlid, err))
+		goto oom;
+	add = calloc((size_t)g.nsw + 1, sizeof(*add));
+	dist = malloc(((size_t)g.nsw + 1) * sizeof(*dist));
+	flow = malloc(((size_t)g.nsw + 1) * sizeof(*flow));
+	next = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	order = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	ncas_on = calloc((size_t)g.nsw + 1, sizeof(int));
+	for (n = 0, k = 1; n < f->nnodes; n++)
+		k += f->nodes[n].type == FAB_SWITCH ? 1 : f->nodes[n].nports;
+	d = malloc((size_t)k * sizeof(*d));
+	if (!add || !dist || !flow || !next || !order || !ncas_on || !d)
+		goto oom;
+	/* the CA ports: sources of the layering, counted per switch */
+	r->ca_node = malloc(((size_t)f->nnodes * 2 + 1) * sizeof(int));
+	r->ca_port = malloc(((size_t)f->nnodes * 2 + 1) * sizeof(int));
+	if (!r->ca_node || !r->ca_port)
+		goto oom;
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; f->nodes[n].type != FAB_SWITCH && p <= f->nodes[n].nports; p++) {
+			const struct fab_port *pt = &f->nodes[n].ports[p];
+			int *nn, *np;
+
+			if (!pt->lid || pt->rnode < 0 || g.idx[pt->rnode] < 0)
+				continue;
+			nn = realloc(r->ca_node, ((size_t)r->ncas + 1) * sizeof(int));
+			if (!nn)
+				goto oom;
+			r->ca_node = nn;
+			np = realloc(r->ca_port, ((size_t)r->ncas + 1) * sizeof(int));
+			if (!np)
+				goto oom;
+			r->ca_port = np;
+			r->ca_node[r->ncas] = n;
+			r->ca_port[r->ncas++] = p;
+			ncas_on[g.idx[pt->rnode]]++;
+		}
+	if (o->jobs && o->jobs->njobs) {
+		job_on = calloc((size_t)o->jobs->njobs, sizeof(int *));
+		if (!job_on)
+			goto oom;
+		for (k = 0; k < o->jobs->njobs; k++) {
+			int i;
+
+			job_on[k] = calloc((size_t)g.nsw + 1, sizeof(int));
+			if (!job_on[k])
+				goto oom;
+			for (i = 0; i < o->jobs->count[k]; i++) {
+				int node = o->jobs->node[o->jobs->first[k] + i];
+
+				for (p = 1; p <= f->nodes[node].nports; p++) {
+					int sw = f->nodes[node].ports[p].rnode;
+
+					if (sw >= 0 && g.idx[sw] >= 0 &&
+					    f->nodes[node].ports[p].lid)
+						job_on[k][g.idx[sw]]++;
+				}
+			}
+		}
+	}
+	nd = order_dests(f, &g, o->jobs, ncas_on, d);
+	if (nd < 0 || route_all(&g, s, d, nd, job_on, ncas_on, add, dist, next,
+				order, flow, &h))
+		goto oom;
+	r->job_aware = o->jobs && o->jobs->njobs;
+	if (r->job_aware) {
+		/* the same without the jobs (DFSSSP): kept when it serves the
+		 * jobs better (a fabric with no room to spare, sar180) */
+		struct lft_set s0 = { 0 };
+		struct efi_result ej, e0;
+		int i;
+
+		if (lft_set_for_fabric(f, r->maxlid, &s0, err))
+			goto out;
+		for (i = 0; i < g.nlink; i++)
+			g.l[i].weight = 1;
+		nd = order_dests(f, &g, NULL, ncas_on, d);
+		if (nd < 0 || route_all(&g, &s0, d, nd, NULL, ncas_on, add, dist,
+					next, order, flow, &h) ||
+		    jobs_efi(f, s, o->jobs, &ej, err) ||
+		    jobs_efi(f, &s0, o->jobs, &e0, err)) {
+			lft_set_free(&s0);
+			goto out;
+		}
+		r->efi_sar = ej.max;
+		r->efi_dfsssp = e0.max;
+		if (e0.max < ej.max) {
+			for (i = 0; i < s->n; i++) {
+				const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
+
+				if (t0)
+					memcpy(s->t[i].port, t0->port,
+					       (t0->top < s->t[i].top ? t0->top : s->t[i].top) + 1);
+			}
+			r->job_aware = 0;
+		}
+		lft_set_free(&s0);
+	}
+	/* layers for the CA-to-CA paths */
+	r->layer = calloc((size_t)r->ncas * (r->maxlid + 1) + 1, 1);
+	L.dlids = malloc(((size_t)r->maxlid + 1) * sizeof(unsigned));
+	if (!r->layer || !L.dlids)
+		goto oom;
+	for (lid = 1; lid <= r->maxlid; lid++)
+		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH)
+			L.dlids[L.ndl++] = lid;
+	L.g = &g;
+	L.s = s;
+	L.r = r;
+	if (make_layers(&L, o->max_vls > 0 ? o->max_vls : 8, err))
+		goto out;
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	if (job_on)
+		for (k = 0; k < o->jobs->njobs; k++)
+			free(job_on[k]);
+	free(job_on);
+	free(L.dlids);
+	free(add);
+	free(dist);
+	free(flow);
+	free(next);
+	free(order);
+	free(ncas_on);
+	free(d);
+	free(h.key);
+	free(h.val);
+	free(own);
+	graph_free(&g);
+	if (rc)
+		sar_result_free(r);
+	return rc;
+}
+
+int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r)
+{
+	int src;
+	unsigned lid;
+
+	fprintf(fp, "# osmre sar: %d layer(s), SL = layer\ndefault 0\n", r->layers);
+	for (src = 0; src < r->ncas; src++)
+		for (lid = 1; lid <= r->maxlid; lid++) {
+			uint8_t l = r->layer[(size_t)src * (r->maxlid + 1) + lid];
+
+			if (l)
+				fprintf(fp, "path %u %u %u\n",
+					f->nodes[r->ca_node[src]].ports[r->ca_port[src]].lid,
+					lid, l);
+		}
+	return ferror(fp) ? -1 : 0;
+}
+
+void sar_result_free(struct sar_result *r)
+{
+	free(r->ca_node);
+	free(r->ca_port);
+	free(r->layer);
+	memset(r, 0, sizeof(*r));
+}

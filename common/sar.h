@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sar: scheduling-aware routing (Domke & Hoefler, SAR slides, Algorithm 1)
+ * on a DFSSSP base (Domke, Hoefler, Nagel, IPDPS 2011).  Topology-agnostic:
+ *
+ * - every destination LID gets a shortest-path tree from all switches by
+ *   Dijkstra over the directed switch links, weighted; after each
+ *   destination the links on its paths get heavier, by the number of CA
+ *   sources behind each switch (DFSSSP) or, with jobs, by the number of
+ *   sources sharing a job with the destination (SAR: only intra-job routes
+ *   count);
+ * - destinations in order: with jobs, the CA ports of the largest jobs
+ *   first, then the others; without, the CA ports of the switches with
+ *   the most CAs first (as OpenSM's dfsssp); the switch LIDs last;
+ * - with jobs, sar also routes without them and keeps the tables whose
+ *   maximum effective edge forwarding index for those jobs is lower (the
+ *   job-aware ones on ties): on a fabric with no room to spare (the SAR
+ *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
+ *   sar must not be worse;
+ * - deadlock freedom: every (source CA port, destination LID) path gets a
+ *   layer (SL, VL = SL) so that each layer's channel dependency graph is
+ *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,
+ *   the paths of the cycle's dependency with the fewest paths move to the
+ *   next layer (DFSSSP's weakest link).  More layers than max_vls: refused.
+ */
+#ifndef OSMRE_SAR_H
+#define OSMRE_SAR_H
+
+#include <stdio.h>
+
+#include "fabric.h"
+#include "jobs.h"
+#include "lft.h"
+
+struct sar_opts {
+	int max_vls;		/* layers allowed, 1..15 */
+	const struct jobs *jobs;	/* NULL or empty: DFSSSP */
+};
+
+struct sar_result {
+	int layers;		/* used */
+	int job_aware;		/* the job-aware tables were kept */
+	long efi_sar, efi_dfsssp;	/* their max effective EFI, with jobs */
+	/* layer of the path from CA port src (index into cas) to LID dlid:
+	 * layer[src * (maxlid + 1) + dlid] */
+	int ncas;
+	int *ca_node, *ca_port;
+	unsigned maxlid;
+	uint8_t *layer;
+};
+
+int sar_route(const struct fabric *f, const struct sar_opts *o,
+	      struct lft_set *s, struct sar_result *r, struct osmre_err *err);
+/* The layers as an SL file (slmap.h): "default 0", a "path" line per path
+ * on another layer. */
+int sar_write_sls(FILE *fp, const struct fabric *f,
+		  const struct sar_result *r);
+void sar_result_free(struct sar_result *r);
+
+#endif

@@ -22,6 +22,19 @@ int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 	      struct osmre_err *err)
 {
 	FILE *fp = fopen(path, "r");
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	if (!fp)
+		return osmre_fail(err, "%s: %s", path, strerror(errno));
+	rc = jobs_read_stream(fp, path, f, j, err);
+	fclose(fp);
+	return rc;
+}
+
+int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
+		     struct jobs *j, struct osmre_err *err)
+{
 	char *line = NULL;
 	size_t sz = 0;
 	struct entry *e = NULL;
@@ -29,8 +42,6 @@ int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 	int *seen = NULL;
 
 	memset(j, 0, sizeof(*j));
-	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
 	seen = calloc((size_t)f->nnodes + 1, sizeof(int));
 	if (!seen)
 		goto oom;
@@ -104,7 +115,6 @@ out:
 	free(line);
 	free(e);
 	free(seen);
-	fclose(fp);
 	if (rc)
 		jobs_free(j);
 	return rc;

@@ -7,6 +7,8 @@
 #ifndef OSMRE_JOBS_H
 #define OSMRE_JOBS_H
 
+#include <stdio.h>
+
 #include "fabric.h"
 #include "lft.h"
 
@@ -24,6 +26,9 @@ struct jobs {
  * hosts listed twice. */
 int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 	      struct osmre_err *err);
+/* The same from a stream, named path in the messages. */
+int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
+		     struct jobs *j, struct osmre_err *err);
 void jobs_free(struct jobs *j);
 
 /*

@@ -17,22 +17,48 @@ struct opt_def {
 	long min, max, def;
 	const char *what;
 	size_t size;		/* string options: their buffer */
+	/* string options: 0 when the value is good, else why not */
+	int (*check)(const char *val, char *why, size_t whysz);
 };
+
+static int check_topology(const char *val, char *why, size_t whysz)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+
+	if (!topo_spec_parse(val, &t, &err))
+		return 0;
+	snprintf(why, whysz, "%.200s", err.msg);
+	return -1;
+}
+
+static int check_path(const char *val, char *why, size_t whysz)
+{
+	if (val[0] == '/')
+		return 0;
+	snprintf(why, whysz, "not an absolute path");
+	return -1;
+}
 
 static const struct opt_def defs[] = {
 	{ "dmodc_threads", offsetof(struct osmre_options, dmodc_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0 },
+	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
 	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
-	  0, 10000, 200, "milliseconds 0..10000", 0 },
+	  0, 10000, 200, "milliseconds 0..10000", 0, NULL },
 	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
-	  0, 1, 0, "0 or 1", 0 },
+	  0, 1, 0, "0 or 1", 0, NULL },
 	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0 },
+	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
 	{ "pqft_seed", offsetof(struct osmre_options, pqft_seed),
-	  0, 0x7fffffff, 1, "an integer 0..2147483647", 0 },
+	  0, 0x7fffffff, 1, "an integer 0..2147483647", 0, NULL },
 	{ "pqft_topology", offsetof(struct osmre_options, pqft_topology),
 	  0, 0, 0, "pgft(H;M;W[;P]) or qft(H;M;W;P)",
-	  sizeof(((struct osmre_options *)0)->pqft_topology) },
+	  sizeof(((struct osmre_options *)0)->pqft_topology), check_topology },
+	{ "sar_job_file", offsetof(struct osmre_options, sar_job_file),
+	  0, 0, 0, "the path of a job file",
+	  sizeof(((struct osmre_options *)0)->sar_job_file), check_path },
+	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
+	  1, 15, 8, "an integer 1..15", 0, NULL },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -52,17 +78,12 @@ void options_defaults(struct osmre_options *o)
 static int set_string(const struct opt_def *d, struct osmre_options *o,
 		      const char *val, char *why, size_t whysz)
 {
-	struct pgft_params t;
-	struct osmre_err err;
-
 	if (strlen(val) >= d->size) {
 		snprintf(why, whysz, "longer than %zu characters", d->size - 1);
 		return -1;
 	}
-	if (topo_spec_parse(val, &t, &err)) {
-		snprintf(why, whysz, "%.200s", err.msg);
+	if (d->check && d->check(val, why, whysz))
 		return -1;
-	}
 	strcpy((char *)o + d->off, val);
 	return 0;
 }

@@ -15,6 +15,8 @@ struct osmre_options {
 	int pqft_seed;		/* of pqft's choices among alternate ports */
 	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
 	char pqft_topology[128];
+	char sar_job_file[256];	/* "": no jobs (DFSSSP) */
+	int sar_max_vls;	/* virtual layers sar may use */
 };
 
 void options_defaults(struct osmre_options *o);

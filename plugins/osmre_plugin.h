@@ -20,6 +20,7 @@
 #include "fabric.h"
 #include "lft.h"
 #include "options.h"
+#include "sar.h"
 
 struct reroute {
 	int pipe[2];		/* the handler writes, the thread reads */
@@ -32,11 +33,20 @@ struct reroute {
 	unsigned long passes;
 };
 
+/* sar's state: the layers of the last pass, for path_sl */
+struct sar_state {
+	pthread_mutex_t lock;
+	struct sar_result res;
+	int *src_of_lid;	/* LID -> CA port index of res, -1 */
+	char *jobs_text;	/* the last good job file */
+};
+
 struct osmre {
 	osm_opensm_t *osm;
 	struct osmre_options opt;
 	struct dmodc *dmodc;	/* kept between passes */
 	struct reroute rr;
+	struct sar_state sar;
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -56,6 +66,16 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 int reroute_start(struct osmre *p);
 void reroute_stop(struct osmre *p);
 void reroute_pass_done(struct osmre *p);
+
+/* sar.c: the sar engine's adapter (job file, path_sl, SL-to-VL) */
+int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
+	     struct osmre_err *err);
+uint8_t sar_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
+		    ib_net16_t dlid);
+void sar_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
+		      uint8_t out, ib_slvl_table_t *t);
+void sar_state_init(struct sar_state *st);
+void sar_state_free(struct sar_state *st);
 
 /* dump.c: dmodc's state after a pass, when routing dumps are enabled */
 void dump_dmodc(struct osmre *p, const struct fabric *f);

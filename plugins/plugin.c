@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The OpenSM event plugin "osmre": registers the routing engines "dmodc"
- * and "pqft" (routing_engine dmodc,updn in opensm.conf), reads osmre.conf,
- * handles SIGUSR2.
+ * The OpenSM event plugin "osmre": registers the routing engines "dmodc",
+ * "pqft" and "sar" (routing_engine dmodc,updn in opensm.conf), reads
+ * osmre.conf, handles SIGUSR2.
  */
 #include "osmre_plugin.h"
 
@@ -155,6 +155,21 @@ static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	return 0;
 }
 
+static int sar_fwd_tables(void *ctx)
+{
+	return routing_pass(ctx, "sar", sar_core, NULL, NULL);
+}
+
+static int sar_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	(void)osm;
+	re->build_lid_matrices = no_lid_matrices;
+	re->ucast_build_fwd_tables = sar_fwd_tables;
+	re->path_sl = sar_path_sl;
+	re->update_sl2vl = sar_update_sl2vl;
+	return 0;
+}
+
 static int dmodc_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	(void)osm;
@@ -198,6 +213,9 @@ static void *osmre_create(osm_opensm_t *osm)
 	static external_routing_engine_module_t pqft_module = {
 		.name = "pqft", .setup = pqft_setup,
 	};
+	static external_routing_engine_module_t sar_module = {
+		.name = "sar", .setup = sar_setup,
+	};
 	struct osmre *p = calloc(1, sizeof(*p));
 	const char *path = conf_path(osm);
 
@@ -207,6 +225,7 @@ static void *osmre_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	p->osm = osm;
+	sar_state_init(&p->sar);
 	options_defaults(&p->opt);
 	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
 			 log_problem, osm) < 0)
@@ -218,6 +237,8 @@ static void *osmre_create(osm_opensm_t *osm)
 	if (osm_register_external_routing_engine(osm, &dmodc_module, p) !=
 	    CL_SUCCESS ||
 	    osm_register_external_routing_engine(osm, &pqft_module, p) !=
+	    CL_SUCCESS ||
+	    osm_register_external_routing_engine(osm, &sar_module, p) !=
 	    CL_SUCCESS)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: cannot register the routing engines\n");
@@ -225,7 +246,7 @@ static void *osmre_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
-		"osmre: loaded: routing engines dmodc and pqft, SIGUSR2 re-routes\n");
+		"osmre: loaded: routing engines dmodc, pqft and sar, SIGUSR2 re-routes\n");
 	return p;
 }
 
@@ -236,6 +257,7 @@ static void osmre_delete(void *data)
 	if (!p)
 		return;
 	reroute_stop(p);
+	sar_state_free(&p->sar);
 	dmodc_free(p->dmodc);
 	free(p);
 }

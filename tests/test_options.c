@@ -108,13 +108,15 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 6);
+	assert_int_equal(r.n, 8);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
 	assert_string_equal(r.msg[3], "pqft_threads 0");
 	assert_string_equal(r.msg[4], "pqft_seed 1");
 	assert_string_equal(r.msg[5], "pqft_topology (none)");
+	assert_string_equal(r.msg[6], "sar_job_file (none)");
+	assert_string_equal(r.msg[7], "sar_max_vls 8");
 }
 
 int main(void)

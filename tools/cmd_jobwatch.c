@@ -199,15 +199,19 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 	struct osmre_err err;
 	char *out = NULL, *text = run_squeue(a->squeue, &err);
 	pid_t pid;
-	int rc = -1;
+	int rc = -1, bad_old = 0;
 
-	if (!text || jw_from_squeue(text, f, a->min_switches, &now, &err) ||
-	    jw_read_file(a->jobfile, &old, &err))
+	if (!text || jw_from_squeue(text, f, a->min_switches, &now, &err))
 		goto fail;
+	if (jw_read_file(a->jobfile, &old, &err)) {
+		/* not a job set: replaced like any other */
+		fprintf(stderr, "osmre jobwatch: %s; writing it anew\n", err.msg);
+		bad_old = 1;
+	}
 	if (now.unknown)
 		fprintf(stderr, "osmre jobwatch: %d host(s) not in %s, first \"%s\"\n",
 			now.unknown, a->topo, now.first_unknown);
-	if (jw_same(&now, &old)) {
+	if (!bad_old && jw_same(&now, &old)) {
 		rc = 0;
 		goto out;
 	}

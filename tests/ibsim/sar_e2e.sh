@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# sar inside OpenSM on the blk216 fixture (3:1 blocking, fragmented jobs),
+# the job file in osmre.conf (sar_job_file):
+#  - the tables read back are valid, deadlock-free with the SLs sar gives,
+#    identical to `osmre route -e sar --jobs` with the same file, and their
+#    max effective EFI is 94 (OpenSM's own engines reach 111);
+#  - a new job file and SIGUSR2: the tables `osmre route` predicts;
+#  - a malformed job file and SIGUSR2: the line is logged, the tables stay;
+#  - osmre jobwatch (a recorded squeue) writes the job file and signals
+#    this opensm: the tables follow; a second run signals nothing.
+set -u
+. "$(dirname "$0")/lib.sh"
+DATA=${OSMRE_TESTDATA:-tests/data}
+NET=$DATA/blk216.net
+J=$W/jobs.conf
+cp "$DATA/blk216.jobs" "$J"
+printf 'sar_job_file %s\nsar_max_vls 4\n' "$J" >"$W/osmre.conf"
+OSMRE_CONF=$W/osmre.conf
+export OSMRE_CONF
+sim_start "$NET" || exit 1
+ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
+check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"
+check "job-aware tables logged" grep -q "osmre: sar: 9 job(s) from $J, 1 virtual layer(s), job-aware tables (max effective EFI 94 job-aware, 111 without jobs)" "$W/osm.log"
+sleep 1
+# tables_like NAME JOBFILE: the fabric's tables equal osmre route's
+tables_like() {
+	read_lfts H_11_17 "$W/$1.lfts" || return 1
+	"$OSMRE" route -e sar --jobs "$2" --topo "$NET" --lids "$W/$1.lfts" \
+		--sls "$W/$1.sls" --out "$W/$1.offline" 2>/dev/null || return 1
+	same_lfts "$W/$1.lfts" "$W/$1.offline"
+}
+check "fabric tables identical to osmre route -e sar --jobs" tables_like first "$J"
+"$OSMRE" analyze -q --rp 10 --no-updown --jobs "$J" --sl-file "$W/first.sls" \
+	--topo "$NET" --lfts "$W/first.lfts" >"$W/first.out" 2>&1
+cat "$W/first.out"
+check "valid" grep -q "^validity: VALID" "$W/first.out"
+check "deadlock-free on sar's SLs" grep -q "channel dependency graph acyclic" "$W/first.out"
+check "max effective EFI 94" grep -q "effective edge forwarding index max 94," "$W/first.out"
+
+# new jobs: the 9 jobs merged into 3
+awk '!/^#/ && NF == 2 { print $1, "m" ($2 % 3) }' "$DATA/blk216.jobs" >"$W/new.conf"
+mv "$W/new.conf" "$J"
+kill -USR2 "$OSM_PID"
+check "SIGUSR2: a second pass" wait_log "osmre: sar: 3 job(s)" 1 60
+sleep 1
+check "tables follow the new jobs" tables_like second "$J"
+
+# a malformed job file: logged, the tables stay
+cp "$J" "$W/good.conf"
+printf 'H_0_0 m0\nH_0_1\n' >"$J"
+kill -USR2 "$OSM_PID"
+check "malformed job file logged with file:line" \
+	wait_log "osmre ERR: sar: $J:2: expected \"<hostname> <jobid>\"; the last good job set stays in force" 1 60
+wait_log "osmre: sar: 3 job(s)" 2 60 >/dev/null
+sleep 1
+check "the tables stay" tables_like third "$W/good.conf"
+
+# osmre jobwatch: a recorded squeue, this opensm signalled
+echo "$OSM_PID" >"$W/opensm.pid"
+awk '!/^#/ && NF == 2 { h[$2] = h[$2] (h[$2] ? "," : "") $1 }
+	END { for (j in h) print j "|" h[j] }' "$DATA/blk216.jobs" >"$W/squeue.out"
+printf '#!/bin/sh\ncat %s\n' "$W/squeue.out" >"$W/squeue"
+chmod +x "$W/squeue"
+jw() { "$OSMRE" jobwatch --topo "$NET" --job-file "$J" --pidfile "$W/opensm.pid" \
+	--squeue "$W/squeue" --once; }
+n=$(count_log "osmre: sar: ")
+jw >"$W/jw1.out" 2>&1
+cat "$W/jw1.out"
+check "jobwatch replaces the malformed file and signals" grep -q "rewritten, opensm $OSM_PID signalled" "$W/jw1.out"
+check "a pass with jobwatch's jobs" wait_log "osmre: sar: " $((n + 1)) 60
+sleep 1
+check "tables follow jobwatch's job file" tables_like fourth "$J"
+n=$(count_log "osmre: sar: ")
+jw >"$W/jw2.out" 2>&1
+sleep 3
+check "same jobs: jobwatch silent, no pass" [ ! -s "$W/jw2.out" ] && [ "$(count_log "osmre: sar: ")" -eq "$n" ]
+finish

@@ -34,7 +34,7 @@ for engine in "$@"; do
 	ROUTING=$engine osm_start "$smhost" || { echo "$engine: no SUBNET UP"; continue; }
 	first=$(routing_step "$W/osm.log" "$engine" 1)
 	again="-"
-	if [ "$engine" = dmodc ] || [ "$engine" = pqft ]; then
+	if [ "$engine" = dmodc ] || [ "$engine" = pqft ] || [ "$engine" = sar ]; then
 		kill -USR2 "$OSM_PID"
 		wait_log "$engine tables configured on all switches" 2 3600 >/dev/null &&
 			again=$(routing_step "$W/osm.log" "$engine" 2)

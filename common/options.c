@@ -57,6 +57,9 @@ static const struct opt_def defs[] = {
 	{ "sar_job_file", offsetof(struct osmre_options, sar_job_file),
 	  0, 0, 0, "the path of a job file",
 	  sizeof(((struct osmre_options *)0)->sar_job_file), check_path },
+	{ "sar_io_guid_file", offsetof(struct osmre_options, sar_io_guid_file),
+	  0, 0, 0, "the path of a GUID file",
+	  sizeof(((struct osmre_options *)0)->sar_io_guid_file), check_path },
 	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
 	  1, 15, 8, "an integer 1..15", 0, NULL },
 };

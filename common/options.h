@@ -16,6 +16,7 @@ struct osmre_options {
 	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
 	char pqft_topology[128];
 	char sar_job_file[256];	/* "": no jobs (DFSSSP) */
+	char sar_io_guid_file[256];	/* "": no I/O nodes apart */
 	int sar_max_vls;	/* virtual layers sar may use */
 };
 

@@ -219,10 +219,18 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid,
 }
 
 /* Destinations in routing order; n returned. */
-static int order_dests(const struct fabric *f, const struct graph *g,
-		       const struct jobs *jobs, const int *ncas_on,
-		       struct dest *d)
+static int is_io(const struct fabric *f, const struct guidlist *io, int node,
+		 int port)
 {
+	return guidlist_has(io, f->nodes[node].guid) ||
+	       guidlist_has(io, f->nodes[node].ports[port].guid);
+}
+
+static int order_dests(const struct fabric *f, const struct graph *g,
+		       const struct jobs *jobs, const struct guidlist *io,
+		       const int *ncas_on, struct dest *d)
+{
+	int pass;
 	int n = 0, k, p, i, j, nd;
 	int *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	int *jord = NULL;
@@ -263,33 +271,38 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 			}
 		}
 	}
-	/* the other CA ports, by their switch's CA count (descending) */
-	nd = n;
-	for (k = 0; k < g->nsw; k++) {
-		int sw = g->node[k];
+	/* the other CA ports, by their switch's CA count (descending):
+	 * compute nodes, then I/O nodes */
+	for (pass = 0; pass < 2; pass++) {
+		nd = n;
+		for (k = 0; k < g->nsw; k++) {
+			int sw = g->node[k];
 
-		for (p = 1; p <= f->nodes[sw].nports; p++) {
-			int r = f->nodes[sw].ports[p].rnode, rp;
+			for (p = 1; p <= f->nodes[sw].nports; p++) {
+				int r = f->nodes[sw].ports[p].rnode, rp;
 
-			if (r < 0 || f->nodes[r].type == FAB_SWITCH || job_of[r] >= 0)
-				continue;
-			rp = f->nodes[sw].ports[p].rport;
-			if (f->nodes[r].ports[rp].lid)
-				d[n++] = (struct dest){ r, rp, -1 };
+				if (r < 0 || f->nodes[r].type == FAB_SWITCH ||
+				    job_of[r] >= 0)
+					continue;
+				rp = f->nodes[sw].ports[p].rport;
+				if (f->nodes[r].ports[rp].lid &&
+				    is_io(f, io, r, rp) == pass)
+					d[n++] = (struct dest){ r, rp, -1 };
+			}
 		}
+		for (i = nd + 1; i < n; i++)	/* stable insertion sort */
+			for (j = i; j > nd; j--) {
+				int a = g->idx[f->nodes[d[j - 1].node].ports[d[j - 1].port].rnode];
+				int b = g->idx[f->nodes[d[j].node].ports[d[j].port].rnode];
+				struct dest tmp;
+
+				if (ncas_on[a] >= ncas_on[b])
+					break;
+				tmp = d[j];
+				d[j] = d[j - 1];
+				d[j - 1] = tmp;
+			}
 	}
-	for (i = nd + 1; i < n; i++)	/* stable insertion sort */
-		for (j = i; j > nd; j--) {
-			int a = g->idx[f->nodes[d[j - 1].node].ports[d[j - 1].port].rnode];
-			int b = g->idx[f->nodes[d[j].node].ports[d[j].port].rnode];
-			struct dest tmp;
-
-			if (ncas_on[a] >= ncas_on[b])
-				break;
-			tmp = d[j];
-			d[j] = d[j - 1];
-			d[j - 1] = tmp;
-		}
 	for (k = 0; k < g->nsw; k++)	/* switch LIDs last */
 		if (f->nodes[g->node[k]].ports[0].lid)
 			d[n++] = (struct dest){ g->node[k], 0, -1 };
@@ -677,7 +690,7 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 			}
 		}
 	}
-	nd = order_dests(f, &g, o->jobs, ncas_on, d);
+	nd = order_dests(f, &g, o->jobs, o->io, ncas_on, d);
 	if (nd < 0 || route_all(&g, s, d, nd, job_on, ncas_on, add, dist, next,
 				order, flow, &h))
 		goto oom;
@@ -693,7 +706,7 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 			goto out;
 		for (i = 0; i < g.nlink; i++)
 			g.l[i].weight = 1;
-		nd = order_dests(f, &g, NULL, ncas_on, d);
+		nd = order_dests(f, &g, NULL, o->io, ncas_on, d);
 		if (nd < 0 || route_all(&g, &s0, d, nd, NULL, ncas_on, add, dist,
 					next, order, flow, &h) ||
 		    jobs_efi(f, s, o->jobs, &ej, err) ||

@@ -11,7 +11,8 @@
  *   count);
  * - destinations in order: with jobs, the CA ports of the largest jobs
  *   first, then the others; without, the CA ports of the switches with
- *   the most CAs first (as OpenSM's dfsssp); the switch LIDs last;
+ *   the most CAs first (as OpenSM's dfsssp); I/O nodes after the compute
+ *   nodes, in the same order; the switch LIDs last;
  * - with jobs, sar also routes without them and keeps the tables whose
  *   maximum effective edge forwarding index for those jobs is lower (the
  *   job-aware ones on ties): on a fabric with no room to spare (the SAR
@@ -29,12 +30,17 @@
 #include <stdio.h>
 
 #include "fabric.h"
+#include "guidlist.h"
 #include "jobs.h"
 #include "lft.h"
 
 struct sar_opts {
 	int max_vls;		/* layers allowed, 1..15 */
 	const struct jobs *jobs;	/* NULL or empty: DFSSSP */
+	/* I/O nodes (port or node GUIDs): routed after the compute nodes,
+	 * so that the compute nodes' balance comes first (dfsssp's
+	 * io_guid_file) */
+	const struct guidlist *io;
 };
 
 struct sar_result {

@@ -85,6 +85,7 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 	struct sar_opts o = { .max_vls = p->opt.sar_max_vls };
 	struct sar_result res;
 	struct jobs jobs = { 0 };
+	struct guidlist io = { 0 };
 	const char *path = p->opt.sar_job_file;
 	int *map = NULL, i, k;
 	unsigned lid;
@@ -109,11 +110,21 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 				"osmre: sar: %d hostname(s) of %s not in the fabric, first \"%s\"\n",
 				jobs.unknown, path, jobs.first_unknown);
 	}
+	if (p->opt.sar_io_guid_file[0] &&
+	    guidlist_read(p->opt.sar_io_guid_file, &io, err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: sar: %s; I/O nodes are not told apart\n",
+			err->msg);
+		guidlist_free(&io);
+	}
 	o.jobs = &jobs;
+	o.io = &io;
 	if (sar_route(f, &o, s, &res, err)) {
 		jobs_free(&jobs);
+		guidlist_free(&io);
 		return -1;
 	}
+	guidlist_free(&io);
 	map = malloc(((size_t)res.maxlid + 1) * sizeof(int));
 	if (!map) {
 		sar_result_free(&res);

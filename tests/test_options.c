@@ -11,14 +11,14 @@
 
 struct reports {
 	int n;
-	char msg[8][512];
+	char msg[16][512];
 };
 
 static void collect(void *arg, const char *msg)
 {
 	struct reports *r = arg;
 
-	if (r->n < 8)
+	if (r->n < 16)
 		snprintf(r->msg[r->n], sizeof(r->msg[0]), "%s", msg);
 	r->n++;
 }
@@ -108,7 +108,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 8);
+	assert_int_equal(r.n, 9);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -116,7 +116,8 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[4], "pqft_seed 1");
 	assert_string_equal(r.msg[5], "pqft_topology (none)");
 	assert_string_equal(r.msg[6], "sar_job_file (none)");
-	assert_string_equal(r.msg[7], "sar_max_vls 8");
+	assert_string_equal(r.msg[7], "sar_io_guid_file (none)");
+	assert_string_equal(r.msg[8], "sar_max_vls 8");
 }
 
 int main(void)

@@ -280,12 +280,69 @@ static void test_job_mixes(void **state)
 	assert_true(sum1 < sum0);
 }
 
+/* I/O nodes after the compute nodes: other tables, still valid and
+ * deadlock-free; a malformed GUID file names its line.  Too few layers
+ * for a ring: refused with the reason. */
+static void test_io_and_limits(void **state)
+{
+	struct fabric *f = tu_pgft("3", "4,4,8", "1,2,4", "1,1,1", 0);
+	struct sar_opts o = { .max_vls = 8 };
+	struct sar_result r;
+	struct lft_set s0, s1;
+	struct guidlist io;
+	struct osmre_err err;
+	char path[] = "/tmp/osmre-io-XXXXXX";
+	FILE *fp;
+	char *text;
+	int fd, n, c = 0;
+
+	(void)state;
+	route_check(f, NULL, &s0, "PGFT(3;4,4,8;1,2,4) no I/O nodes");
+	fd = mkstemp(path);
+	fp = fdopen(fd, "w");
+	fputs("# I/O nodes: the first host of each leaf\n", fp);
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].type != FAB_SWITCH && !strcmp(strrchr(f->nodes[n].name, '_'), "_0")) {
+			fprintf(fp, "0x%016llx\n", (unsigned long long)f->nodes[n].guid);
+			c++;
+		}
+	fclose(fp);
+	assert_int_equal(guidlist_read(path, &io, &err), 0);
+	assert_int_equal(io.n, c);
+	o.io = &io;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s1, &err), 0);
+	assert_int_equal(sar_route(f, &o, &s1, &r, &err), 0);
+	sar_result_free(&r);
+	assert_false(lft_set_equal(&s0, &s1, NULL, 0));
+	lft_set_free(&s1);
+	guidlist_free(&io);
+	fp = fopen(path, "w");
+	fputs("0x10\nnot a guid\n", fp);
+	fclose(fp);
+	assert_int_equal(guidlist_read(path, &io, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: expected a GUID"));
+	unlink(path);
+	lft_set_free(&s0);
+	fabric_free(f);
+
+	f = from_text(text = torus(6, 1));
+	o.io = NULL;
+	o.max_vls = 1;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s0, &err), 0);
+	assert_int_equal(sar_route(f, &o, &s0, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "needs more than 1 virtual layers"));
+	lft_set_free(&s0);
+	fabric_free(f);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadlock_free),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
+		cmocka_unit_test(test_io_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,9 @@ static void route_usage(FILE *out)
 		"                      around faults (default 1)\n"
 		"      --jobs FILE     sar: the job file (without: DFSSSP)\n"
 		"      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n"
-		"      --max-vls N     sar: virtual layers allowed (default 8)\n");
+		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
+		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
+		"                      the compute nodes\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -46,13 +48,15 @@ int cmd_route(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'J' },
 		{ "sls", required_argument, NULL, 'W' },
 		{ "max-vls", required_argument, NULL, 'V' },
+		{ "io-guids", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *spec = NULL;
 	long seed = 1;
-	const char *jobsf = NULL, *slsf = NULL;
+	const char *jobsf = NULL, *slsf = NULL, *iof = NULL;
+	struct guidlist io = { 0 };
 	int max_vls = 8;
 	struct jobs jobs = { 0 };
 	struct sar_result sr = { 0 };
@@ -100,6 +104,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'V':
 			max_vls = (int)tool_number("--max-vls", optarg, 15);
+			break;
+		case 'I':
+			iof = optarg;
 			break;
 		case 'h':
 			route_usage(stdout);
@@ -163,9 +170,10 @@ int cmd_route(int argc, char **argv)
 			goto out;
 		}
 	} else if (!strcmp(engine, "sar")) {
-		struct sar_opts so = { .max_vls = max_vls, .jobs = &jobs };
+		struct sar_opts so = { .max_vls = max_vls, .jobs = &jobs, .io = &io };
 
-		if (jobsf && jobs_read(jobsf, f, &jobs, &err)) {
+		if ((jobsf && jobs_read(jobsf, f, &jobs, &err)) ||
+		    (iof && guidlist_read(iof, &io, &err))) {
 			fprintf(stderr, "osmre route: %s\n", err.msg);
 			goto out;
 		}
@@ -210,6 +218,7 @@ int cmd_route(int argc, char **argv)
 out:
 	sar_result_free(&sr);
 	jobs_free(&jobs);
+	guidlist_free(&io);
 	pqft_free(pq);
 	lft_set_free(&s);
 	lft_set_free(&ls);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guidlist.h"
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int ln = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (!fp)
+		return osmre_fail(err, "%s: %s", path, strerror(errno));
+	while (getline(&line, &cap, fp) > 0) {
+		char extra[2];
+		uint64_t g;
+		uint64_t *ng;
+		int k;
+
+		ln++;
+		line[strcspn(line, "#\r\n")] = '\0';
+		k = sscanf(line, " 0x%" SCNx64 " %1s", &g, extra);
+		if (k == EOF || (k <= 0 && strspn(line, " \t") == strlen(line)))
+			continue;
+		if (k != 1) {
+			osmre_fail(err, "%s:%d: expected a GUID (0x...)", path, ln);
+			goto fail;
+		}
+		ng = realloc(l->g, ((size_t)l->n + 1) * sizeof(*ng));
+		if (!ng) {
+			osmre_fail(err, "out of memory");
+			goto fail;
+		}
+		l->g = ng;
+		l->g[l->n++] = g;
+	}
+	free(line);
+	fclose(fp);
+	if (l->n)
+		qsort(l->g, (size_t)l->n, sizeof(*l->g), cmp);
+	return 0;
+fail:
+	free(line);
+	fclose(fp);
+	guidlist_free(l);
+	return -1;
+}
+
+int guidlist_has(const struct guidlist *l, uint64_t guid)
+{
+	return l && l->n &&
+	       bsearch(&guid, l->g, (size_t)l->n, sizeof(*l->g), cmp) != NULL;
+}
+
+void guidlist_free(struct guidlist *l)
+{
+	free(l->g);
+	l->g = NULL;
+	l->n = 0;
+}

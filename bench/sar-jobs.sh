@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# sar against OpenSM's dfsssp, ftree and updn on random fragmented job
+# mixes: the max effective edge forwarding index (and dark fiber) of each
+# engine's tables for each mix.  OpenSM's tables do not depend on the jobs:
+# each engine routes each fabric once inside OpenSM on ibsim (read back
+# with dump_fts; ftree and updn get the top switches as roots), then every
+# mix is analyzed on them; sar routes each mix offline with the fabric's
+# LIDs.  Mixes: jobs of 2-300 hosts (uniform) placed in fragments of 1-36
+# consecutive hosts of a shuffled host list, until 90 % of the hosts run.
+#   sh bench/sar-jobs.sh [MIXES]     (from a build directory)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+MIXES=${1:-10}
+OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
+OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
+. "$top/tests/ibsim/lib.sh"
+OUT=${SAR_JOBS_CSV:-$PWD/sar-jobs.csv}
+echo "fabric,mix,engine,efi_max,efi_avg_job_max,dark_fiber_pct" >"$OUT"
+
+# mix NET SEED OUT: a fragmented job mix over the hosts of NET
+mix() {
+	awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$1" | awk -v seed="$2" '
+		{ host[n++] = $1 }
+		END {
+			srand(seed)
+			for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = host[i]; host[i] = host[j]; host[j] = t }
+			used = 0; job = 0
+			while (used < 0.9 * n) {
+				size = 2 + int(rand() * 299); job++
+				while (size > 0 && used < 0.9 * n) {
+					frag = 1 + int(rand() * 36)
+					for (k = 0; k < frag && size > 0 && used < 0.9 * n; k++) {
+						print host[used++], "j" job; size--
+					}
+				}
+			}
+		}' >"$3"
+}
+
+# fabric NAME GEN-ARGS...: the engines on it, then the mixes
+fabric() {
+	name=$1
+	shift
+	NET=$W/$name.net
+	"$OSMRE" gen "$@" -o "$NET" 2>/dev/null || { echo "gen $name failed"; return; }
+	hosts=$(awk '/^Hca/ { h = $3; gsub(/"/, "", h) } /^\[[0-9]+\]/ && h != "" { l = $2; sub(/\[.*/, "", l); print l, h; h = "" }' "$NET" | sort -s -k1,1)
+	sm=$(echo "$hosts" | head -1 | cut -d' ' -f2)
+	reader=$(echo "$hosts" | tail -1 | cut -d' ' -f2)
+	# a fresh socket name per fabric: ibsim does not take one again
+	IBSIM_SOCKNAME=osmre$$$name
+	export IBSIM_SOCKNAME
+	sim_start "$NET" >/dev/null || return
+	lvl=$(awk '/^Switch/ { s = $3; gsub(/"S|_.*/, "", s); if (s > m) m = s } END { print m }' "$NET")
+	diag "$reader" ibnetdiscover 2>/dev/null | awk -v top="S${lvl}_" \
+		'/^Switch/ && index($0, "# \"" top) { g = $3; gsub(/"|S-/, "", g); print "0x" g }' >"$W/roots"
+	for e in dfsssp ftree updn; do
+		extra=
+		case $e in updn|ftree) extra="root_guid_file $W/roots" ;; esac
+		if ROUTING=$e osm_start "$sm" ${extra:+"$extra"} >/dev/null &&
+		   grep -q "$e tables configured" "$W/osm.log"; then
+			sleep 1
+			read_lfts "$reader" "$W/$name.$e.lfts" || rm -f "$W/$name.$e.lfts"
+		fi
+		osm_stop
+	done
+	cleanup_sim
+	i=1
+	while [ "$i" -le "$MIXES" ]; do
+		mix "$NET" "$i" "$W/mix.jobs"
+		for e in dfsssp ftree updn sar; do
+			l=$W/$name.$e.lfts
+			if [ "$e" = sar ]; then
+				"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" \
+					--lids "$W/$name.dfsssp.lfts" --out "$W/sar.lfts" 2>/dev/null || continue
+				l=$W/sar.lfts
+			fi
+			[ -f "$l" ] || continue
+			"$OSMRE" analyze -q --rp 1 --format csv --no-updown --jobs "$W/mix.jobs" \
+				--topo "$NET" --lfts "$l" 2>/dev/null |
+				awk -F, -v f="$name" -v m="$i" -v e="$e" 'NR == 2 { print f "," m "," e "," $24 "," $25 "," $26 }' >>"$OUT"
+		done
+		i=$((i + 1))
+	done
+}
+cleanup_sim() {
+	kill "$SIM_PID" 2>/dev/null
+	wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	rm -f "$W/con"
+	sleep 1
+}
+
+fabric full-2l pgft 2 18,10 1,18
+fabric block-2l pgft 2 18,12 1,6
+fabric block-3l pgft 3 8,8,8 1,4,4
+fabric full-2l-less-links pgft 2 18,10 1,18 --remove-links 20 --seed 5
+fabric block-3l-less-switches pgft 3 8,8,8 1,4,4 --remove-switches 6 --seed 5
+echo "sar-jobs: rows in $OUT"
+awk -F, 'NR > 1 { k = $1 "," $3; s[k] += $4; n[k]++; f[$1] = 1 }
+	END { for (k in s) printf "%s %.1f\n", k, s[k] / n[k] }' "$OUT" | sort

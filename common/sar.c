@@ -368,12 +368,12 @@ static void deps_free(struct deps *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* The channels of the path from CA port (node, port) to dlid. */
+/* The channels of the path from switch cur (a source's leaf) to dlid. */
 static int path_chans(const struct graph *g, const struct lft_set *s,
-		      int node, int port, unsigned dlid, int *ch, int max)
+		      int cur, unsigned dlid, int *ch, int max)
 {
 	const struct fabric *f = g->f;
-	int cur = f->nodes[node].ports[port].rnode, n = 0;
+	int n = 0;
 
 	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH && n < max) {
 		const struct lft *t = lft_of_node(s, cur);
@@ -390,12 +390,20 @@ static int path_chans(const struct graph *g, const struct lft_set *s,
 	return n;
 }
 
+/*
+ * The CA ports behind one switch have the same channels to a LID: a path
+ * of the layering is (source switch, destination LID), and its CA ports
+ * share its layer.
+ */
 struct layering {
 	const struct graph *g;
 	const struct lft_set *s;
 	struct sar_result *r;
 	unsigned *dlids;	/* the CA LIDs */
 	int ndl;
+	int nsrc, *src_node;	/* the source switches (fabric nodes) */
+	int *ca_src;		/* per CA port of r: its source switch */
+	uint8_t *lay;		/* [source switch][LID] */
 };
 
 /* Adds (or with sign -1 removes) path (src, dlid)'s dependencies. */
@@ -405,8 +413,7 @@ static int path_deps(struct layering *L, struct deps *d, int src,
 	int ch[256], n, i;
 	uint32_t pid = (uint32_t)(src * (L->r->maxlid + 1) + dlid);
 
-	n = path_chans(L->g, L->s, L->r->ca_node[src], L->r->ca_port[src],
-		       dlid, ch, 256);
+	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, 256);
 	for (i = 0; i + 1 < n; i++) {
 		long e = dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
 				  sign > 0);
@@ -511,9 +518,9 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 		size_t i;
 		int any = 0;
 
-		for (src = 0; src < r->ncas && !any; src++)
+		for (src = 0; src < L->nsrc && !any; src++)
 			for (k = 0; k < L->ndl && !any; k++)
-				any = r->layer[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer;
+				any = L->lay[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer;
 		if (!any)
 			break;
 		if (layer >= max_vls) {
@@ -524,9 +531,9 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 		r->layers = layer + 1;
 		if (deps_init(&d, (size_t)g->nchan * 8))
 			goto oom;
-		for (src = 0; src < r->ncas; src++)
+		for (src = 0; src < L->nsrc; src++)
 			for (k = 0; k < L->ndl; k++)
-				if (r->layer[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer &&
+				if (L->lay[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer &&
 				    path_deps(L, &d, src, L->dlids[k], 1)) {
 					deps_free(&d);
 					goto oom;
@@ -557,7 +564,7 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 				uint32_t pid = (uint32_t)d.paths[e][j];
 				int s2 = (int)(pid / (r->maxlid + 1));
 				unsigned dl = pid % (r->maxlid + 1);
-				uint8_t *ly = &r->layer[(size_t)s2 * (r->maxlid + 1) + dl];
+				uint8_t *ly = &L->lay[(size_t)s2 * (r->maxlid + 1) + dl];
 
 				if (*ly != layer)
 					continue;
@@ -739,8 +746,36 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	L.g = &g;
 	L.s = s;
 	L.r = r;
+	L.src_node = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
+	if (!L.src_node || !L.ca_src)
+		goto oom;
+	{
+		int *src_of_sw = malloc(((size_t)g.nsw + 1) * sizeof(int));
+
+		if (!src_of_sw)
+			goto oom;
+		for (k = 0; k < g.nsw; k++)
+			src_of_sw[k] = -1;
+		for (k = 0; k < r->ncas; k++) {
+			int sw = g.idx[f->nodes[r->ca_node[k]].ports[r->ca_port[k]].rnode];
+
+			if (src_of_sw[sw] < 0) {
+				src_of_sw[sw] = L.nsrc;
+				L.src_node[L.nsrc++] = g.node[sw];
+			}
+			L.ca_src[k] = src_of_sw[sw];
+		}
+		free(src_of_sw);
+	}
+	L.lay = calloc((size_t)L.nsrc * (r->maxlid + 1) + 1, 1);
+	if (!L.lay)
+		goto oom;
 	if (make_layers(&L, o->max_vls > 0 ? o->max_vls : 8, err))
 		goto out;
+	for (k = 0; k < r->ncas; k++)
+		memcpy(r->layer + (size_t)k * (r->maxlid + 1),
+		       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1), r->maxlid + 1);
 	rc = 0;
 	goto out;
 oom:
@@ -751,6 +786,9 @@ out:
 			free(job_on[k]);
 	free(job_on);
 	free(L.dlids);
+	free(L.src_node);
+	free(L.ca_src);
+	free(L.lay);
 	free(add);
 	free(dist);
 	free(flow);

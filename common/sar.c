@@ -703,36 +703,61 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 		goto oom;
 	r->job_aware = o->jobs && o->jobs->njobs;
 	if (r->job_aware) {
-		/* the same without the jobs (DFSSSP): kept when it serves the
-		 * jobs better (a fabric with no room to spare, sar180) */
+		/*
+		 * Other ways to the same end, kept when they serve the jobs
+		 * better: DFSSSP (job order and weights off; a fabric with no
+		 * room to spare, sar180), and each half of SAR alone.
+		 */
+		static const int variant[3][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };
 		struct lft_set s0 = { 0 };
-		struct efi_result ej, e0;
-		int i;
+		struct efi_result ej, ev;
+		int i, v, *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
-		if (lft_set_for_fabric(f, r->maxlid, &s0, err))
-			goto out;
-		for (i = 0; i < g.nlink; i++)
-			g.l[i].weight = 1;
-		nd = order_dests(f, &g, NULL, o->io, ncas_on, d);
-		if (nd < 0 || route_all(&g, &s0, d, nd, NULL, ncas_on, add, dist,
-					next, order, flow, &h) ||
-		    jobs_efi(f, s, o->jobs, &ej, err) ||
-		    jobs_efi(f, &s0, o->jobs, &e0, err)) {
+		if (!job_of || lft_set_for_fabric(f, r->maxlid, &s0, err) ||
+		    jobs_efi(f, s, o->jobs, &ej, err)) {
+			free(job_of);
 			lft_set_free(&s0);
 			goto out;
 		}
+		for (i = 0; i < f->nnodes; i++)
+			job_of[i] = -1;
+		for (k = 0; k < o->jobs->njobs; k++)
+			for (i = 0; i < o->jobs->count[k]; i++)
+				job_of[o->jobs->node[o->jobs->first[k] + i]] = k;
 		r->efi_sar = ej.max;
-		r->efi_dfsssp = e0.max;
-		if (e0.max < ej.max) {
-			for (i = 0; i < s->n; i++) {
-				const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
-
-				if (t0)
-					memcpy(s->t[i].port, t0->port,
-					       (t0->top < s->t[i].top ? t0->top : s->t[i].top) + 1);
+		for (v = 0; v < 3; v++) {
+			for (i = 0; i < g.nlink; i++)
+				g.l[i].weight = 1;
+			for (i = 0; i < s0.n; i++)
+				memset(s0.t[i].port, LFT_NONE, s0.t[i].top + 1);
+			nd = order_dests(f, &g, variant[v][0] ? o->jobs : NULL,
+					 o->io, ncas_on, d);
+			for (i = 0; nd > 0 && variant[v][1] && i < nd; i++)
+				d[i].job = d[i].port ? job_of[d[i].node] : -1;
+			if (nd < 0 || route_all(&g, &s0, d, nd,
+						variant[v][1] ? job_on : NULL, ncas_on,
+						add, dist, next, order, flow, &h) ||
+			    jobs_efi(f, &s0, o->jobs, &ev, err)) {
+				free(job_of);
+				lft_set_free(&s0);
+				goto out;
 			}
-			r->job_aware = 0;
+			if (v == 0)
+				r->efi_dfsssp = ev.max;
+			if (ev.max < ej.max) {
+				ej = ev;
+				for (i = 0; i < s->n; i++) {
+					const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
+
+					if (t0)
+						memcpy(s->t[i].port, t0->port,
+						       (t0->top < s->t[i].top ? t0->top : s->t[i].top) + 1);
+				}
+				r->job_aware = v ? 1 : 0;
+			}
 		}
+		r->efi_kept = ej.max;
+		free(job_of);
 		lft_set_free(&s0);
 	}
 	/* layers for the CA-to-CA paths */

@@ -13,11 +13,12 @@
  *   first, then the others; without, the CA ports of the switches with
  *   the most CAs first (as OpenSM's dfsssp); I/O nodes after the compute
  *   nodes, in the same order; the switch LIDs last;
- * - with jobs, sar also routes without them and keeps the tables whose
- *   maximum effective edge forwarding index for those jobs is lower (the
- *   job-aware ones on ties): on a fabric with no room to spare (the SAR
- *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
- *   sar must not be worse;
+ * - with jobs, sar also routes as DFSSSP, and with each half of SAR alone
+ *   (job order with DFSSSP's weights, DFSSSP's order with intra-job
+ *   weights), and keeps the tables whose maximum effective edge forwarding
+ *   index for those jobs is lowest (SAR's on ties): on a fabric with no
+ *   room to spare (the SAR slides' 180-host example) job-aware weights
+ *   cannot beat DFSSSP, and sar must not be worse;
  * - deadlock freedom: every (source CA port, destination LID) path gets a
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,
@@ -45,8 +46,9 @@ struct sar_opts {
 
 struct sar_result {
 	int layers;		/* used */
-	int job_aware;		/* the job-aware tables were kept */
-	long efi_sar, efi_dfsssp;	/* their max effective EFI, with jobs */
+	int job_aware;		/* tables from job-aware routing were kept */
+	/* max effective EFI for the jobs: SAR, DFSSSP, the tables kept */
+	long efi_sar, efi_dfsssp, efi_kept;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
 	 * layer[src * (maxlid + 1) + dlid] */
 	int ncas;

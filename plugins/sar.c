@@ -141,10 +141,10 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 				map[pt->lid + (unsigned)k] = i;
 	}
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: sar: %d job(s) from %s, %d virtual layer(s), %s tables (max effective EFI %ld job-aware, %ld without jobs)\n",
+		"osmre: sar: %d job(s) from %s, %d virtual layer(s), %s tables (max effective EFI %ld; SAR %ld, DFSSSP %ld)\n",
 		jobs.njobs, path[0] ? path : "(no job file)", res.layers,
 		jobs.njobs && res.job_aware ? "job-aware" : "DFSSSP",
-		res.efi_sar, res.efi_dfsssp);
+		res.efi_kept, res.efi_sar, res.efi_dfsssp);
 	pthread_mutex_lock(&st->lock);
 	sar_result_free(&st->res);
 	free(st->src_of_lid);

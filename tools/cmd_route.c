@@ -186,9 +186,9 @@ int cmd_route(int argc, char **argv)
 			fprintf(stderr, "sar: %d virtual layer(s); no jobs: DFSSSP\n",
 				sr.layers);
 		else
-			fprintf(stderr, "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld job-aware, %ld without jobs\n",
+			fprintf(stderr, "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
 				sr.layers, sr.job_aware ? "job-aware" : "DFSSSP",
-				sr.efi_sar, sr.efi_dfsssp);
+				sr.efi_kept, sr.efi_sar, sr.efi_dfsssp);
 		if (slsf) {
 			FILE *sf = fopen(slsf, "w");
 

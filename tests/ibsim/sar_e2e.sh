@@ -21,7 +21,7 @@ export OSMRE_CONF
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"
-check "job-aware tables logged" grep -q "osmre: sar: 9 job(s) from $J, 1 virtual layer(s), job-aware tables (max effective EFI 94 job-aware, 111 without jobs)" "$W/osm.log"
+check "job-aware tables logged" grep -q "osmre: sar: 9 job(s) from $J, 1 virtual layer(s), job-aware tables (max effective EFI [0-9]*; SAR 94, DFSSSP 111)" "$W/osm.log"
 sleep 1
 # tables_like NAME JOBFILE: the fabric's tables equal osmre route's
 tables_like() {
@@ -36,7 +36,7 @@ check "fabric tables identical to osmre route -e sar --jobs" tables_like first "
 cat "$W/first.out"
 check "valid" grep -q "^validity: VALID" "$W/first.out"
 check "deadlock-free on sar's SLs" grep -q "channel dependency graph acyclic" "$W/first.out"
-check "max effective EFI 94" grep -q "effective edge forwarding index max 94," "$W/first.out"
+check "max effective EFI 94 or lower" grep -q -E "effective edge forwarding index max ([1-8][0-9]|9[0-4])," "$W/first.out"
 
 # new jobs: the 9 jobs merged into 3
 awk '!/^#/ && NF == 2 { print $1, "m" ($2 % 3) }' "$DATA/blk216.jobs" >"$W/new.conf"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cdg.h"
+#include "cycle.h"
 #include "lids.h"
 
 #define NVL 16
@@ -175,72 +176,47 @@ static int mark_all(struct graph *g, const struct sl_map *m,
 	return 0;
 }
 
-/* Iterative DFS over the CSR graph; fills the cycle when there is one. */
+static long csr_head(void *ctx, long pos)
+{
+	return ((const uint32_t *)ctx)[pos];
+}
+
+/* Fills r's cycle when the CSR graph has one. */
 static int find_cycle(const struct graph *g, const long *first,
 		      const uint32_t *to, long nvc, struct cdg_result *r)
 {
 	uint8_t *color = calloc((size_t)nvc + 1, 1);
 	long *stack = malloc(((size_t)nvc + 1) * sizeof(long));
 	long *it = malloc(((size_t)nvc + 1) * sizeof(long));
-	long root;
+	struct cycle c;
+	long k;
+	int rc = -1;
 
 	if (!color || !stack || !it)
-		goto oom;
-	for (root = 0; root < nvc && r->acyclic; root++) {
-		long top = 0;
+		goto out;
+	if (cycle_find(nvc, first, csr_head, (void *)to, color, stack, it, &c)) {
+		r->acyclic = 0;
+		r->cycle_len = (int)c.len;
+		r->cycle_node = malloc((size_t)c.len * sizeof(int));
+		r->cycle_port = malloc((size_t)c.len * sizeof(int));
+		r->cycle_vl = malloc((size_t)c.len * sizeof(int));
+		if (!r->cycle_node || !r->cycle_port || !r->cycle_vl)
+			goto out;
+		for (k = 0; k < c.len; k++) {
+			long v = stack[c.top - c.len + k], ch = v / NVL;
+			int n = g->cnode[ch];
 
-		if (color[root] || first[root] == first[root + 1])
-			continue;
-		stack[top++] = root;
-		color[root] = 1;
-		it[root] = first[root];
-		while (top) {
-			long cur = stack[top - 1], nx, k, len;
-
-			if (it[cur] == first[cur + 1]) {
-				color[cur] = 2;
-				top--;
-				continue;
-			}
-			nx = to[it[cur]++];
-			if (color[nx] == 2)
-				continue;
-			if (!color[nx]) {
-				color[nx] = 1;
-				it[nx] = first[nx];
-				stack[top++] = nx;
-				continue;
-			}
-			/* a cycle: nx ... cur on the stack */
-			for (len = 1, k = top - 1; stack[k] != nx; k--)
-				len++;
-			r->acyclic = 0;
-			r->cycle_len = (int)len;
-			r->cycle_node = malloc((size_t)len * sizeof(int));
-			r->cycle_port = malloc((size_t)len * sizeof(int));
-			r->cycle_vl = malloc((size_t)len * sizeof(int));
-			if (!r->cycle_node || !r->cycle_port || !r->cycle_vl)
-				goto oom;
-			for (k = 0; k < len; k++) {
-				long v = stack[top - len + k], ch = v / NVL;
-				int n = g->cnode[ch];
-
-				r->cycle_node[k] = n;
-				r->cycle_port[k] = (int)(ch - g->chan[n]);
-				r->cycle_vl[k] = (int)(v % NVL);
-			}
-			break;
+			r->cycle_node[k] = n;
+			r->cycle_port[k] = (int)(ch - g->chan[n]);
+			r->cycle_vl[k] = (int)(v % NVL);
 		}
 	}
+	rc = 0;
+out:
 	free(color);
 	free(stack);
 	free(it);
-	return 0;
-oom:
-	free(color);
-	free(stack);
-	free(it);
-	return -1;
+	return rc;
 }
 
 int cdg_check(const struct fabric *f, const struct lft_set *s,

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cycle.h"
 #include "lids.h"
 #include "sar.h"
 
@@ -437,66 +438,47 @@ static int path_deps(struct layering *L, struct deps *d, int src,
 	return 0;
 }
 
-/*
- * One DFS over the dependencies with a count; returns a cycle's weakest
- * dependency (slot in d), or -1 when acyclic.  color persists between
- * calls: a finished channel stays finished as dependencies only go.
- */
-static long find_cycle(const struct deps *d, const int *first,
-		       const long *out, int nchan, uint8_t *color, int *stack,
-		       int *it)
+/* An edge of the layer's dependency graph: its head, or -1 when none of
+ * its paths is left in the layer. */
+struct dep_walk {
+	const struct deps *d;
+	const long *out;	/* position -> slot in d */
+};
+
+static long dep_head(void *ctx, long pos)
 {
-	int root;
+	const struct dep_walk *w = ctx;
+	long e = w->out[pos];
 
-	for (root = 0; root < nchan; root++) {
-		int top = 0;
+	return w->d->count[e] ? (long)(w->d->key[e] & 0xffffffffu) : -1;
+}
 
-		if (color[root])
-			continue;
-		stack[top++] = root;
-		color[root] = 1;
-		it[root] = first[root];
-		while (top) {
-			int c = stack[top - 1];
-			long e;
-			int nx;
+/*
+ * A cycle's weakest dependency (slot in d), the one with the fewest
+ * paths, or -1 when the layer is acyclic.  Finished channels stay
+ * finished between calls, as dependencies only go.
+ */
+static long weakest_in_cycle(const struct deps *d, const long *first,
+			     const long *out, int nchan, uint8_t *color,
+			     long *stack, long *it)
+{
+	struct dep_walk w = { d, out };
+	struct cycle c;
+	long k, best;
 
-			if (it[c] == first[c + 1]) {
-				color[c] = 2;
-				top--;
-				continue;
-			}
-			e = out[it[c]++];
-			if (!d->count[e])
-				continue;
-			nx = (int)(d->key[e] & 0xffffffffu);
-			if (color[nx] == 2)
-				continue;
-			if (!color[nx]) {
-				color[nx] = 1;
-				it[nx] = first[nx];
-				stack[top++] = nx;
-				continue;
-			}
-			{	/* a cycle nx .. c: its weakest dependency */
-				long best = e;
-				int k;
+	if (!cycle_find(nchan, first, dep_head, &w, color, stack, it, &c))
+		return -1;
+	best = out[it[stack[c.top - 1]] - 1];	/* the closing one */
+	for (k = c.top - c.len; k < c.top - 1; k++) {
+		long e = out[it[stack[k]] - 1];
 
-				for (k = top - 1; k > 0 && stack[k] != nx; k--) {
-					long e2 = dep_find((struct deps *)d,
-							   (uint64_t)stack[k - 1] << 32 | (uint32_t)stack[k], 0);
-
-					if (e2 >= 0 && d->count[e2] < d->count[best])
-						best = e2;
-				}
-				/* the DFS restarts: unwind the grey channels */
-				for (k = 0; k < top; k++)
-					color[stack[k]] = 0;
-				return best;
-			}
-		}
+		if (d->count[e] < d->count[best])
+			best = e;
 	}
-	return -1;
+	/* the search starts again: the channels left on its path unseen */
+	for (k = 0; k < c.top; k++)
+		color[stack[k]] = 0;
+	return best;
 }
 
 static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
@@ -505,9 +487,9 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 	struct sar_result *r = L->r;
 	int layer, src, k, rc = -1;
 	uint8_t *color = malloc((size_t)g->nchan + 1);
-	int *stack = malloc(((size_t)g->nchan + 1) * sizeof(int));
-	int *it = malloc(((size_t)g->nchan + 1) * sizeof(int));
-	int *first = malloc(((size_t)g->nchan + 2) * sizeof(int));
+	long *stack = malloc(((size_t)g->nchan + 1) * sizeof(long));
+	long *it = malloc(((size_t)g->nchan + 1) * sizeof(long));
+	long *first = malloc(((size_t)g->nchan + 2) * sizeof(long));
 	long *out = NULL;
 
 	if (!color || !stack || !it || !first)
@@ -545,18 +527,19 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 			deps_free(&d);
 			goto oom;
 		}
-		memset(first, 0, ((size_t)g->nchan + 2) * sizeof(int));
+		memset(first, 0, ((size_t)g->nchan + 2) * sizeof(long));
 		for (i = 0; i < d.cap; i++)
 			if (d.key[i] != UINT64_MAX)
 				first[(d.key[i] >> 32) + 1]++;
 		for (k = 0; k < g->nchan; k++)
 			first[k + 1] += first[k];
-		memcpy(it, first, (size_t)g->nchan * sizeof(int));
+		memcpy(it, first, (size_t)g->nchan * sizeof(long));
 		for (i = 0; i < d.cap; i++)
 			if (d.key[i] != UINT64_MAX)
 				out[it[d.key[i] >> 32]++] = (long)i;
 		memset(color, 0, (size_t)g->nchan + 1);
-		while ((e = find_cycle(&d, first, out, g->nchan, color, stack, it)) >= 0) {
+		while ((e = weakest_in_cycle(&d, first, out, g->nchan, color,
+					     stack, it)) >= 0) {
 			/* the weakest dependency's paths go one layer up */
 			int j;
 

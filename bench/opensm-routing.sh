@@ -15,6 +15,7 @@ set -u
 h=$1 m=$2 w=$3 p=$4
 shift 4
 top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_TESTS_DIR=$top/tests
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
 OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"

@@ -11,6 +11,7 @@
 #   sh bench/sar-jobs.sh [MIXES]     (from a build directory)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_TESTS_DIR=$top/tests
 MIXES=${1:-10}
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
 OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}

@@ -6,10 +6,12 @@
 # only on change and then OpenSM signalled; errors leave everything as it
 # was; one instance at a time; a reader never sees a partial file.
 set -u
+# shellcheck disable=SC1091
+. "$(dirname "$0")/procs.sh"
 OSMRE=${OSMRE_BIN:-tools/osmre}
 T=$(mktemp -d)
-FAKE=
-cleanup() { [ -n "$FAKE" ] && kill "$FAKE" 2>/dev/null; rm -rf "$T"; }
+STAND_IN=
+cleanup() { [ -n "$STAND_IN" ] && stop_pids "$STAND_IN"; rm -rf "$T"; }
 trap cleanup EXIT
 fails=0
 ok() { echo "ok - $1"; }
@@ -29,19 +31,10 @@ fi
 EOS
 chmod +x "$T/squeue"
 echo A >"$T/which"
-# OpenSM's stand-in
-cat >"$T/opensm" <<EOS
-#!/bin/sh
-trap 'echo usr2 >>$T/signals' USR2
-while :; do sleep 0.1; done
-EOS
-chmod +x "$T/opensm"
-"$T/opensm" &
-FAKE=$!
-echo "$FAKE" >"$T/pid"
+stand_in_opensm "$T"
 sleep 0.3
 signals() { [ -f "$T/signals" ] && wc -l <"$T/signals" || echo 0; }
-jw() { "$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pidfile "$T/pid" \
+jw() { "$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pidfile "$T/opensm.pid" \
 	--squeue "$T/squeue" --once "$@"; }
 
 jw >"$T/out" 2>&1 && grep -q "2 jobs on 5 hosts (1 on fewer than 2 leaf switches left out)" "$T/out" &&
@@ -59,7 +52,7 @@ cmp -s "$J" "$T/first" && ok "no change: file untouched" || ko "no change: file 
 echo B >"$T/which"
 sleep 300 &
 other=$!
-echo "$other" >"$T/pid"
+echo "$other" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "process $other is \"sleep\", not opensm" "$T/out" &&
 	cmp -s "$J" "$T/first" && ok "not opensm: refused, file kept" || { ko "not opensm"; cat "$T/out"; }
@@ -67,14 +60,14 @@ kill "$other"; wait "$other" 2>/dev/null
 jw >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "stale: process $other is not running" "$T/out" &&
 	cmp -s "$J" "$T/first" && ok "stale pidfile: refused, file kept" || { ko "stale pidfile"; cat "$T/out"; }
-echo "$FAKE" >"$T/pid"
+echo "$STAND_IN" >"$T/opensm.pid"
 jw --squeue /nonexistent/squeue >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "command not found" "$T/out" && ok "squeue missing" || { ko "squeue missing"; cat "$T/out"; }
 jw --squeue false >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "failed (exit status 1)" "$T/out" && ok "squeue failing" || { ko "squeue failing"; cat "$T/out"; }
 jw --topo /nonexistent.net >"$T/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "/nonexistent.net" "$T/out" && ok "unreadable topology" || { ko "unreadable topology"; cat "$T/out"; }
-flock "$J.jobwatch" sh -c "\"$OSMRE\" jobwatch --topo \"$T/f.net\" --job-file \"$J\" --pidfile \"$T/pid\" --squeue \"$T/squeue\" --once" >"$T/out" 2>&1; rc=$?
+flock "$J.jobwatch" sh -c "\"$OSMRE\" jobwatch --topo \"$T/f.net\" --job-file \"$J\" --pidfile \"$T/opensm.pid\" --squeue \"$T/squeue\" --once" >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "another jobwatch is running" "$T/out" && ok "one instance at a time" || { ko "one instance"; cat "$T/out"; }
 cmp -s "$J" "$T/first" && ok "errors: file untouched" || ko "errors: file untouched"
 
@@ -97,7 +90,7 @@ touch "$T/stop"
 wait "$reader"
 [ ! -f "$T/partial" ] && ok "40 rewrites, no partial file seen" || ko "a partial file was seen"
 # signals sent back to back coalesce in the stand-in: count jobwatch's
-[ "$(grep -c "opensm $FAKE signalled" "$T/flips")" = 40 ] &&
+[ "$(grep -c "opensm $STAND_IN signalled" "$T/flips")" = 40 ] &&
 	ok "one signal per change (40)" || ko "one signal per change"
 
 echo "jobwatch: $fails failure(s)"

@@ -24,16 +24,14 @@ check() {	# check NAME CMD...: ok when CMD succeeds
 	if "$@"; then ok "$_name"; else ko "$_name"; fi
 }
 
+# the tests' directory: the sourcing script's parent, or what a script
+# outside tests/ sets (bench/)
+# shellcheck disable=SC1091
+. "${OSMRE_TESTS_DIR:-$(dirname "$0")/..}/procs.sh"
+
 cleanup() {
-	[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null
-	[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null
-	for p in $OSM_PID $SIM_PID; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -9 "$p" 2>/dev/null
-	done
+	# shellcheck disable=SC2086
+	stop_pids $OSM_PID $SIM_PID
 	OSM_PID=
 	SIM_PID=
 	if [ "$FAILS" -ne 0 ] && [ -f "$W/osm.log" ]; then

@@ -6,6 +6,8 @@
 # squeue output, real jobs: the job file follows them, OpenSM's stand-in
 # is signalled only on change.  Skipped (77) without the Slurm packages.
 set -u
+# shellcheck disable=SC1091
+. "$(dirname "$0")/../procs.sh"
 OSMRE=${OSMRE_BIN:-tools/osmre}
 for c in munged mungekey slurmctld slurmd squeue sbatch scancel sinfo; do
 	command -v "$c" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin:/sbin
@@ -23,14 +25,8 @@ cleanup() {
 		scancel --user=root >/dev/null 2>&1
 		wait_for 20 no_jobs
 	fi
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	for p in $PIDS; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -9 "$p" 2>/dev/null
-	done
+	# shellcheck disable=SC2086
+	stop_pids $PIDS
 	if [ "$fails" -ne 0 ]; then
 		for f in "$T"/*.log; do echo "---- $f"; tail -15 "$f"; done
 	fi
@@ -94,15 +90,8 @@ wait_for 60 idle && ok "Slurm up: 4 idle nodes" || { ko "Slurm up"; sinfo; exit 
 
 # the fabric and OpenSM's stand-in
 "$OSMRE" gen pgft 2 4,4 1,2 -o "$T/f.net" 2>/dev/null
-cat >"$T/opensm" <<EOS
-#!/bin/sh
-trap 'echo usr2 >>$T/signals' USR2
-while :; do sleep 0.1; done
-EOS
-chmod +x "$T/opensm"
-"$T/opensm" &
-PIDS="$PIDS $!"
-echo "$!" >"$T/opensm.pid"
+stand_in_opensm "$T"
+PIDS="$PIDS $STAND_IN"
 J=$T/jobs.conf
 jw() { "$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pidfile "$T/opensm.pid" --once; }
 

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Process helpers shared by the shell tests (sourced).
+
+# stop_pids PID...: SIGTERM, up to 2 s to go, then SIGKILL
+stop_pids() {
+	for _p in "$@"; do kill "$_p" 2>/dev/null; done
+	for _p in "$@"; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$_p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -9 "$_p" 2>/dev/null
+	done
+}
+
+# stand_in_opensm DIR: starts a process named opensm (what jobwatch checks
+# before it signals) that appends a line to DIR/signals for each SIGUSR2;
+# its PID goes to STAND_IN and to DIR/opensm.pid
+stand_in_opensm() {
+	cat >"$1/opensm" <<EOS
+#!/bin/sh
+trap 'echo usr2 >>$1/signals' USR2
+while :; do sleep 0.1; done
+EOS
+	chmod +x "$1/opensm"
+	"$1/opensm" &
+	STAND_IN=$!
+	echo "$STAND_IN" >"$1/opensm.pid"
+}

@@ -78,6 +78,15 @@ static int key_cmp(const void *a, const void *b)
 	return x->port - y->port;
 }
 
+/* CA ports with a LID and a link, in fabric order: the order's universe. */
+static int is_order_port(const struct fabric *f, int i, int p)
+{
+	const struct fab_node *nd = &f->nodes[i];
+
+	return nd->type != FAB_SWITCH && !nd->removed && nd->ports[p].lid &&
+	       nd->ports[p].rnode >= 0;
+}
+
 int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 		    struct cong_order *o, struct osmre_err *err)
 {
@@ -97,8 +106,7 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 	}
 	for (i = 0; i < f->nnodes; i++)
 		for (p = 1; p <= f->nodes[i].nports; p++)
-			n += f->nodes[i].type != FAB_SWITCH && f->nodes[i].ports[p].lid &&
-			     f->nodes[i].ports[p].rnode >= 0;
+			n += is_order_port(f, i, p);
 	k = malloc(((size_t)n + 1) * sizeof(*k));
 	o->node = malloc(((size_t)n + 1) * sizeof(int));
 	o->port = malloc(((size_t)n + 1) * sizeof(int));
@@ -113,8 +121,7 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 		for (p = 1; p <= f->nodes[i].nports; p++) {
 			const struct fab_node *nd = &f->nodes[i];
 
-			if (nd->type == FAB_SWITCH || !nd->ports[p].lid ||
-			    nd->ports[p].rnode < 0)
+			if (!is_order_port(f, i, p))
 				continue;
 			k[n] = (struct sortkey){
 				d ? dmodc_nid(d, i, p) : 0, nd->ports[p].guid,
@@ -130,15 +137,6 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 	free(k);
 	dmodc_free(d);
 	return 0;
-}
-
-/* CA ports with a LID and a link, in fabric order: the order's universe. */
-static int is_order_port(const struct fabric *f, int i, int p)
-{
-	const struct fab_node *nd = &f->nodes[i];
-
-	return nd->type != FAB_SWITCH && !nd->removed && nd->ports[p].lid &&
-	       nd->ports[p].rnode >= 0;
 }
 
 /* Resolves "0x<guid>": a port GUID, or a node GUID (all its ports). */

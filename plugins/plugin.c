@@ -47,13 +47,15 @@ static int dmodc_hops_cost(void *ctx, int sw, int leaf)
  * One routing pass of an engine: OpenSM's subnet into the fabric model,
  * the engine's core (route), the tables and hop counts back into OpenSM.
  * A refusal is logged and fails the pass, so that OpenSM falls back to the
- * next engine of routing_engine.
+ * next engine of routing_engine.  dump (may be NULL) writes the engine's
+ * state after a routed pass.
  */
 typedef int (*core_fn)(struct osmre *p, struct fabric *f, struct lft_set *s,
 		       struct osmre_err *err);
+typedef void (*dump_fn)(struct osmre *p, const struct fabric *f);
 
 static int routing_pass(struct osmre *p, const char *name, core_fn route,
-			lfts_cost_fn cost, void *cost_ctx)
+			lfts_cost_fn cost, void *cost_ctx, dump_fn dump)
 {
 	struct lft_set s = { 0 };
 	struct osmre_err err;
@@ -82,8 +84,8 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"osmre: %s routed %d switches in %.3f ms (%.3f ms with hop tables)\n",
 		name, s.n, (t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	if (!strcmp(name, "dmodc"))
-		dump_dmodc(p, f);
+	if (dump)
+		dump(p, f);
 	rc = 0;
 out:
 	lft_set_free(&s);
@@ -106,7 +108,7 @@ static int dmodc_fwd_tables(void *ctx)
 
 	return routing_pass(p, "dmodc", dmodc_core,
 			    p->opt.dmodc_ca_hops ? dmodc_hops_cost : NULL,
-			    p->dmodc);
+			    p->dmodc, dump_dmodc);
 }
 
 /*
@@ -144,7 +146,7 @@ static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 
 static int pqft_fwd_tables(void *ctx)
 {
-	return routing_pass(ctx, "pqft", pqft_core, NULL, NULL);
+	return routing_pass(ctx, "pqft", pqft_core, NULL, NULL, NULL);
 }
 
 static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
@@ -157,7 +159,7 @@ static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 
 static int sar_fwd_tables(void *ctx)
 {
-	return routing_pass(ctx, "sar", sar_core, NULL, NULL);
+	return routing_pass(ctx, "sar", sar_core, NULL, NULL, NULL);
 }
 
 static int sar_setup(struct osm_routing_engine *re, osm_opensm_t *osm)

@@ -114,6 +114,10 @@ $OSMRE gen qft 3 6,3,12 1,3,6 1,2,1 -o "$T/q.net" 2>/dev/null
 expect "pqft inferred" 0 "pqft: topology qft(3;6,3,12;1,3,6;1,2,1) (inferred)" \
 	$OSMRE route -e pqft -t "$T/q.net" -o "$T/q.lfts"
 expect "pqft valid" 0 "VALID" $OSMRE check -t "$T/q.net" -l "$T/q.lfts"
+expect "pqft topology unclosed" 2 "expected a closing parenthesis" \
+	$OSMRE route -e pqft --topology "qft(3;4,2,8;1,2,4;1,2,1" -t "$T/q.net" -o "$T/x"
+expect "pqft topology fields" 2 "expected 4 fields separated by ';'" \
+	$OSMRE route -e pqft --topology "qft(3;4,2,8;1,2,4)" -t "$T/q.net" -o "$T/x"
 expect "pqft bad topology" 2 "m_3 = 7 is not divisible by p_2 = 2" \
 	$OSMRE route -e pqft --topology "qft(3;6,3,7;1,3,6;1,2,1)" -t "$T/q.net" -o "$T/x"
 $OSMRE gen qft 3 6,3,12 1,3,6 1,2,1 --remove-links 20 --seed 4 -o "$T/qd.net" 2>/dev/null

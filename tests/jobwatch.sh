@@ -71,6 +71,9 @@ flock "$J.jobwatch" sh -c "\"$OSMRE\" jobwatch --topo \"$T/f.net\" --job-file \"
 [ $rc = 1 ] && grep -q "another jobwatch is running" "$T/out" && ok "one instance at a time" || { ko "one instance"; cat "$T/out"; }
 cmp -s "$J" "$T/first" && ok "errors: file untouched" || ko "errors: file untouched"
 
+jw --interval 5 >"$T/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "one of --once or --interval" "$T/out" && ok "--once and --interval: refused" || ko "--once and --interval"
+
 # a reader in a loop never sees a partial file while jobs flip 40 times
 (
 	while [ ! -f "$T/stop" ]; do

@@ -54,6 +54,17 @@ int lids_present(const struct fabric *f)
 	return 0;
 }
 
+int lids_lmc_max(const struct fabric *f)
+{
+	int i, p, max = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports && !fab_is_switch(&f->nodes[i]); p++)
+			if (f->nodes[i].ports[p].lid && f->nodes[i].ports[p].lmc > max)
+				max = f->nodes[i].ports[p].lmc;
+	return max;
+}
+
 unsigned lids_max(const struct fabric *f)
 {
 	unsigned max = 0, top;

@@ -16,6 +16,8 @@
 int lids_assign(struct fabric *f, int lmc, struct osmre_err *err);
 /* 1 when at least one port of the fabric has a LID. */
 int lids_present(const struct fabric *f);
+/* Highest LMC of a CA or router port (0 when none). */
+int lids_lmc_max(const struct fabric *f);
 /* Highest LID in use (0 when none). */
 unsigned lids_max(const struct fabric *f);
 

@@ -5,6 +5,7 @@
 #include "cycle.h"
 #include "lids.h"
 #include "sar.h"
+#include "updn.h"
 
 #define INF UINT64_MAX
 
@@ -22,6 +23,7 @@ struct graph {
 	int *in_first, *in;	/* links into each switch (CSR) */
 	int *chan_first;	/* channel of (switch, port): chan_first[sw] + port */
 	int nchan;
+	int base_only;		/* route base LIDs only (sar_opts) */
 };
 
 static int graph_build(struct graph *g, const struct fabric *f)
@@ -598,7 +600,8 @@ static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
 		for (i = 0; i < g->nsw; i++)
 			add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
 					    job_on[d[k].job][i] : ncas_on[i]);
-		for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc); lid++)
+		for (lid = pt->lid; lid < pt->lid + (1u << (g->base_only ? 0 : pt->lmc));
+		     lid++)
 			if (route_dest(g, s, lid, t, last, add, dist, next,
 				       order, flow, h))
 				return -1;
@@ -620,6 +623,7 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	unsigned lid;
 
 	memset(r, 0, sizeof(*r));
+	g.base_only = o->base_only;
 	if (graph_build(&g, f) || lids_owners(f, &own, &r->maxlid, err))
 		goto oom;
 	add = calloc((size_t)g.nsw + 1, sizeof(*add));
@@ -749,7 +753,9 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	if (!r->layer || !L.dlids)
 		goto oom;
 	for (lid = 1; lid <= r->maxlid; lid++)
-		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH)
+		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH &&
+		    !(o->base_only &&
+		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port], lid)))
 			L.dlids[L.ndl++] = lid;
 	L.g = &g;
 	L.s = s;

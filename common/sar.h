@@ -42,6 +42,9 @@ struct sar_opts {
 	 * so that the compute nodes' balance comes first (dfsssp's
 	 * io_guid_file) */
 	const struct guidlist *io;
+	/* the update protocol's escape routes the high LIDs (updn.h): route
+	 * and layer only the base LIDs */
+	int base_only;
 };
 
 struct sar_result {

@@ -98,9 +98,17 @@ int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 			if (numbers(s + 7, v, 2, 15) != 1)
 				goto bad_default;
 			m->default_sl = (int)v[0];
-		} else if (!strncmp(s, "path", 4)) {
-			if (numbers(s + 4, v, 4, 0xffff) != 3 || v[2] > 15)
+		} else if (!strncmp(s, "path", 4) || !strncmp(s, "dest", 4)) {
+			/* "dest DLID SL" is stored as the path from LID 0 */
+			if (s[0] == 'd') {
+				if (numbers(s + 4, v + 1, 3, 0xffff) != 2 ||
+				    v[2] > 15 || !v[1])
+					goto bad_dest;
+				v[0] = 0;
+			} else if (numbers(s + 4, v, 4, 0xffff) != 3 || v[2] > 15 ||
+				   !v[0]) {
 				goto bad_path;
+			}
 			if ((size_t)m->npath == kcap) {
 				size_t nc = kcap ? kcap * 2 : 1024;
 				uint64_t *k = realloc(m->key, nc * sizeof(*k));
@@ -159,7 +167,7 @@ int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 				t[sizeof(int) + ((size_t)v[0] * w + v[1]) * 16 + i] =
 					(uint8_t)v[2 + i];
 		} else {
-			osmre_fail(err, "%s:%d: expected \"default SL\", \"path SLID DLID SL\", \"sl2vl V0 ... V15\" or an opensm-sl2vl.dump block",
+			osmre_fail(err, "%s:%d: expected \"default SL\", \"path SLID DLID SL\", \"dest DLID SL\", \"sl2vl V0 ... V15\" or an opensm-sl2vl.dump block",
 				   path, ln);
 			goto fail;
 		}
@@ -168,7 +176,11 @@ bad_default:
 		osmre_fail(err, "%s:%d: expected \"default SL\" with SL 0-15", path, ln);
 		goto fail;
 bad_path:
-		osmre_fail(err, "%s:%d: expected \"path SLID DLID SL\" with LIDs 0-65535 and SL 0-15",
+		osmre_fail(err, "%s:%d: expected \"path SLID DLID SL\" with LIDs 1-65535 and SL 0-15",
+			   path, ln);
+		goto fail;
+bad_dest:
+		osmre_fail(err, "%s:%d: expected \"dest DLID SL\" with LIDs 1-65535 and SL 0-15",
 			   path, ln);
 		goto fail;
 bad_vls:
@@ -206,9 +218,8 @@ fail:
 	return -1;
 }
 
-int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
+static int find_key(const struct sl_map *m, uint64_t k)
 {
-	uint64_t k = (uint64_t)slid << 16 | dlid;
 	long lo = 0, hi = m->npath - 1;
 
 	while (lo <= hi) {
@@ -221,7 +232,16 @@ int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
 		else
 			hi = mid - 1;
 	}
-	return m->default_sl;
+	return -1;
+}
+
+int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
+{
+	int sl = find_key(m, (uint64_t)slid << 16 | dlid);
+
+	if (sl < 0)
+		sl = find_key(m, dlid);	/* a "dest" line */
+	return sl < 0 ? m->default_sl : sl;
 }
 
 void sl_map_free(struct sl_map *m)

@@ -6,6 +6,8 @@
  *   default SL              SL of every path not listed (default 0)
  *   path SLID DLID SL       SL of the path from the CA port whose base LID
  *                           is SLID to LID DLID
+ *   dest DLID SL            SL of every path to LID DLID not listed with
+ *                           "path" (the update protocol's escape LIDs)
  *   sl2vl V0 ... V15        SL-to-VL of every switch without its own table
  *                           (default: VL = SL)
  * and blocks of OpenSM's opensm-sl2vl.dump, whose switch tables (per input

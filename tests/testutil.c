@@ -252,3 +252,73 @@ char *tu_updown_oracle(const struct fabric *f, const int *rank)
 	free(seen);
 	return ud;
 }
+
+struct fabric *tu_from_text(const char *text, int lmc)
+{
+	struct fabric *f;
+	struct osmre_err err;
+
+	if (tu_read_net(text, &f, &err) || lids_assign(f, lmc, &err))
+		fail_msg("%s", err.msg);
+	return f;
+}
+
+/* A W x H torus of 6-port switches T<x>_<y>, one host each. */
+char *tu_torus(int w, int h)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int x, y;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			fprintf(fp, "Switch\t5 \"T%d_%d\"\n", x, y);
+			fprintf(fp, "[1]\t\"T%d_%d\"[2]\n", (x + 1) % w, y);
+			fprintf(fp, "[2]\t\"T%d_%d\"[1]\n", (x + w - 1) % w, y);
+			fprintf(fp, "[3]\t\"T%d_%d\"[4]\n", x, (y + 1) % h);
+			fprintf(fp, "[4]\t\"T%d_%d\"[3]\n", x, (y + h - 1) % h);
+			fprintf(fp, "[5]\t\"h%d_%d\"[1]\n\n", x, y);
+		}
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			fprintf(fp, "Hca\t1 \"h%d_%d\"\n[1]\t\"T%d_%d\"[5]\n\n", x, y, x, y);
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * A dragonfly: G groups of A switches, all-to-all inside a group, switch
+ * a of group g linked to group (g + a + 1) mod G (one global link per
+ * switch, G = A + 1), two hosts per switch.
+ */
+char *tu_dragonfly(int a)
+{
+	int g = a + 1, gi, ai, k;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	for (gi = 0; gi < g; gi++)
+		for (ai = 0; ai < a; ai++) {
+			int port = 1, og = (gi + ai + 1) % g, oa;
+
+			fprintf(fp, "Switch\t%d \"D%d_%d\"\n", a + 2, gi, ai);
+			for (k = 0; k < a; k++)
+				if (k != ai)	/* local: port of k on us */
+					fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n", port++, gi, k,
+						ai < k ? ai + 1 : ai);
+			/* global: the switch of og that points back to gi */
+			oa = (gi - og - 1 + 2 * g) % g;
+			fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n", port++, og, oa, a);
+			fprintf(fp, "[%d]\t\"d%d_%d_0\"[1]\n", port++, gi, ai);
+			fprintf(fp, "[%d]\t\"d%d_%d_1\"[1]\n\n", port, gi, ai);
+		}
+	for (gi = 0; gi < g; gi++)
+		for (ai = 0; ai < a; ai++)
+			for (k = 0; k < 2; k++)
+				fprintf(fp, "Hca\t1 \"d%d_%d_%d\"\n[1]\t\"D%d_%d\"[%d]\n\n",
+					gi, ai, k, gi, ai, a + 1 + k);
+	fclose(fp);
+	return buf;
+}

@@ -21,6 +21,13 @@ struct fabric *tu_pgft(const char *h, const char *m, const char *w,
 /* Three switches A, B, C in a ring, each with one host HA, HB, HC: every
  * switch is a leaf, so no up-down path joins them. */
 extern const char tu_ring3_net[];
+/* A net file held in a string, with offline LIDs (lmc); fails the test on
+ * error. */
+struct fabric *tu_from_text(const char *text, int lmc);
+/* Net files (malloc()ed): a W x H torus of 6-port switches T<x>_<y>, one
+ * host each; a dragonfly of A + 1 groups of A switches, two hosts each. */
+char *tu_torus(int w, int h);
+char *tu_dragonfly(int a);
 /* Reads a net file; fails the test on error. */
 struct fabric *tu_read_file(const char *path);
 /* Reads a net file held in a string. */

@@ -12,6 +12,7 @@
 #include "pqft.h"
 #include "sar.h"
 #include "jobs.h"
+#include "updn.h"
 
 static void route_usage(FILE *out)
 {
@@ -31,7 +32,10 @@ static void route_usage(FILE *out)
 		"      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n"
 		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
 		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
-		"                      the compute nodes\n");
+		"                      the compute nodes\n"
+		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
+		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
+		"                      (sar: on at most V layers); --sls then covers both\n");
 }
 
 int cmd_route(int argc, char **argv)
@@ -49,6 +53,7 @@ int cmd_route(int argc, char **argv)
 		{ "sls", required_argument, NULL, 'W' },
 		{ "max-vls", required_argument, NULL, 'V' },
 		{ "io-guids", required_argument, NULL, 'I' },
+		{ "escape-vl", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,7 +62,7 @@ int cmd_route(int argc, char **argv)
 	long seed = 1;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL;
 	struct guidlist io = { 0 };
-	int max_vls = 8;
+	int max_vls = 8, escape_vl = -1;
 	struct jobs jobs = { 0 };
 	struct sar_result sr = { 0 };
 	struct pgft_params params;
@@ -108,6 +113,9 @@ int cmd_route(int argc, char **argv)
 		case 'I':
 			iof = optarg;
 			break;
+		case 'E':
+			escape_vl = (int)tool_number("--escape-vl", optarg, 14);
+			break;
 		case 'h':
 			route_usage(stdout);
 			return 0;
@@ -127,6 +135,10 @@ int cmd_route(int argc, char **argv)
 			engine);
 		return EXIT_USAGE;
 	}
+	if (slsf && escape_vl < 0 && strcmp(engine, "sar")) {
+		fprintf(stderr, "osmre route: --sls needs --engine sar or --escape-vl\n");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(engine, "pqft") && spec) {
 		if (topo_spec_parse(spec, &params, &err)) {
 			fprintf(stderr, "osmre route: --topology: %s\n", err.msg);
@@ -140,6 +152,10 @@ int cmd_route(int argc, char **argv)
 		      lft_set_import_lids(&ls, f, &err) <= 0)) {
 		fprintf(stderr, "osmre route: %s: %s\n", lidsf,
 			*err.msg ? err.msg : "no port GUIDs in the dump");
+		goto out;
+	}
+	if (escape_vl >= 0 && !lids_lmc_max(f)) {
+		fprintf(stderr, "osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");
 		goto out;
 	}
 	if (lft_set_for_fabric(f, lids_max(f), &s, &err)) {
@@ -172,6 +188,12 @@ int cmd_route(int argc, char **argv)
 	} else if (!strcmp(engine, "sar")) {
 		struct sar_opts so = { .max_vls = max_vls, .jobs = &jobs, .io = &io };
 
+		if (escape_vl >= 0) {
+			so.base_only = 1;
+			if (so.max_vls > escape_vl)
+				so.max_vls = escape_vl;
+		}
+
 		if ((jobsf && jobs_read(jobsf, f, &jobs, &err)) ||
 		    (iof && guidlist_read(iof, &io, &err))) {
 			fprintf(stderr, "osmre route: %s\n", err.msg);
@@ -189,20 +211,39 @@ int cmd_route(int argc, char **argv)
 			fprintf(stderr, "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
 				sr.layers, sr.job_aware ? "job-aware" : "DFSSSP",
 				sr.efi_kept, sr.efi_sar, sr.efi_dfsssp);
-		if (slsf) {
-			FILE *sf = fopen(slsf, "w");
-
-			if (!sf || sar_write_sls(sf, f, &sr) || fclose(sf)) {
-				fprintf(stderr, "osmre route: %s: write error\n", slsf);
-				goto out;
-			}
-		}
 	} else if (dmodc_route(f, &o, &s, &err)) {
 		fprintf(stderr, "osmre route: dmodc: %s: %s\n", topo, err.msg);
 		rc = EXIT_INVALID;
 		goto out;
 	}
+	if (escape_vl >= 0) {
+		struct updn_info ui;
+
+		if (updn_route_high(f, &s, &ui, &err)) {
+			fprintf(stderr, "osmre route: escape: %s: %s\n", topo, err.msg);
+			rc = EXIT_INVALID;
+			goto out;
+		}
+		fprintf(stderr, "escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
+			ui.lids, ui.roots, ui.fallback ? " (one per part)" : "",
+			escape_vl);
+	}
 	t1 = tool_now();
+	if (slsf) {
+		FILE *sf = fopen(slsf, "w");
+		int bad = !sf;
+
+		if (sf && !strcmp(engine, "sar"))
+			bad = sar_write_sls(sf, f, &sr);
+		else if (sf)
+			fprintf(sf, "default 0\n");
+		if (sf && escape_vl >= 0)
+			bad |= updn_write_sls(sf, f, escape_vl);
+		if (bad || fclose(sf)) {
+			fprintf(stderr, "osmre route: %s: write error\n", slsf);
+			goto out;
+		}
+	}
 	fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!fp) {
 		perror(out);

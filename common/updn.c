@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Up*-down* escape routes for the high LIDs (see updn.h). */
+#include <stdlib.h>
+
+#include "components.h"
+#include "ranks.h"
+#include "updn.h"
+
+#define INF 0x3fffffff
+
+struct adj {
+	int sw;			/* neighbour switch index */
+	int port;		/* our port to it */
+};
+
+struct ud {
+	const struct fabric *f;
+	int nsw;
+	int *node;		/* switch index -> fabric node */
+	int *idx;		/* fabric node -> switch index, -1 */
+	int *first;		/* CSR: adjacency of switch i */
+	struct adj *a;
+	int *ord;		/* position in (distance, GUID) order */
+	int *by_ord;		/* switch index at each position */
+	int *dd, *len, *queue;
+};
+
+int updn_is_high(const struct fab_port *pt, unsigned lid)
+{
+	return pt->lid && pt->lmc && lid > pt->lid &&
+	       lid < pt->lid + (1u << pt->lmc);
+}
+
+int updn_sl2vl(int escape_vl, int sl)
+{
+	return sl <= escape_vl ? sl : 0;
+}
+
+int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl)
+{
+	int i, p;
+	unsigned lid;
+
+	fprintf(fp, "# osmre update protocol: escape (high LIDs) on SL/VL %d\nsl2vl",
+		escape_vl);
+	for (i = 0; i < 16; i++)
+		fprintf(fp, " %d", updn_sl2vl(escape_vl, i));
+	fputc('\n', fp);
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *n = &f->nodes[i];
+
+		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed; p++)
+			for (lid = n->ports[p].lid + 1; n->ports[p].lid &&
+			     lid < n->ports[p].lid + (1u << n->ports[p].lmc); lid++)
+				fprintf(fp, "dest %u %d\n", lid, escape_vl);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
+static void ud_free(struct ud *u)
+{
+	free(u->node);
+	free(u->idx);
+	free(u->first);
+	free(u->a);
+	free(u->ord);
+	free(u->by_ord);
+	free(u->dd);
+	free(u->len);
+	free(u->queue);
+}
+
+static int ud_graph(struct ud *u, const struct fabric *f)
+{
+	size_t n = (size_t)f->nnodes + 1;
+	int i, p, k = 0, na = 0;
+
+	u->f = f;
+	u->idx = malloc(n * sizeof(int));
+	u->node = malloc(n * sizeof(int));
+	if (!u->idx || !u->node)
+		return -1;
+	for (i = 0; i < f->nnodes; i++) {
+		u->idx[i] = -1;
+		if (fab_is_switch(&f->nodes[i]) && !f->nodes[i].removed) {
+			u->idx[i] = k;
+			u->node[k++] = i;
+			for (p = 1; p <= f->nodes[i].nports; p++) {
+				int b = f->nodes[i].ports[p].rnode;
+
+				na += b >= 0 && fab_is_switch(&f->nodes[b]);
+			}
+		}
+	}
+	u->nsw = k;
+	n = (size_t)k + 1;
+	u->first = malloc((n + 1) * sizeof(int));
+	u->a = malloc(((size_t)na + 1) * sizeof(*u->a));
+	u->ord = malloc(n * sizeof(int));
+	u->by_ord = malloc(n * sizeof(int));
+	u->dd = malloc(n * sizeof(int));
+	u->len = malloc(n * sizeof(int));
+	u->queue = malloc(n * sizeof(int));
+	if (!u->first || !u->a || !u->ord || !u->by_ord || !u->dd || !u->len ||
+	    !u->queue)
+		return -1;
+	na = 0;
+	for (i = 0; i < k; i++) {
+		const struct fab_node *nd = &f->nodes[u->node[i]];
+
+		u->first[i] = na;
+		for (p = 1; p <= nd->nports; p++) {
+			int b = nd->ports[p].rnode;
+
+			if (b >= 0 && fab_is_switch(&f->nodes[b]))
+				u->a[na++] = (struct adj){ u->idx[b], p };
+		}
+	}
+	u->first[k] = na;
+	return 0;
+}
+
+struct key {
+	int dist;
+	int sw;
+	uint64_t guid;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+
+	if (a->dist != b->dist)
+		return a->dist < b->dist ? -1 : 1;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+/*
+ * The order from a set of roots (root[i] set): BFS distance, then GUID.
+ * A switch the roots do not reach starts a BFS of its own (another
+ * connected part), so every switch gets a position.
+ */
+static int ud_order(struct ud *u, const char *root)
+{
+	struct key *k = malloc(((size_t)u->nsw + 1) * sizeof(*k));
+	int i, j, head = 0, tail = 0;
+
+	if (!k)
+		return -1;
+
+	for (i = 0; i < u->nsw; i++) {
+		u->dd[i] = INF;
+		if (root[i]) {
+			u->dd[i] = 0;
+			u->queue[tail++] = i;
+		}
+	}
+	for (i = 0;; i++) {
+		while (head < tail) {
+			int s = u->queue[head++];
+
+			for (j = u->first[s]; j < u->first[s + 1]; j++)
+				if (u->dd[u->a[j].sw] == INF) {
+					u->dd[u->a[j].sw] = u->dd[s] + 1;
+					u->queue[tail++] = u->a[j].sw;
+				}
+		}
+		while (i < u->nsw && u->dd[i] != INF)
+			i++;
+		if (i >= u->nsw)
+			break;
+		u->dd[i] = 0;
+		u->queue[tail++] = i;
+	}
+	for (i = 0; i < u->nsw; i++)
+		k[i] = (struct key){ u->dd[i], i, u->f->nodes[u->node[i]].guid };
+	qsort(k, (size_t)u->nsw, sizeof(*k), key_cmp);
+	for (i = 0; i < u->nsw; i++) {
+		u->by_ord[i] = k[i].sw;
+		u->ord[k[i].sw] = i;
+	}
+	free(k);
+	return 0;
+}
+
+/* dd: down-only distance to t; len: length of the route every switch
+ * takes (INF: none). */
+static void ud_dest(struct ud *u, int t)
+{
+	int i, j, head = 0, tail = 0;
+
+	for (i = 0; i < u->nsw; i++)
+		u->dd[i] = INF;
+	u->dd[t] = 0;
+	u->queue[tail++] = t;
+	while (head < tail) {
+		int y = u->queue[head++];
+
+		/* x above y reaches t down through y */
+		for (j = u->first[y]; j < u->first[y + 1]; j++) {
+			int x = u->a[j].sw;
+
+			if (u->ord[x] < u->ord[y] && u->dd[x] == INF) {
+				u->dd[x] = u->dd[y] + 1;
+				u->queue[tail++] = x;
+			}
+		}
+	}
+	for (i = 0; i < u->nsw; i++) {
+		int s = u->by_ord[i], best = INF;
+
+		if (u->dd[s] != INF) {
+			u->len[s] = u->dd[s];
+			continue;
+		}
+		for (j = u->first[s]; j < u->first[s + 1]; j++) {
+			int n = u->a[j].sw;
+
+			if (u->ord[n] < u->ord[s] && u->len[n] < best)
+				best = u->len[n];
+		}
+		u->len[s] = best == INF ? INF : best + 1;
+	}
+}
+
+/* 1 when the hop s -> n is on a route to t (ud_dest done). */
+static int ud_next(const struct ud *u, int s, int n)
+{
+	if (u->dd[s] != INF)	/* down, and n keeps going down */
+		return u->ord[n] > u->ord[s] && u->dd[n] == u->dd[s] - 1;
+	return u->ord[n] < u->ord[s] && u->len[n] == u->len[s] - 1;
+}
+
+/* Port of switch s towards t (ud_dest done) for LID lid, or LFT_NONE. */
+static int ud_port(const struct ud *u, int s, unsigned lid)
+{
+	int j, cnt = 0, pick;
+
+	if (u->len[s] == INF)
+		return LFT_NONE;
+	for (j = u->first[s]; j < u->first[s + 1]; j++)
+		cnt += ud_next(u, s, u->a[j].sw);
+	if (!cnt)
+		return LFT_NONE;
+	pick = (int)(lid % (unsigned)cnt);
+	for (j = u->first[s];; j++)
+		if (ud_next(u, s, u->a[j].sw) && !pick--)
+			return u->a[j].port;
+}
+
+/* 1 when a leaf switch of t's part has no route to t. */
+static int ud_unroutable(const struct ud *u, const char *leaf, const int *comp,
+			 int t)
+{
+	int i;
+
+	for (i = 0; i < u->nsw; i++)
+		if (leaf[i] && comp[u->node[i]] == comp[u->node[t]] &&
+		    u->len[i] == INF)
+			return 1;
+	return 0;
+}
+
+/*
+ * Roots: the highest-rank switches; with pick_one, one per connected part
+ * (the lowest GUID of that part's highest rank).  Returns the count.
+ */
+static int ud_roots(const struct ud *u, const int *rank, const int *comp,
+		    int pick_one, char *root)
+{
+	const struct fabric *f = u->f;
+	int i, j, top = -1, n = 0;
+
+	for (i = 0; i < u->nsw; i++)
+		if (rank[u->node[i]] > top)
+			top = rank[u->node[i]];
+	for (i = 0; i < u->nsw; i++)
+		root[i] = rank[u->node[i]] == top;
+	if (!pick_one) {
+		for (i = 0; i < u->nsw; i++)
+			n += root[i];
+		return n;
+	}
+	for (i = 0; i < u->nsw; i++) {
+		int best = -1, bn = u->node[i], bt = -2;
+
+		/* the part's best: highest rank, then lowest GUID */
+		for (j = 0; j < u->nsw; j++) {
+			int m = u->node[j];
+
+			if (comp[m] != comp[bn])
+				continue;
+			if (rank[m] > bt || (rank[m] == bt &&
+					     f->nodes[m].guid < f->nodes[u->node[best]].guid)) {
+				bt = rank[m];
+				best = j;
+			}
+		}
+		root[i] = best == i;
+		n += root[i];
+	}
+	return n;
+}
+
+/* Leaf switches (with a CA port that has high LIDs) and their LIDs. */
+static void ud_leaves(const struct ud *u, char *leaf)
+{
+	const struct fabric *f = u->f;
+	int i, p;
+
+	for (i = 0; i < u->nsw; i++)
+		leaf[i] = 0;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *n = &f->nodes[i];
+
+		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed; p++) {
+			const struct fab_port *pt = &n->ports[p];
+
+			if (pt->lid && pt->lmc && pt->rnode >= 0 &&
+			    fab_is_switch(&f->nodes[pt->rnode]))
+				leaf[u->idx[pt->rnode]] = 1;
+		}
+	}
+}
+
+/* Fills the high LIDs of the CAs on leaf t into every table. */
+static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids)
+{
+	const struct fabric *f = u->f;
+	const struct fab_node *tn = &f->nodes[u->node[t]];
+	int p, i;
+	unsigned lid;
+
+	for (p = 1; p <= tn->nports; p++) {
+		int c = tn->ports[p].rnode;
+		const struct fab_port *pt;
+
+		if (c < 0 || fab_is_switch(&f->nodes[c]))
+			continue;
+		pt = &f->nodes[c].ports[tn->ports[p].rport];
+		for (lid = pt->lid + 1; pt->lid && lid < pt->lid + (1u << pt->lmc);
+		     lid++) {
+			(*nlids)++;
+			for (i = 0; i < u->nsw; i++) {
+				struct lft *tb = lft_of_node(s, u->node[i]);
+
+				if (tb && lid <= tb->top)
+					tb->port[lid] = (uint8_t)(i == t ? p :
+							ud_port(u, i, lid));
+			}
+		}
+	}
+}
+
+int updn_route_high(const struct fabric *f, struct lft_set *s,
+		    struct updn_info *info, struct osmre_err *err)
+{
+	struct ud u = { 0 };
+	size_t n = (size_t)f->nnodes + 1;
+	int *rank = malloc(n * sizeof(int)), *comp = malloc(n * sizeof(int));
+	char *root = NULL, *leaf = NULL;
+	int rc = -1, one, t, bad = 0;
+	struct updn_info in = { 0 };
+
+	if (!rank || !comp || ud_graph(&u, f) ||
+	    !(root = malloc((size_t)u.nsw + 1)) ||
+	    !(leaf = malloc((size_t)u.nsw + 1)) || ranks_compute(f, rank) < 0 ||
+	    switch_components(f, comp)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	ud_leaves(&u, leaf);
+	for (one = 0; one < 2; one++) {
+		in.roots = ud_roots(&u, rank, comp, one, root);
+		in.fallback = one;
+		if (ud_order(&u, root)) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+		for (t = 0, bad = 0; t < u.nsw && !bad; t++)
+			if (leaf[t]) {
+				ud_dest(&u, t);
+				bad = ud_unroutable(&u, leaf, comp, t);
+			}
+		if (!bad)
+			break;
+	}
+	if (bad) {	/* cannot happen with one root per part */
+		osmre_fail(err, "up*/down*: a leaf switch has no path");
+		goto out;
+	}
+	for (t = 0; t < u.nsw; t++)
+		if (leaf[t]) {
+			ud_dest(&u, t);
+			ud_fill(&u, s, t, &in.lids);
+		}
+	if (info)
+		*info = in;
+	rc = 0;
+out:
+	ud_free(&u);
+	free(rank);
+	free(comp);
+	free(root);
+	free(leaf);
+	return rc;
+}

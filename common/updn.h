@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The escape routing of the update protocol: deterministic up*-down* for
+ * the high LIDs of every CA port (LIDs base + 1 .. base + 2^lmc - 1; the
+ * base LID stays with the selected engine).
+ *
+ * Order of the switches: BFS distance from a set of roots, then GUID.  A
+ * link leads "up" towards the smaller (distance, GUID).  A legal path goes
+ * up zero or more times, then down zero or more times, so the channel
+ * dependency graph of all escape paths is acyclic on one VL.
+ *
+ * Roots (the choice the paper leaves open):
+ *  1. the switches of the highest fat-tree rank (ranks.h), the top of a fat
+ *     tree;
+ *  2. when, with them, some pair of leaf switches of one connected part has
+ *     no up*-down* path (a degraded tree that lost a top switch's only link
+ *     to a pod, a torus, a ring), one root per connected part: the switch
+ *     with the lowest GUID among that part's highest-rank switches.  A
+ *     single root always gives every pair a path (the BFS tree's).
+ *
+ * Routes: a switch with a down-only path to the destination's leaf takes
+ * it (shortest, so every switch below keeps going down); any other switch
+ * goes up to the up-neighbour whose route is shortest.  Among equal
+ * choices, the destination LID picks (LID modulo the number of choices),
+ * which spreads the destinations over parallel ports.
+ *
+ * The tables depend only on the topology and the LIDs: a job-driven
+ * re-route leaves them as they are.
+ */
+#ifndef OSMRE_UPDN_H
+#define OSMRE_UPDN_H
+
+#include <stdio.h>
+
+#include "fabric.h"
+#include "lft.h"
+
+struct updn_info {
+	int roots;		/* switches used as roots */
+	int fallback;		/* 1: one root per connected part */
+	long lids;		/* high LIDs routed */
+};
+
+/* Overwrites the entries of every high LID in s (tables for every switch,
+ * as lft_set_for_fabric makes them).  info may be NULL. */
+int updn_route_high(const struct fabric *f, struct lft_set *s,
+		    struct updn_info *info, struct osmre_err *err);
+
+/*
+ * SL-to-VL with the escape on VL (and SL) escape_vl alone: SL < escape_vl
+ * -> VL = SL (sar's layers, the engines' SL 0); escape_vl -> escape_vl;
+ * any other SL -> VL 0.
+ */
+int updn_sl2vl(int escape_vl, int sl);
+
+/* An SL file (slmap.h) for the escape: "dest LID escape_vl" for every
+ * high LID and the "sl2vl" line of updn_sl2vl(). */
+int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl);
+
+/* 1 when lid is a high LID (not the base) of a CA or router port. */
+int updn_is_high(const struct fab_port *pt, unsigned lid);
+
+#endif

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "update.h"
+#include "updwire.h"
 
 struct fake {
 	long changes;		/* what compute returns */
@@ -337,6 +338,82 @@ static void test_coalesce_and_push(void **state)
 	update_free(&u);
 }
 
+/* The MADs: a round trip, what is not ours, and the SM's answers. */
+static void test_wire(void **state)
+{
+	uint8_t mad[UPDW_MAD_SIZE];
+	struct updw_msg m = {
+		.op = UPDW_ACK, .phase = UPD_REPATH, .sub = 7, .epoch = 0x01020304,
+		.guid = 0x0002c90300a1b2c3ull, .lid = 0x1234, .reply_lid = 0x1235,
+		.poll_ms = 250,
+	}, d, r;
+	struct update u;
+	struct fake f;
+	uint64_t tid;
+	int method;
+
+	(void)state;
+	updw_encode(mad, 0x09, UPDW_METHOD_SET, 0xdeadbeef00000001ull, &m);
+	assert_int_equal(mad[1], 0x09);
+	assert_int_equal(mad[16] << 8 | mad[17], UPDW_ATTR);
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), 0);
+	assert_int_equal(method, UPDW_METHOD_SET);
+	assert_true(tid == 0xdeadbeef00000001ull);
+	assert_int_equal(d.op, m.op);
+	assert_int_equal(d.phase, m.phase);
+	assert_int_equal(d.sub, m.sub);
+	assert_int_equal(d.epoch, m.epoch);
+	assert_true(d.guid == m.guid);
+	assert_int_equal(d.lid, m.lid);
+	assert_int_equal(d.reply_lid, m.reply_lid);
+	assert_int_equal(d.poll_ms, m.poll_ms);
+	/* not ours */
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x0a, &d, &method, &tid), -1);
+	assert_int_equal(updw_decode(mad, 40, 0x09, &d, &method, &tid), -1);
+	mad[24] ^= 1;		/* magic */
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), -1);
+	mad[24] ^= 1;
+	mad[17] ^= 1;		/* attribute */
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), -1);
+
+	/* the SM's answers */
+	setup(&u, &f);
+	memset(&m, 0, sizeof(m));
+	m.op = UPDW_REGISTER;
+	m.guid = 0x10;
+	m.lid = 2;
+	updw_serve(&u, &m, 0.0, 200, &r);
+	assert_int_equal(r.result, UPDW_OK);
+	assert_int_not_equal(r.sub, 0);
+	assert_int_equal(r.poll_ms, 200);
+	assert_true(r.guid == 0x10);
+	m.sub = r.sub;
+	m.op = UPDW_POLL;
+	update_request(&u);
+	update_tick(&u, 0.0);
+	updw_serve(&u, &m, 0.1, 200, &r);
+	assert_int_equal(r.result, UPDW_OK);
+	assert_int_equal(r.phase, UPD_UNPATH);
+	assert_int_equal(r.epoch, 1u);
+	m.op = UPDW_ACK;
+	m.epoch = r.epoch;
+	m.phase = r.phase;
+	updw_serve(&u, &m, 0.2, 200, &r);
+	assert_int_equal(r.result, UPDW_OK);
+	updw_serve(&u, &m, 0.2, 200, &r);	/* the same ack again */
+	assert_int_equal(r.result, UPDW_IGNORED);
+	m.op = UPDW_LEAVE;
+	updw_serve(&u, &m, 0.3, 200, &r);
+	assert_int_equal(r.result, UPDW_OK);
+	m.op = UPDW_POLL;
+	updw_serve(&u, &m, 0.3, 200, &r);
+	assert_int_equal(r.result, UPDW_UNKNOWN);
+	m.op = 99;
+	updw_serve(&u, &m, 0.3, 200, &r);
+	assert_int_equal(r.result, UPDW_BAD);
+	update_free(&u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_death),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_coalesce_and_push),
+		cmocka_unit_test(test_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

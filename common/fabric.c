@@ -316,3 +316,36 @@ void guid_map_free(struct guid_map *m)
 	m->e = NULL;
 	m->n = 0;
 }
+
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+uint64_t fabric_signature(const struct fabric *f)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	int i, p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *n = &f->nodes[i];
+
+		h = fnv(h, (uint64_t)n->type << 32 | (uint64_t)n->nports << 8 |
+			   (uint64_t)n->removed);
+		h = fnv(h, n->guid);
+		for (p = 0; p <= n->nports; p++) {
+			const struct fab_port *pt = &n->ports[p];
+
+			h = fnv(h, (uint64_t)(uint32_t)pt->rnode << 32 |
+				   (uint64_t)pt->rport << 24 |
+				   (uint64_t)pt->lmc << 16 | pt->lid);
+		}
+	}
+	return h;
+}

@@ -75,6 +75,13 @@ void fabric_unlink(struct fabric *f, int a, int ap);
 /* Removes every link of node n and marks it removed. */
 void fabric_remove_node(struct fabric *f, int n);
 
+/*
+ * A 64-bit FNV-1a hash of what routing depends on: nodes (type, GUID,
+ * ports), links and LIDs.  Equal fabrics, built in the same order, hash
+ * the same; the update protocol tells a topology change by it.
+ */
+uint64_t fabric_signature(const struct fabric *f);
+
 /* A deep copy (names, ports, LIDs), or NULL when out of memory. */
 struct fabric *fabric_clone(const struct fabric *f);
 

@@ -88,3 +88,50 @@ int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 	}
 	return 1;
 }
+
+long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct lft *x = &a->t[i];
+		const struct lft *y = lft_of_node(b, x->node);
+		unsigned top = y && y->top > x->top ? y->top : x->top, blk, lid;
+
+		for (blk = 0; blk <= top / 64; blk++)
+			for (lid = blk * 64; lid < blk * 64 + 64 && lid <= top; lid++)
+				if (lft_get(x, lid) != (y ? lft_get(y, lid) : LFT_NONE)) {
+					n++;
+					break;
+				}
+	}
+	return n;
+}
+
+int lft_set_clone(const struct lft_set *src, struct lft_set *dst,
+		  struct osmre_err *err)
+{
+	int i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->t = calloc(src->n ? (size_t)src->n : 1, sizeof(*dst->t));
+	dst->by_node = malloc(((size_t)src->nnodes + 1) * sizeof(int));
+	if (!dst->t || !dst->by_node)
+		goto oom;
+	dst->nnodes = src->nnodes;
+	if (src->by_node)
+		memcpy(dst->by_node, src->by_node, (size_t)src->nnodes * sizeof(int));
+	for (i = 0; i < src->n; i++) {
+		dst->t[i] = src->t[i];
+		dst->t[i].port = malloc((size_t)src->t[i].top + 1);
+		if (!dst->t[i].port)
+			goto oom;
+		dst->n = i + 1;
+		memcpy(dst->t[i].port, src->t[i].port, (size_t)src->t[i].top + 1);
+	}
+	return 0;
+oom:
+	lft_set_free(dst);
+	return osmre_fail(err, "out of memory");
+}

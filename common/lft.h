@@ -36,6 +36,9 @@ struct lft_set {
 int lft_set_for_fabric(const struct fabric *f, unsigned top,
 		       struct lft_set *s, struct osmre_err *err);
 void lft_set_free(struct lft_set *s);
+/* A deep copy of the tables (not of lid_guid); 0 or -1 (no memory). */
+int lft_set_clone(const struct lft_set *src, struct lft_set *dst,
+		  struct osmre_err *err);
 
 static inline struct lft *lft_of_node(const struct lft_set *s, int node)
 {
@@ -53,6 +56,10 @@ static inline int lft_get(const struct lft *t, unsigned lid)
 /* 1 when both sets route every LID of every switch the same way. */
 int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 		  char *diff, size_t diffsz);
+
+/* Blocks of 64 LIDs (OpenSM's LFT blocks) that differ between a and b,
+ * tables matched by node. */
+long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b);
 
 /* Writes the set in opensm-lfts.dump format; LIDs must be assigned. */
 int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,

@@ -62,6 +62,20 @@ static const struct opt_def defs[] = {
 	  sizeof(((struct osmre_options *)0)->sar_io_guid_file), check_path },
 	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
 	  1, 15, 8, "an integer 1..15", 0, NULL },
+	{ "update_protocol", offsetof(struct osmre_options, update_protocol),
+	  0, 1, 0, "0 or 1", 0, NULL },
+	{ "update_escape_vl", offsetof(struct osmre_options, update_escape_vl),
+	  1, 14, 7, "a VL 1..14", 0, NULL },
+	{ "update_ack_timeout_ms", offsetof(struct osmre_options, update_ack_timeout_ms),
+	  10, 600000, 5000, "milliseconds 10..600000", 0, NULL },
+	{ "update_push_timeout_ms", offsetof(struct osmre_options, update_push_timeout_ms),
+	  100, 600000, 10000, "milliseconds 100..600000", 0, NULL },
+	{ "update_max_misses", offsetof(struct osmre_options, update_max_misses),
+	  1, 100, 3, "an integer 1..100", 0, NULL },
+	{ "update_poll_ms", offsetof(struct osmre_options, update_poll_ms),
+	  10, 60000, 100, "milliseconds 10..60000", 0, NULL },
+	{ "update_mgmt_class", offsetof(struct osmre_options, update_mgmt_class),
+	  9, 15, 9, "a vendor class 9..15 (0x09..0x0F)", 0, NULL },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))

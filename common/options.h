@@ -18,6 +18,14 @@ struct osmre_options {
 	char sar_job_file[256];	/* "": no jobs (DFSSSP) */
 	char sar_io_guid_file[256];	/* "": no I/O nodes apart */
 	int sar_max_vls;	/* virtual layers sar may use */
+	/* the five-phase update protocol (update.h, updwire.h) */
+	int update_protocol;	/* 1: on (needs lmc >= 1) */
+	int update_escape_vl;	/* SL and VL of the escape */
+	int update_ack_timeout_ms;
+	int update_push_timeout_ms;
+	int update_max_misses;	/* ack timeouts in a row before a drop */
+	int update_poll_ms;	/* poll period asked of subscribers */
+	int update_mgmt_class;	/* vendor class of the MADs */
 };
 
 void options_defaults(struct osmre_options *o);

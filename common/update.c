@@ -256,6 +256,8 @@ void update_tick(struct update *u, double now)
 			break;
 		case UPD_COMPUTE:
 			n = u->ops.compute(u->ctx);
+			if (u->ops.now)
+				now = u->ops.now(u->ctx);
 			if (u->topo) {	/* the view changed while computing */
 				restart(u, now);
 				break;

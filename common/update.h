@@ -57,6 +57,8 @@ struct upd_ops {
 	void (*commit)(void *ctx);
 	/* the computed configuration is dropped (topology change, error) */
 	void (*abandon)(void *ctx);
+	/* the time after compute, which may take long (NULL: the tick's) */
+	double (*now)(void *ctx);
 	/* one log line (no newline); level 0 info, 1 error */
 	void (*log)(void *ctx, int level, const char *msg);
 };

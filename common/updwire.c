@@ -62,6 +62,7 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 	put16(d + 24, m->lid);
 	put16(d + 26, m->reply_lid);
 	put16(d + 28, m->poll_ms);
+	d[30] = m->sl;
 }
 
 int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
@@ -84,11 +85,12 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 	m->lid = get16(d + 24);
 	m->reply_lid = get16(d + 26);
 	m->poll_ms = get16(d + 28);
+	m->sl = d[30];
 	return 0;
 }
 
 void updw_serve(struct update *u, const struct updw_msg *req, double now,
-		int poll_ms, struct updw_msg *resp)
+		int poll_ms, int sl, struct updw_msg *resp)
 {
 	uint32_t epoch = u->epoch;
 	int phase = u->phase, r;
@@ -96,6 +98,7 @@ void updw_serve(struct update *u, const struct updw_msg *req, double now,
 	*resp = *req;
 	resp->result = UPDW_OK;
 	resp->poll_ms = (uint16_t)poll_ms;
+	resp->sl = (uint8_t)sl;
 	switch (req->op) {
 	case UPDW_REGISTER:
 		resp->sub = update_subscribe(u, req->guid, req->lid, now);

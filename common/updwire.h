@@ -20,6 +20,7 @@
  *   16 u64 port GUID of the subscriber
  *   24 u16 its base LID   26 u16 the LID to answer (its escape LID)
  *   28 u16 poll period the SM asks for, in ms (in answers)
+ *   30 u8  the escape's SL (in answers: the SL of the MADs to come)
  */
 #ifndef OSMRE_UPDWIRE_H
 #define OSMRE_UPDWIRE_H
@@ -59,6 +60,7 @@ struct updw_msg {
 	uint32_t sub, epoch;
 	uint64_t guid;
 	uint16_t lid, reply_lid, poll_ms;
+	uint8_t sl;
 };
 
 /* A whole MAD (UPDW_MAD_SIZE bytes): header and payload. */
@@ -73,6 +75,6 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 
 /* The SM side: the answer to request req from the state machine u. */
 void updw_serve(struct update *u, const struct updw_msg *req, double now,
-		int poll_ms, struct updw_msg *resp);
+		int poll_ms, int sl, struct updw_msg *resp);
 
 #endif

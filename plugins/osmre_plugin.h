@@ -21,6 +21,7 @@
 #include "lft.h"
 #include "options.h"
 #include "sar.h"
+#include "update.h"
 
 struct reroute {
 	int pipe[2];		/* the handler writes, the thread reads */
@@ -33,12 +34,34 @@ struct reroute {
 	unsigned long passes;
 };
 
-/* sar's state: the layers of the last pass, for path_sl */
-struct sar_state {
-	pthread_mutex_t lock;
+/* sar's layers: those of the tables in force (path_sl), and those of a
+ * pass not yet in force (the update protocol's staged tables) */
+struct sar_layers {
 	struct sar_result res;
 	int *src_of_lid;	/* LID -> CA port index of res, -1 */
+};
+
+struct sar_state {
+	pthread_mutex_t lock;
+	struct sar_layers cur, next;
+	int have_next;
 	char *jobs_text;	/* the last good job file */
+};
+
+/* the update protocol (update.c) */
+struct upd {
+	pthread_mutex_t lock;	/* everything below but sm */
+	pthread_cond_t cond;
+	struct update sm;	/* the thread's alone */
+	int inited, started, running;
+	pthread_t thread;
+	int request, topo;	/* flags for the thread */
+	int mode;		/* of the next routing pass */
+	struct lft_set cur, next;
+	int have_cur, have_next;
+	uint64_t cur_sig;
+	long staged;		/* blocks changed by the last staged pass */
+	unsigned long passes;
 };
 
 struct osmre {
@@ -47,6 +70,7 @@ struct osmre {
 	struct dmodc *dmodc;	/* kept between passes */
 	struct reroute rr;
 	struct sar_state sar;
+	struct upd upd;
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -76,6 +100,28 @@ void sar_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
 		      uint8_t out, ib_slvl_table_t *t);
 void sar_state_init(struct sar_state *st);
 void sar_state_free(struct sar_state *st);
+/* the last pass's layers come into force / are dropped */
+void sar_promote(struct sar_state *st);
+void sar_drop_next(struct sar_state *st);
+
+/* update.c: the update protocol (update_protocol 1) */
+int upd_start(struct osmre *p);
+void upd_stop(struct osmre *p);
+void upd_request(struct osmre *p);
+/* In a routing pass: 1 when the committed tables (or the staged ones, in
+ * the protocol's UPDATE) were put in s and the engine need not run, 0
+ * when it must, -1 on error. */
+int upd_reuse(struct osmre *p, const struct fabric *f, struct lft_set *s,
+	      struct osmre_err *err);
+/* After the engine: s becomes the tables to install (the committed ones
+ * while the protocol stages the engine's). */
+int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
+	       struct osmre_err *err);
+/* A pass that failed: a staged pass waited for ends. */
+void upd_failed(struct osmre *p);
+/* The SL of a path to dlid: the escape's for a high LID. */
+uint8_t upd_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
+void upd_sl2vl(struct osmre *p, ib_slvl_table_t *t);
 
 /* dump.c: dmodc's state after a pass, when routing dumps are enabled */
 void dump_dmodc(struct osmre *p, const struct fabric *f);

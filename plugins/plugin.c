@@ -14,6 +14,7 @@
 #include <opensm/osm_version.h>
 
 #include "lids.h"
+#include "updn.h"
 #include "pqft.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
@@ -61,7 +62,7 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	struct osmre_err err;
 	struct fabric *f;
 	double t0 = now(), t1, t2;
-	int rc = -1;
+	int rc = -1, kept = 0;
 
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f || lft_set_for_fabric(f, lids_max(f), &s, &err)) {
@@ -69,10 +70,28 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 			name, err.msg);
 		goto out;
 	}
-	if (route(p, f, &s, &err)) {
+	if (p->opt.update_protocol) {
+		kept = upd_reuse(p, f, &s, &err);
+		if (kept < 0)
+			goto fail;
+	}
+	if (!kept && route(p, f, &s, &err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"osmre ERR: %s: fabric not routable: %s\n", name, err.msg);
 		goto out;
+	}
+	if (!kept && p->opt.update_protocol) {
+		struct updn_info ui;
+
+		if (updn_route_high(f, &s, &ui, &err) ||
+		    upd_routed(p, f, &s, &err))
+			goto fail;
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: escape: %ld high LID(s) by up*/down* from %d root(s)%s on SL/VL %d\n",
+			name, ui.lids, ui.roots, ui.fallback ? " (one per part)" : "",
+			p->opt.update_escape_vl);
+	} else if (!kept) {
+		sar_promote(&p->sar);
 	}
 	t1 = now();
 	if (lfts_to_subnet(p->osm, f, &s, cost, cost_ctx, &err)) {
@@ -82,12 +101,18 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	}
 	t2 = now();
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: %s routed %d switches in %.3f ms (%.3f ms with hop tables)\n",
-		name, s.n, (t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	if (dump)
+		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables)\n",
+		name, kept ? "kept the committed tables of" : "routed", s.n,
+		(t1 - t0) * 1e3, (t2 - t0) * 1e3);
+	if (dump && !kept)
 		dump(p, f);
 	rc = 0;
+	goto out;
+fail:
+	OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n", name, err.msg);
 out:
+	if (rc && p->opt.update_protocol)
+		upd_failed(p);
 	lft_set_free(&s);
 	fabric_free(f);
 	reroute_pass_done(p);	/* a pass, routed or refused */
@@ -149,11 +174,39 @@ static int pqft_fwd_tables(void *ctx)
 	return routing_pass(ctx, "pqft", pqft_core, NULL, NULL, NULL);
 }
 
+/* dmodc and pqft route on SL 0; with the update protocol, the high LIDs
+ * take the escape's SL and VL */
+static uint8_t updown_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
+			      ib_net16_t dlid)
+{
+	(void)slid;
+	return upd_path_sl(ctx, hint, dlid);
+}
+
+static void updown_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
+			 uint8_t out, ib_slvl_table_t *t)
+{
+	struct osmre *p = ctx;
+
+	(void)port;
+	(void)in;
+	(void)out;
+	if (p->opt.update_protocol)
+		upd_sl2vl(p, t);
+}
+
+static void updown_engine(struct osm_routing_engine *re, int (*fwd)(void *))
+{
+	re->build_lid_matrices = no_lid_matrices;
+	re->ucast_build_fwd_tables = fwd;
+	re->path_sl = updown_path_sl;
+	re->update_sl2vl = updown_sl2vl;
+}
+
 static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	(void)osm;
-	re->build_lid_matrices = no_lid_matrices;
-	re->ucast_build_fwd_tables = pqft_fwd_tables;
+	updown_engine(re, pqft_fwd_tables);
 	return 0;
 }
 
@@ -175,8 +228,7 @@ static int sar_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 static int dmodc_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	(void)osm;
-	re->build_lid_matrices = no_lid_matrices;
-	re->ucast_build_fwd_tables = dmodc_fwd_tables;
+	updown_engine(re, dmodc_fwd_tables);
 	return 0;
 }
 
@@ -244,6 +296,18 @@ static void *osmre_create(osm_opensm_t *osm)
 	    CL_SUCCESS)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: cannot register the routing engines\n");
+	if (p->opt.update_protocol && !osm->subn.opt.lmc) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update_protocol 1 needs lmc 1 or more in opensm.conf (a high LID per port for the escape): the protocol is off\n");
+		p->opt.update_protocol = 0;
+	}
+	if (upd_start(p))
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: no update protocol: cannot start its thread\n");
+	else if (p->opt.update_protocol)
+		OSM_LOG(&osm->log, OSM_LOG_INFO,
+			"osmre: update protocol on: escape on SL/VL %d, vendor class 0x%02x\n",
+			p->opt.update_escape_vl, p->opt.update_mgmt_class);
 	if (reroute_start(p))
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
@@ -259,6 +323,7 @@ static void osmre_delete(void *data)
 	if (!p)
 		return;
 	reroute_stop(p);
+	upd_stop(p);
 	sar_state_free(&p->sar);
 	dmodc_free(p->dmodc);
 	free(p);

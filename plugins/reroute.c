@@ -92,6 +92,11 @@ static void *reroute_thread(void *arg)
 			break;
 		}
 		pthread_mutex_unlock(&rr->lock);
+		if (p->opt.update_protocol) {
+			/* the protocol's thread re-routes, phase by phase */
+			upd_request(p);
+			continue;
+		}
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: SIGUSR2: forcing a re-route\n");
 		pthread_mutex_lock(&rr->lock);

@@ -23,12 +23,39 @@ void sar_state_init(struct sar_state *st)
 	pthread_mutex_init(&st->lock, NULL);
 }
 
+static void layers_free(struct sar_layers *l)
+{
+	sar_result_free(&l->res);
+	free(l->src_of_lid);
+	l->src_of_lid = NULL;
+}
+
 void sar_state_free(struct sar_state *st)
 {
-	sar_result_free(&st->res);
-	free(st->src_of_lid);
+	layers_free(&st->cur);
+	layers_free(&st->next);
 	free(st->jobs_text);
 	pthread_mutex_destroy(&st->lock);
+}
+
+void sar_promote(struct sar_state *st)
+{
+	pthread_mutex_lock(&st->lock);
+	if (st->have_next) {
+		layers_free(&st->cur);
+		st->cur = st->next;
+		memset(&st->next, 0, sizeof(st->next));
+		st->have_next = 0;
+	}
+	pthread_mutex_unlock(&st->lock);
+}
+
+void sar_drop_next(struct sar_state *st)
+{
+	pthread_mutex_lock(&st->lock);
+	layers_free(&st->next);
+	st->have_next = 0;
+	pthread_mutex_unlock(&st->lock);
 }
 
 /* The whole job file, read under the writers' lock; NULL on error. */
@@ -82,7 +109,8 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 	     struct osmre_err *err)
 {
 	struct sar_state *st = &p->sar;
-	struct sar_opts o = { .max_vls = p->opt.sar_max_vls };
+	struct sar_opts o = { .max_vls = p->opt.sar_max_vls,
+			      .base_only = p->opt.update_protocol };
 	struct sar_result res;
 	struct jobs jobs = { 0 };
 	struct guidlist io = { 0 };
@@ -119,6 +147,9 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 	}
 	o.jobs = &jobs;
 	o.io = &io;
+	/* with the update protocol, the escape has the last VL alone */
+	if (o.base_only && o.max_vls > p->opt.update_escape_vl)
+		o.max_vls = p->opt.update_escape_vl;
 	if (sar_route(f, &o, s, &res, err)) {
 		jobs_free(&jobs);
 		guidlist_free(&io);
@@ -145,11 +176,12 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 		jobs.njobs, path[0] ? path : "(no job file)", res.layers,
 		jobs.njobs && res.job_aware ? "job-aware" : "DFSSSP",
 		res.efi_kept, res.efi_sar, res.efi_dfsssp);
+	/* in force when the tables are (sar_promote) */
 	pthread_mutex_lock(&st->lock);
-	sar_result_free(&st->res);
-	free(st->src_of_lid);
-	st->res = res;
-	st->src_of_lid = map;
+	layers_free(&st->next);
+	st->next.res = res;
+	st->next.src_of_lid = map;
+	st->have_next = 1;
 	pthread_mutex_unlock(&st->lock);
 	jobs_free(&jobs);
 	return 0;
@@ -157,28 +189,34 @@ int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
 
 uint8_t sar_path_sl(void *ctx, uint8_t hint, ib_net16_t slid, ib_net16_t dlid)
 {
-	struct sar_state *st = &((struct osmre *)ctx)->sar;
+	struct osmre *p = ctx;
+	struct sar_state *st = &p->sar;
+	const struct sar_layers *l = &st->cur;
 	unsigned s = cl_ntoh16(slid), d = cl_ntoh16(dlid);
 	uint8_t sl = 0;
 
 	(void)hint;
 	pthread_mutex_lock(&st->lock);
-	if (st->src_of_lid && s <= st->res.maxlid && d <= st->res.maxlid &&
-	    st->src_of_lid[s] >= 0)
-		sl = st->res.layer[(size_t)st->src_of_lid[s] * (st->res.maxlid + 1) + d];
+	if (l->src_of_lid && s <= l->res.maxlid && d <= l->res.maxlid &&
+	    l->src_of_lid[s] >= 0)
+		sl = l->res.layer[(size_t)l->src_of_lid[s] * (l->res.maxlid + 1) + d];
 	pthread_mutex_unlock(&st->lock);
-	return sl;
+	return upd_path_sl(p, sl, dlid);
 }
 
 void sar_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in, uint8_t out,
 		      ib_slvl_table_t *t)
 {
+	struct osmre *p = ctx;
 	int sl;
 
-	(void)ctx;
 	(void)port;
 	(void)in;
 	(void)out;
+	if (p->opt.update_protocol) {
+		upd_sl2vl(p, t);
+		return;
+	}
 	for (sl = 0; sl < 15; sl++)	/* VL = SL; SL 15 is not for data */
 		ib_slvl_table_set(t, (uint8_t)sl, (uint8_t)sl);
 }

@@ -156,5 +156,23 @@ expect "unknown engine" 2 "unknown engine" $OSMRE route -e foo -t "$T/sar.net" -
 expect "too many" 2 "cannot remove 999" $OSMRE gen pgft 2 4,4 1,4 --remove-switches 999
 expect "unknown command" 2 "unknown command" $OSMRE frobnicate
 
+# the update protocol's routing offline: escape on VL 3, sar on VLs 0-2
+expect "escape needs LMC" 2 "needs LIDs with LMC 1 or more" \
+	$OSMRE route -e sar --topo "$T/sar.net" --escape-vl 3 --out "$T/esc.lfts"
+expect "route --escape-vl" 0 "escape: 180 high LID(s) by up\*/down\* from 18 root(s), SL/VL 3" \
+	$OSMRE route -e sar --topo "$T/sar.net" --lmc 1 --escape-vl 3 \
+	--sls "$T/esc.sls" --out "$T/esc.lfts"
+expect "escape SL file" 0 "^dest [0-9]* 3$" cat "$T/esc.sls"
+expect "escape SL-to-VL" 0 "^sl2vl 0 1 2 3 0 0" cat "$T/esc.sls"
+expect "escape tables acyclic per VL" 0 "channel dependency graph acyclic" \
+	$OSMRE analyze -q --rp 10 --sl-file "$T/esc.sls" --topo "$T/sar.net" \
+	--lfts "$T/esc.lfts"
+expect "dmodc with the escape" 0 "" \
+	$OSMRE route -e dmodc --topo "$T/sar.net" --lmc 1 --escape-vl 3 \
+	--sls "$T/escd.sls" --out "$T/escd.lfts"
+expect "dmodc escape SL file" 0 "^default 0$" cat "$T/escd.sls"
+expect "sls needs sar or an escape" 2 "needs --engine sar or --escape-vl" \
+	$OSMRE route -e dmodc --topo "$T/sar.net" --sls "$T/x.sls" --out "$T/x.lfts"
+
 echo "cli: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -11,14 +11,14 @@
 
 struct reports {
 	int n;
-	char msg[16][512];
+	char msg[32][512];
 };
 
 static void collect(void *arg, const char *msg)
 {
 	struct reports *r = arg;
 
-	if (r->n < 16)
+	if (r->n < 32)
 		snprintf(r->msg[r->n], sizeof(r->msg[0]), "%s", msg);
 	r->n++;
 }
@@ -108,7 +108,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 9);
+	assert_int_equal(r.n, 16);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -118,6 +118,13 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[6], "sar_job_file (none)");
 	assert_string_equal(r.msg[7], "sar_io_guid_file (none)");
 	assert_string_equal(r.msg[8], "sar_max_vls 8");
+	assert_string_equal(r.msg[9], "update_protocol 0");
+	assert_string_equal(r.msg[10], "update_escape_vl 7");
+	assert_string_equal(r.msg[11], "update_ack_timeout_ms 5000");
+	assert_string_equal(r.msg[12], "update_push_timeout_ms 10000");
+	assert_string_equal(r.msg[13], "update_max_misses 3");
+	assert_string_equal(r.msg[14], "update_poll_ms 100");
+	assert_string_equal(r.msg[15], "update_mgmt_class 9");
 }
 
 int main(void)

@@ -345,7 +345,7 @@ static void test_wire(void **state)
 	struct updw_msg m = {
 		.op = UPDW_ACK, .phase = UPD_REPATH, .sub = 7, .epoch = 0x01020304,
 		.guid = 0x0002c90300a1b2c3ull, .lid = 0x1234, .reply_lid = 0x1235,
-		.poll_ms = 250,
+		.poll_ms = 250, .sl = 5,
 	}, d, r;
 	struct update u;
 	struct fake f;
@@ -367,6 +367,7 @@ static void test_wire(void **state)
 	assert_int_equal(d.lid, m.lid);
 	assert_int_equal(d.reply_lid, m.reply_lid);
 	assert_int_equal(d.poll_ms, m.poll_ms);
+	assert_int_equal(d.sl, m.sl);
 	/* not ours */
 	assert_int_equal(updw_decode(mad, sizeof(mad), 0x0a, &d, &method, &tid), -1);
 	assert_int_equal(updw_decode(mad, 40, 0x09, &d, &method, &tid), -1);
@@ -382,34 +383,35 @@ static void test_wire(void **state)
 	m.op = UPDW_REGISTER;
 	m.guid = 0x10;
 	m.lid = 2;
-	updw_serve(&u, &m, 0.0, 200, &r);
+	updw_serve(&u, &m, 0.0, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
 	assert_int_not_equal(r.sub, 0);
 	assert_int_equal(r.poll_ms, 200);
+	assert_int_equal(r.sl, 7);
 	assert_true(r.guid == 0x10);
 	m.sub = r.sub;
 	m.op = UPDW_POLL;
 	update_request(&u);
 	update_tick(&u, 0.0);
-	updw_serve(&u, &m, 0.1, 200, &r);
+	updw_serve(&u, &m, 0.1, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
 	assert_int_equal(r.phase, UPD_UNPATH);
 	assert_int_equal(r.epoch, 1u);
 	m.op = UPDW_ACK;
 	m.epoch = r.epoch;
 	m.phase = r.phase;
-	updw_serve(&u, &m, 0.2, 200, &r);
+	updw_serve(&u, &m, 0.2, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
-	updw_serve(&u, &m, 0.2, 200, &r);	/* the same ack again */
+	updw_serve(&u, &m, 0.2, 200, 7, &r);	/* the same ack again */
 	assert_int_equal(r.result, UPDW_IGNORED);
 	m.op = UPDW_LEAVE;
-	updw_serve(&u, &m, 0.3, 200, &r);
+	updw_serve(&u, &m, 0.3, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
 	m.op = UPDW_POLL;
-	updw_serve(&u, &m, 0.3, 200, &r);
+	updw_serve(&u, &m, 0.3, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_UNKNOWN);
 	m.op = 99;
-	updw_serve(&u, &m, 0.3, 200, &r);
+	updw_serve(&u, &m, 0.3, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_BAD);
 	update_free(&u);
 }

@@ -21,6 +21,9 @@ static const struct {
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
 	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
+#ifdef OSMRE_HAVE_CLIENT
+	{ "subscribe", cmd_subscribe, "take part in the update protocol (run hooks, ack)" },
+#endif
 };
 
 static void usage(FILE *out)

@@ -14,6 +14,7 @@ int cmd_route(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_jobwatch(int argc, char **argv);
+int cmd_subscribe(int argc, char **argv);
 
 /* Reads a net file and makes sure it has LIDs: the file's own, or offline
  * ones (lids.h) with the given LMC.  Prints the error and returns NULL. */

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* libosmre-client (see osmre-client.h). */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/umad.h>
+
+#include "osmre-client.h"
+#include "umadport.h"
+#include "updwire.h"
+
+struct osmre_client {
+	struct umad_link l;
+	int mgmt_class, timeout_ms, retries;
+	uint32_t tid, sub;
+	int sl;			/* of our MADs: the escape's, once known */
+	int poll_ms;
+	int on_escape;
+	uint32_t acked_epoch;
+	int acked_phase;
+	char err[256];
+};
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void fail(struct osmre_client *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct osmre_client *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+}
+
+/* The escape LID of a port whose base LID is lid (LMC lmc). */
+static unsigned escape_lid(unsigned lid, unsigned lmc)
+{
+	return lmc ? lid + 1 : lid;
+}
+
+struct osmre_client *osmre_client_open(const struct osmre_client_opts *o,
+				       char *err, size_t errlen)
+{
+	struct osmre_client *c = calloc(1, sizeof(*c));
+	struct osmre_client_opts d = { 0 };
+
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!o)
+		o = &d;
+	c->mgmt_class = o->mgmt_class ? o->mgmt_class : UPDW_CLASS_DEFAULT;
+	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 1000;
+	c->retries = o->retries > 0 ? o->retries : 3;
+	c->poll_ms = 100;
+	c->tid = (uint32_t)getpid() << 16;
+	if (umadport_open(&c->l, o->ca, o->port, 0, c->mgmt_class, 0, err,
+			  errlen)) {
+		free(c);
+		return NULL;
+	}
+	if (!c->l.lid || !c->l.sm_lid) {
+		snprintf(err, errlen, "%s port %d has no LID or no SM yet",
+			 c->l.ca, c->l.port);
+		umadport_close(&c->l);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* One request, its answer in resp: 0, or -1. */
+static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
+		struct updw_msg *resp)
+{
+	unsigned dlid = escape_lid(c->l.sm_lid, c->l.lmc);
+	struct updw_msg m = {
+		.op = (uint8_t)op, .phase = (uint8_t)phase, .sub = c->sub,
+		.epoch = epoch, .guid = c->l.guid, .lid = (uint16_t)c->l.lid,
+		.reply_lid = (uint16_t)escape_lid(c->l.lid, c->l.lmc),
+	};
+	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
+	int try;
+
+	for (try = 0; try < c->retries; try++) {
+		double until = mono_ms() + c->timeout_ms;
+		uint32_t tid = ++c->tid;
+
+		updw_encode(mad, c->mgmt_class,
+			    op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET,
+			    tid, &m);
+		if (umadport_send(&c->l, mad, dlid, c->sl, c->timeout_ms)) {
+			fail(c, "cannot send to the SM (LID %u)", dlid);
+			return -1;
+		}
+		for (;;) {
+			double left = until - mono_ms();
+			unsigned slid;
+			uint64_t rtid;
+			int n, method;
+
+			if (left <= 0)
+				break;
+			n = umadport_recv(&c->l, in, sizeof(in), &slid, (int)left + 1);
+			if (n < 0) {
+				fail(c, "receive error");
+				return -1;
+			}
+			if (!n)
+				continue;
+			/* the simulator and the kernel own the TID's high bits */
+			if (updw_decode(in, (size_t)n, c->mgmt_class, resp, &method,
+					&rtid) || method != UPDW_METHOD_GET_RESP ||
+			    (uint32_t)rtid != tid)
+				continue;	/* a late answer to an earlier try */
+			if (resp->poll_ms)
+				c->poll_ms = resp->poll_ms;
+			c->sl = resp->sl;
+			return 0;
+		}
+	}
+	fail(c, "no answer from the SM (LID %u) in %d tries of %d ms", dlid,
+	     c->retries, c->timeout_ms);
+	return -1;
+}
+
+int osmre_client_register(struct osmre_client *c)
+{
+	struct updw_msg r;
+	umad_port_t pt;
+
+	/* the SM may have moved since the port was opened */
+	if (!umad_get_port(c->l.ca, c->l.port, &pt)) {
+		c->l.lid = pt.base_lid;
+		c->l.lmc = pt.lmc;
+		c->l.sm_lid = pt.sm_lid;
+		umad_release_port(&pt);
+	}
+	c->sub = 0;
+	if (call(c, UPDW_REGISTER, 0, 0, &r))
+		return -1;
+	if (r.result != UPDW_OK || !r.sub) {
+		fail(c, "the SM refused the registration (result %d)", r.result);
+		return -1;
+	}
+	c->sub = r.sub;
+	return 0;
+}
+
+int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
+{
+	struct updw_msg r;
+
+	if (call(c, UPDW_POLL, 0, 0, &r))
+		return -1;
+	if (r.result == UPDW_UNKNOWN) {
+		c->sub = 0;
+		fail(c, "the SM does not know subscriber %u", r.sub);
+		return -1;
+	}
+	*epoch = r.epoch;
+	*phase = r.phase;
+	return 0;
+}
+
+int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
+{
+	struct updw_msg r;
+
+	if (call(c, UPDW_ACK, epoch, phase, &r))
+		return -1;
+	if (r.result == UPDW_UNKNOWN)
+		c->sub = 0;
+	if (r.result != UPDW_OK && r.result != UPDW_IGNORED) {
+		fail(c, "ack of epoch %u refused (result %d)", epoch, r.result);
+		return -1;
+	}
+	c->acked_epoch = epoch;
+	c->acked_phase = phase;
+	return 0;
+}
+
+int osmre_client_leave(struct osmre_client *c)
+{
+	struct updw_msg r;
+
+	if (!c->sub)
+		return 0;
+	if (call(c, UPDW_LEAVE, 0, 0, &r))
+		return -1;
+	c->sub = 0;
+	return 0;
+}
+
+static void say(const struct osmre_client_hooks *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct osmre_client_hooks *h, const char *fmt, ...)
+{
+	char buf[300];
+	va_list ap;
+
+	if (!h->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	h->log(h->arg, buf);
+}
+
+/* Runs a hook; 0 when it succeeded (or there is none). */
+static int hook(const struct osmre_client_hooks *h, int unpath, uint32_t epoch)
+{
+	int (*fn)(void *, uint32_t) = unpath ? h->unpath : h->repath;
+	int rc = fn ? fn(h->arg, epoch) : 0;
+
+	say(h, "epoch %u: %s hook %s", epoch, unpath ? "unpath" : "repath",
+	    rc ? "failed: no ack" : "done");
+	return rc;
+}
+
+static int ack_once(struct osmre_client *c, const struct osmre_client_hooks *h,
+		    uint32_t epoch, int phase)
+{
+	if (c->acked_epoch == epoch && c->acked_phase == phase)
+		return 0;
+	if (osmre_client_ack(c, epoch, phase))
+		return -1;
+	say(h, "epoch %u: %s acked", epoch, phase == OSMRE_UNPATH ? "UNPATH" : "REPATH");
+	return 0;
+}
+
+int osmre_client_step(struct osmre_client *c,
+		      const struct osmre_client_hooks *h)
+{
+	uint32_t epoch;
+	int phase;
+
+	if (!c->sub) {
+		if (osmre_client_register(c))
+			return -1;
+		say(h, "registered as subscriber %u (port 0x%016llx, LID %u, escape LID %u)",
+		    c->sub, (unsigned long long)c->l.guid, c->l.lid,
+		    escape_lid(c->l.lid, c->l.lmc));
+	}
+	if (osmre_client_poll(c, &epoch, &phase))
+		return c->sub ? -1 : 0;	/* forgotten: registers next time */
+	switch (phase) {
+	case OSMRE_UNPATH:
+		if (!c->on_escape) {
+			if (hook(h, 1, epoch))
+				return 0;
+			c->on_escape = 1;
+		}
+		return ack_once(c, h, epoch, phase);
+	case OSMRE_REPATH:
+		if (c->on_escape) {
+			if (hook(h, 0, epoch))
+				return 0;
+			c->on_escape = 0;
+		}
+		return ack_once(c, h, epoch, phase);
+	case OSMRE_IDLE:
+	case OSMRE_COMPUTE:
+		/* the base-LID tables are consistent: come back */
+		if (c->on_escape && !hook(h, 0, epoch))
+			c->on_escape = 0;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void osmre_client_close(struct osmre_client *c)
+{
+	if (!c)
+		return;
+	osmre_client_leave(c);
+	umadport_close(&c->l);
+	free(c);
+}
+
+int osmre_client_poll_ms(const struct osmre_client *c)
+{
+	return c->poll_ms;
+}
+
+int osmre_client_on_escape(const struct osmre_client *c)
+{
+	return c->on_escape;
+}
+
+const char *osmre_client_error(const struct osmre_client *c)
+{
+	return c->err;
+}
+
+unsigned osmre_client_lid(const struct osmre_client *c)
+{
+	return c->l.lid;
+}
+
+uint64_t osmre_client_guid(const struct osmre_client *c)
+{
+	return c->l.guid;
+}
+
+uint32_t osmre_client_id(const struct osmre_client *c)
+{
+	return c->sub;
+}

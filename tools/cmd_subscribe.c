@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * osmre subscribe: a subscriber of the update protocol from the command
+ * line (libosmre-client).  Runs --on-unpath before the base-LID tables
+ * change and --on-repath after, acking each phase when its command exits
+ * 0.  The commands run under /bin/sh with OSMRE_EPOCH, OSMRE_PHASE
+ * (unpath, repath), OSMRE_LID and OSMRE_ESCAPE_LID set.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "osmre-client.h"
+#include "osmre.h"
+
+struct sub_ctx {
+	const char *unpath, *repath;
+	struct osmre_client *c;
+	int quiet;
+	long repaths;		/* repath hooks done */
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void log_line(void *arg, const char *msg)
+{
+	struct sub_ctx *x = arg;
+	struct timespec ts;
+
+	if (x->quiet)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("%ld.%03ld osmre subscribe: %s\n", (long)ts.tv_sec,
+	       ts.tv_nsec / 1000000, msg);
+	fflush(stdout);
+}
+
+static int run_cmd(struct sub_ctx *x, const char *cmd, const char *phase,
+		   uint32_t epoch)
+{
+	char buf[32];
+	pid_t pid;
+	int status;
+
+	if (!cmd)
+		return 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		snprintf(buf, sizeof(buf), "%u", epoch);
+		setenv("OSMRE_EPOCH", buf, 1);
+		setenv("OSMRE_PHASE", phase, 1);
+		snprintf(buf, sizeof(buf), "%u", osmre_client_lid(x->c));
+		setenv("OSMRE_LID", buf, 1);
+		snprintf(buf, sizeof(buf), "%u", osmre_client_lid(x->c) + 1);
+		setenv("OSMRE_ESCAPE_LID", buf, 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static int do_unpath(void *arg, uint32_t epoch)
+{
+	struct sub_ctx *x = arg;
+
+	return run_cmd(x, x->unpath, "unpath", epoch);
+}
+
+static int do_repath(void *arg, uint32_t epoch)
+{
+	struct sub_ctx *x = arg;
+	int rc = run_cmd(x, x->repath, "repath", epoch);
+
+	x->repaths += !rc;
+	return rc;
+}
+
+static void sub_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: osmre subscribe [options]\n"
+		"  -C, --ca NAME         the HCA (default: the first with an active port)\n"
+		"  -P, --port N          its port (default: the first active one)\n"
+		"      --on-unpath CMD   run before the base-LID tables change; ack on exit 0\n"
+		"      --on-repath CMD   run after they changed; ack on exit 0\n"
+		"      --class C         vendor management class, 9..15 (default 9)\n"
+		"      --poll-ms N       poll period (default: what the SM asks for)\n"
+		"      --timeout-ms N    wait for each answer (default 1000)\n"
+		"      --count N         exit after N repaths (default: run until killed)\n"
+		"  -q, --quiet           no log lines\n");
+}
+
+int cmd_subscribe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ca", required_argument, NULL, 'C' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "on-unpath", required_argument, NULL, 'u' },
+		{ "on-repath", required_argument, NULL, 'r' },
+		{ "class", required_argument, NULL, 'c' },
+		{ "poll-ms", required_argument, NULL, 'p' },
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct osmre_client_opts o = { 0 };
+	struct sub_ctx x = { 0 };
+	struct osmre_client_hooks h = {
+		.unpath = do_unpath, .repath = do_repath, .log = log_line, .arg = &x,
+	};
+	struct sigaction sa;
+	long poll_ms = 0, count = 0;
+	char err[256], msg[300];
+	int c, fails = 0;
+
+	while ((c = getopt_long(argc, argv, "C:P:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			o.ca = optarg;
+			break;
+		case 'P':
+			o.port = (int)tool_number("--port", optarg, 254);
+			break;
+		case 'u':
+			x.unpath = optarg;
+			break;
+		case 'r':
+			x.repath = optarg;
+			break;
+		case 'c':
+			o.mgmt_class = (int)tool_number("--class", optarg, 15);
+			if (o.mgmt_class < 9) {
+				fprintf(stderr, "osmre subscribe: --class: a vendor class 9..15\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			poll_ms = tool_number("--poll-ms", optarg, 60000);
+			break;
+		case 't':
+			o.timeout_ms = (int)tool_number("--timeout-ms", optarg, 600000);
+			break;
+		case 'n':
+			count = tool_number("--count", optarg, 1L << 30);
+			break;
+		case 'q':
+			x.quiet = 1;
+			break;
+		case 'h':
+			sub_usage(stdout);
+			return 0;
+		default:
+			sub_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		sub_usage(stderr);
+		return EXIT_USAGE;
+	}
+	x.c = osmre_client_open(&o, err, sizeof(err));
+	if (!x.c) {
+		fprintf(stderr, "osmre subscribe: %s\n", err);
+		return EXIT_USAGE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop && (!count || x.repaths < count)) {
+		if (osmre_client_step(x.c, &h)) {
+			/* the SM may be restarting: keep trying, say it once */
+			if (!fails++) {
+				snprintf(msg, sizeof(msg), "%s", osmre_client_error(x.c));
+				log_line(&x, msg);
+			}
+		} else {
+			fails = 0;
+		}
+		usleep((useconds_t)(poll_ms ? poll_ms : osmre_client_poll_ms(x.c)) * 1000);
+	}
+	log_line(&x, "leaving");
+	osmre_client_close(x.c);
+	return 0;
+}

@@ -158,7 +158,9 @@ void upd_sl2vl(struct osmre *p, ib_slvl_table_t *t)
 {
 	int sl;
 
-	for (sl = 0; sl < 15; sl++)	/* SL 15 is not for data */
+	/* SL 15 too (it carries no data): OpenSM's default maps it to VL 7,
+	 * and nothing but the escape may name the escape's VL */
+	for (sl = 0; sl < 16; sl++)
 		ib_slvl_table_set(t, (uint8_t)sl,
 				  (uint8_t)updn_sl2vl(p->opt.update_escape_vl, sl));
 }

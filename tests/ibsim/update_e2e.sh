@@ -75,6 +75,20 @@ lo=$(($(awk '{ print $2 }' "$W/old.high" | sort -u | head -1) - 1))
 check "PathRecord to high LID $hi: the escape's SL 7" [ "$(path_sl "$lo" "$hi")" = 7 ]
 check "PathRecord to base LID $((hi - 1)): sar's SL 0" [ "$(path_sl "$lo" $((hi - 1)))" = 0 ]
 
+# SL-to-VL of a switch (qos TRUE): SL 7 on VL 7, and no other SL on it
+# (the first switch of the dump: its own LID, the port of its first CA)
+swlid=$(($(awk '/^Unicast/ { n++ } n == 1 && $2 == "000" { print $1; exit }' "$W/old.lfts")))
+swport=$(awk '/^Unicast/ { n++ } n == 1 && /Channel Adapter/ { print $2 + 0; exit }' "$W/old.lfts")
+diag H_3_3 smpquery sl2vl "$swlid" "$swport" >"$W/sl2vl.out" 2>&1
+escape_alone() {
+	awk -F'|' '/in .*out/ { rows++
+		for (i = 2; i <= 17; i++) { v = $i + 0
+			if ((i == 9) != (v == 7)) bad++ } }
+		END { exit !(rows > 0 && !bad) }' "$W/sl2vl.out"
+}
+check "switch $swlid, port $swport: the escape alone on VL 7" escape_alone
+head -3 "$W/sl2vl.out"
+
 # subscribers: their hooks read the fabric's tables and log the phase
 sub_start() {	# sub_start NAME HOST
 	LD_PRELOAD=$UMAD2SIM SIM_HOST=$2 "$OSMRE" subscribe \

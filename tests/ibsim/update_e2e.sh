@@ -13,7 +13,9 @@
 #    changed; LID-routed probes to high LIDs never failed;
 #  - one client killed during UNPATH: its timeout is logged, the update
 #    commits, the other client goes through both phases, and OpenSM still
-#    answers and updates afterwards.
+#    answers and updates afterwards;
+#  - a link that fails during UNPATH: the run restarts from COMPUTE and
+#    commits, and the client comes back to the base LIDs.
 set -u
 . "$(dirname "$0")/lib.sh"
 DATA=${OSMRE_TESTDATA:-tests/data}
@@ -175,6 +177,27 @@ check "a: tables of the old jobs again" tables_like back "$J" "$W/a-repath-$ep2.
 check "OpenSM still answers the SA" diag H_7_7 saquery -s
 kill -USR2 "$OSM_PID"
 check "and still updates: nothing to change" wait_log "osmre: update: epoch [0-9]*: no base-LID block changes" 1 60
+
+# a link fails during UNPATH: the new topology is routed at once, the run
+# restarts from COMPUTE and still brings a back
+n=$(count_log "osmre: update: epoch [0-9]* committed")
+awk '!/^#/ && NF == 2 { print $1, "t" ($2 % 2) }' "$DATA/blk216.jobs" >"$J"
+kill -USR2 "$OSM_PID"
+ep3=$(($(grep "osmre: update: epoch [0-9]*: no base-LID" "$W/osm.log" | tail -1 | sed 's/.*epoch \([0-9]*\):.*/\1/') + 1))
+check "a's unpath hook runs" wait_file "$W/a-unpath-$ep3.lfts" "" 60
+console 'Unlink "S2_0_0"[1]'
+check "topology change: the run restarts" wait_log "update: epoch [0-9]*: topology change during [A-Z]*: restarting from COMPUTE" 1 90
+check "and commits" wait_log "osmre: update: epoch [0-9]* committed" $((n + 1)) 120
+check "commit after a restart" sh -c "grep 'osmre: update: epoch [0-9]* committed' '$W/osm.log' | tail -1 | grep -q 'restarts [1-9]'"
+back_after() {	# the last event is a repath of an epoch from $1 on
+	for _ in $(seq 100); do
+		tail -1 "$W/a.events" | awk -v e="$1" '$1 == "repath" && $2 >= e { ok = 1 } END { exit !ok }' &&
+			return 0
+		sleep 0.2
+	done
+	return 1
+}
+check "a came back" back_after "$ep3"
 kill "$SUB_A" 2>/dev/null
 check "a leaves" wait_log "update: subscriber [0-9]*: port 0x[0-9a-f]* left" 1 20
 stop_pids "$SUB_A" "$SUB_B" "$PROBES"

@@ -153,6 +153,18 @@ static void test_run(void **state)
 	update_free(&u);
 }
 
+/* Two subscribers (ids in a, b) and a run started: UNPATH asked. */
+static void two_and_run(struct update *u, struct fake *f, uint32_t *a,
+			uint32_t *b)
+{
+	setup(u, f);
+	*a = update_subscribe(u, 0x10, 2, 0.0);
+	*b = update_subscribe(u, 0x20, 4, 0.0);
+	update_request(u);
+	update_tick(u, 0.0);
+	assert_int_equal(u->phase, UPD_UNPATH);
+}
+
 /* Lost, duplicated, late and stale acks. */
 static void test_acks(void **state)
 {
@@ -161,11 +173,7 @@ static void test_acks(void **state)
 	uint32_t a, b, e;
 
 	(void)state;
-	setup(&u, &f);
-	a = update_subscribe(&u, 0x10, 2, 0.0);
-	b = update_subscribe(&u, 0x20, 4, 0.0);
-	update_request(&u);
-	update_tick(&u, 0.0);
+	two_and_run(&u, &f, &a, &b);
 	phase_of(&u, a, 0.1, &e);
 	assert_int_equal(update_ack(&u, a, e, UPD_UNPATH, 0.1), 1);
 	assert_int_equal(update_ack(&u, a, e, UPD_UNPATH, 0.2), 0);	/* duplicate */
@@ -200,11 +208,7 @@ static void test_death(void **state)
 	int ph;
 
 	(void)state;
-	setup(&u, &f);
-	a = update_subscribe(&u, 0x10, 2, 0.0);
-	b = update_subscribe(&u, 0x20, 4, 0.0);
-	update_request(&u);
-	update_tick(&u, 0.0);
+	two_and_run(&u, &f, &a, &b);
 	ph = phase_of(&u, a, 0.0, &e);
 	update_ack(&u, a, e, ph, 0.0);
 	update_tick(&u, 2.0);		/* b: first miss */

@@ -74,12 +74,8 @@ static int route_escape(struct fabric *f, int sar, const struct jobs *j,
 	struct check_result cr;
 	struct sar_result r = { 0 };
 	struct dmodc_opts dopt = { .threads = 1 };
-	struct cdg_result c;
 	struct osmre_err err;
-	struct sl_map m;
-	char path[] = "/tmp/osmre-updn-XXXXXX";
-	FILE *fp;
-	int fd, layers = 0;
+	int layers = 0;
 
 	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
 	if (o.max_vls > ESC)
@@ -92,27 +88,13 @@ static int route_escape(struct fabric *f, int sar, const struct jobs *j,
 	if (!check_ok(&cr))
 		fail_msg("%s: invalid tables", what);
 	check_escape_reach(f, s, what);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "w");
-	if (sar)
-		assert_int_equal(sar_write_sls(fp, f, &r), 0);
-	else
-		fprintf(fp, "default 0\n");
-	assert_int_equal(updn_write_sls(fp, f, ESC), 0);
-	fclose(fp);
-	assert_int_equal(sl_map_read(path, f, &m, &err), 0);
-	assert_int_equal(cdg_check(f, s, &m, &c, &err), 0);
-	if (!c.acyclic)
+	if (!tu_sls_acyclic(f, s, sar ? &r : NULL, ESC))
 		fail_msg("%s: a cycle (%d sar layers, escape on VL %d)", what,
 			 r.layers, ESC);
 	layers = r.layers;
 	assert_true(layers <= ESC);
 	printf("%-44s escape from %d root(s)%s; acyclic per VL (%d sar layer(s))\n",
 	       what, ui->roots, ui->fallback ? " (one per part)" : "", layers);
-	cdg_result_free(&c);
-	sl_map_free(&m);
-	unlink(path);
 	sar_result_free(&r);
 	return layers;
 }

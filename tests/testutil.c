@@ -3,10 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cdg.h"
 #include "lids.h"
 #include "netfile.h"
 #include "pgft.h"
+#include "sar.h"
+#include "slmap.h"
+#include "updn.h"
 #include "testutil.h"
 
 const char *tu_data(const char *name)
@@ -321,4 +326,33 @@ char *tu_dragonfly(int a)
 					gi, ai, k, gi, ai, a + 1 + k);
 	fclose(fp);
 	return buf;
+}
+
+int tu_sls_acyclic(const struct fabric *f, const struct lft_set *s,
+		   const struct sar_result *r, int escape_vl)
+{
+	char path[] = "/tmp/osmre-sls-XXXXXX";
+	struct cdg_result c;
+	struct osmre_err err;
+	struct sl_map m;
+	int fd = mkstemp(path), acyclic;
+	FILE *fp;
+
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	if (r)
+		assert_int_equal(sar_write_sls(fp, f, r), 0);
+	else
+		fprintf(fp, "default 0\n");
+	if (escape_vl >= 0)
+		assert_int_equal(updn_write_sls(fp, f, escape_vl), 0);
+	fclose(fp);
+	if (sl_map_read(path, f, &m, &err) || cdg_check(f, s, &m, &c, &err))
+		fail_msg("%s", err.msg);
+	acyclic = c.acyclic;
+	cdg_result_free(&c);
+	sl_map_free(&m);
+	unlink(path);
+	return acyclic;
 }

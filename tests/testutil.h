@@ -28,6 +28,15 @@ struct fabric *tu_from_text(const char *text, int lmc);
  * host each; a dragonfly of A + 1 groups of A switches, two hosts each. */
 char *tu_torus(int w, int h);
 char *tu_dragonfly(int a);
+/*
+ * Deadlock freedom of tables s on the VLs an SL file gives: sar's layers
+ * (r, or every path on SL 0 when NULL) and, when escape_vl >= 0, the
+ * update protocol's escape (updn_write_sls).  1 when every VL's channel
+ * dependency graph is acyclic, 0 when not; fails the test on error.
+ */
+struct sar_result;
+int tu_sls_acyclic(const struct fabric *f, const struct lft_set *s,
+		   const struct sar_result *r, int escape_vl);
 /* Reads a net file; fails the test on error. */
 struct fabric *tu_read_file(const char *path);
 /* Reads a net file held in a string. */

@@ -172,6 +172,20 @@ ftree_fixture() {
 	cat "$W/$1.out"
 }
 
+# blk216_sar [osmre.conf lines...]: the blk216 fixture ($NET), its job
+# file copied to $J, an osmre.conf naming it (sar_max_vls 4, then the
+# lines given) in $OSMRE_CONF
+blk216_sar() {
+	DATA=${OSMRE_TESTDATA:-tests/data}
+	NET=$DATA/blk216.net
+	J=$W/jobs.conf
+	cp "$DATA/blk216.jobs" "$J"
+	printf 'sar_job_file %s\nsar_max_vls 4\n' "$J" >"$W/osmre.conf"
+	for l in "$@"; do echo "$l"; done >>"$W/osmre.conf"
+	OSMRE_CONF=$W/osmre.conf
+	export OSMRE_CONF
+}
+
 finish() {
 	echo "$(basename "$0"): $FAILS failure(s)"
 	[ "$FAILS" -eq 0 ]

@@ -11,13 +11,7 @@
 #    this opensm: the tables follow; a second run signals nothing.
 set -u
 . "$(dirname "$0")/lib.sh"
-DATA=${OSMRE_TESTDATA:-tests/data}
-NET=$DATA/blk216.net
-J=$W/jobs.conf
-cp "$DATA/blk216.jobs" "$J"
-printf 'sar_job_file %s\nsar_max_vls 4\n' "$J" >"$W/osmre.conf"
-OSMRE_CONF=$W/osmre.conf
-export OSMRE_CONF
+blk216_sar
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"

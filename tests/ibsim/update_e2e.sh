@@ -18,20 +18,8 @@
 #    commits, and the client comes back to the base LIDs.
 set -u
 . "$(dirname "$0")/lib.sh"
-DATA=${OSMRE_TESTDATA:-tests/data}
-NET=$DATA/blk216.net
-J=$W/jobs.conf
-cp "$DATA/blk216.jobs" "$J"
-cat >"$W/osmre.conf" <<EOF
-sar_job_file $J
-sar_max_vls 4
-update_protocol 1
-update_escape_vl 7
-update_ack_timeout_ms 6000
-update_poll_ms 100
-EOF
-OSMRE_CONF=$W/osmre.conf
-export OSMRE_CONF
+blk216_sar "update_protocol 1" "update_escape_vl 7" \
+	"update_ack_timeout_ms 6000" "update_poll_ms 100"
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP"; exit 1; }
 check "protocol on" grep -q "osmre: update protocol on: escape on SL/VL 7, vendor class 0x09" "$W/osm.log"

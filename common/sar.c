@@ -24,6 +24,9 @@ struct graph {
 	int *chan_first;	/* channel of (switch, port): chan_first[sw] + port */
 	int nchan;
 	int base_only;		/* route base LIDs only (sar_opts) */
+	int *link_of;		/* channel -> link out of it, -1 */
+	int rip;		/* route_all takes each destination's routes off
+				 * the weights first (a refinement pass) */
 };
 
 static int graph_build(struct graph *g, const struct fabric *f)
@@ -58,8 +61,11 @@ static int graph_build(struct graph *g, const struct fabric *f)
 	g->l = malloc(((size_t)g->nlink + 1) * sizeof(*g->l));
 	g->in_first = calloc((size_t)g->nsw + 2, sizeof(int));
 	g->in = malloc(((size_t)g->nlink + 1) * sizeof(int));
-	if (!g->l || !g->in_first || !g->in)
+	g->link_of = malloc(((size_t)g->nchan + 1) * sizeof(int));
+	if (!g->l || !g->in_first || !g->in || !g->link_of)
 		return -1;
+	for (k = 0; k < g->nchan; k++)
+		g->link_of[k] = -1;
 	g->nlink = 0;
 	for (k = 0; k < g->nsw; k++)
 		for (p = 1; p <= f->nodes[g->node[k]].nports; p++) {
@@ -67,6 +73,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 
 			if (r < 0 || g->idx[r] < 0)
 				continue;
+			g->link_of[g->chan_first[k] + p] = g->nlink;
 			g->l[g->nlink++] = (struct link){ k, g->idx[r], p, 1 };
 			g->in_first[g->idx[r] + 1]++;
 		}
@@ -87,6 +94,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 
 static void graph_free(struct graph *g)
 {
+	free(g->link_of);
 	free(g->idx);
 	free(g->node);
 	free(g->chan_first);
@@ -575,6 +583,27 @@ out:
 	return rc;
 }
 
+/* Takes the routes of every source switch to lid (switch t) off the
+ * weights, following the tables. */
+static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
+		   int t, const uint64_t *add)
+{
+	int i, u, hops;
+
+	for (i = 0; i < g->nsw; i++)
+		for (u = i, hops = 0; add[i] && u != t && hops < g->nsw; hops++) {
+			const struct lft *tb = lft_of_node(s, g->node[u]);
+			int p = tb ? lft_get(tb, lid) : LFT_NONE, li;
+
+			if (p == LFT_NONE ||
+			    p > g->f->nodes[g->node[u]].nports ||
+			    (li = g->link_of[g->chan_first[u] + p]) < 0)
+				break;
+			g->l[li].weight -= add[i];
+			u = g->l[li].to;
+		}
+}
+
 /* Every destination in order d[0..nd), weights updated as they go. */
 static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
 		     int nd, int **job_on, const int *ncas_on, uint64_t *add,
@@ -601,10 +630,13 @@ static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
 			add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
 					    job_on[d[k].job][i] : ncas_on[i]);
 		for (lid = pt->lid; lid < pt->lid + (1u << (g->base_only ? 0 : pt->lmc));
-		     lid++)
+		     lid++) {
+			if (g->rip)
+				rip_up(g, s, lid, t, add);
 			if (route_dest(g, s, lid, t, last, add, dist, next,
 				       order, flow, h))
 				return -1;
+		}
 	}
 	return 0;
 }
@@ -695,7 +727,9 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 		 * better: DFSSSP (job order and weights off; a fabric with no
 		 * room to spare, sar180), and each half of SAR alone.
 		 */
-		static const int variant[3][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };
+		static const int variant[4][3] = {
+			{ 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 1 },
+		};
 		struct lft_set s0 = { 0 };
 		struct efi_result ej, ev;
 		int i, v, *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -712,7 +746,7 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 			for (i = 0; i < o->jobs->count[k]; i++)
 				job_of[o->jobs->node[o->jobs->first[k] + i]] = k;
 		r->efi_sar = ej.max;
-		for (v = 0; v < 3; v++) {
+		for (v = 0; v < 4; v++) {
 			for (i = 0; i < g.nlink; i++)
 				g.l[i].weight = 1;
 			for (i = 0; i < s0.n; i++)
@@ -721,9 +755,13 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 					 o->io, ncas_on, d);
 			for (i = 0; nd > 0 && variant[v][1] && i < nd; i++)
 				d[i].job = d[i].port ? job_of[d[i].node] : -1;
+			g.rip = 0;
 			if (nd < 0 || route_all(&g, &s0, d, nd,
 						variant[v][1] ? job_on : NULL, ncas_on,
 						add, dist, next, order, flow, &h) ||
+			    (variant[v][2] && (g.rip = 1,
+					       route_all(&g, &s0, d, nd, job_on, ncas_on,
+							 add, dist, next, order, flow, &h))) ||
 			    jobs_efi(f, &s0, o->jobs, &ev, err)) {
 				free(job_of);
 				lft_set_free(&s0);

@@ -13,12 +13,15 @@
  *   first, then the others; without, the CA ports of the switches with
  *   the most CAs first (as OpenSM's dfsssp); I/O nodes after the compute
  *   nodes, in the same order; the switch LIDs last;
- * - with jobs, sar also routes as DFSSSP, and with each half of SAR alone
+ * - with jobs, sar also routes as DFSSSP, with each half of SAR alone
  *   (job order with DFSSSP's weights, DFSSSP's order with intra-job
- *   weights), and keeps the tables whose maximum effective edge forwarding
- *   index for those jobs is lowest (SAR's on ties): on a fabric with no
- *   room to spare (the SAR slides' 180-host example) job-aware weights
- *   cannot beat DFSSSP, and sar must not be worse;
+ *   weights), and as SAR followed by one refinement pass (each destination
+ *   in turn: its routes taken off the weights, routed again against all
+ *   the others; a second pass was tried and does not help), and keeps the
+ *   tables whose maximum effective edge forwarding index for those jobs is
+ *   lowest (SAR's on ties): on a fabric with no room to spare (the SAR
+ *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
+ *   sar must not be worse;
  * - deadlock freedom: every (source CA port, destination LID) path gets a
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,

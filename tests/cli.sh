@@ -174,5 +174,11 @@ expect "dmodc escape SL file" 0 "^default 0$" cat "$T/escd.sls"
 expect "sls needs sar or an escape" 2 "needs --engine sar or --escape-vl" \
 	$OSMRE route -e dmodc --topo "$T/sar.net" --sls "$T/x.sls" --out "$T/x.lfts"
 
+# osmre subscribe's usage errors (its protocol runs in tests/ibsim/update_e2e.sh)
+if $OSMRE --help 2>&1 | grep -q subscribe; then
+	expect "subscribe: class" 2 "a vendor class 9..15" $OSMRE subscribe --class 3
+	expect "subscribe: arguments" 2 "usage: osmre subscribe" $OSMRE subscribe extra
+fi
+
 echo "cli: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -89,22 +89,45 @@ int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 	return 1;
 }
 
-long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b)
+/* 1 when block blk (LIDs up to top) differs between x and y (NULL: no
+ * route at all). */
+static int block_differs(const struct lft *x, const struct lft *y,
+			 unsigned top, unsigned blk)
 {
-	long n = 0;
-	int i;
+	unsigned lid;
 
-	for (i = 0; i < a->n; i++) {
-		const struct lft *x = &a->t[i];
-		const struct lft *y = lft_of_node(b, x->node);
-		unsigned top = y && y->top > x->top ? y->top : x->top, blk, lid;
+	for (lid = blk * 64; lid < blk * 64 + 64 && lid <= top; lid++)
+		if (lft_get(x, lid) != (y ? lft_get(y, lid) : LFT_NONE))
+			return 1;
+	return 0;
+}
 
-		for (blk = 0; blk <= top / 64; blk++)
-			for (lid = blk * 64; lid < blk * 64 + 64 && lid <= top; lid++)
-				if (lft_get(x, lid) != (y ? lft_get(y, lid) : LFT_NONE)) {
+long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
+			    struct lft_block **list)
+{
+	long n = 0, k = 0;
+	int i, pass;
+	unsigned blk;
+
+	for (pass = 0; pass < (list ? 2 : 1); pass++) {
+		for (i = 0; i < a->n; i++) {
+			const struct lft *y = lft_of_node(b, a->t[i].node);
+			unsigned top = y && y->top > a->t[i].top ? y->top : a->t[i].top;
+
+			for (blk = 0; blk <= top / 64; blk++) {
+				if (!block_differs(&a->t[i], y, top, blk))
+					continue;
+				if (pass)
+					(*list)[k++] = (struct lft_block){ i, blk };
+				else
 					n++;
-					break;
-				}
+			}
+		}
+		if (!pass && list) {
+			*list = n ? malloc((size_t)n * sizeof(**list)) : NULL;
+			if (n && !*list)
+				return -1;
+		}
 	}
 	return n;
 }

@@ -57,9 +57,18 @@ static inline int lft_get(const struct lft *t, unsigned lid)
 int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 		  char *diff, size_t diffsz);
 
-/* Blocks of 64 LIDs (OpenSM's LFT blocks) that differ between a and b,
- * tables matched by node. */
-long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b);
+/* A block of 64 LIDs (OpenSM's LFT block) of table a->t[table]. */
+struct lft_block {
+	int table;
+	unsigned block;
+};
+/*
+ * Blocks that differ between a and b, tables matched by node; when list
+ * is not NULL, *list gets them (malloc()ed, NULL when none).  -1 when
+ * there is no memory for the list.
+ */
+long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
+			    struct lft_block **list);
 
 /* Writes the set in opensm-lfts.dump format; LIDs must be assigned. */
 int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,

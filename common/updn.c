@@ -269,36 +269,33 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 		    int pick_one, char *root)
 {
 	const struct fabric *f = u->f;
-	int i, j, top = -1, n = 0;
+	int i, top = -1, n = 0, *best = NULL;
 
 	for (i = 0; i < u->nsw; i++)
 		if (rank[u->node[i]] > top)
 			top = rank[u->node[i]];
-	for (i = 0; i < u->nsw; i++)
-		root[i] = rank[u->node[i]] == top;
-	if (!pick_one) {
-		for (i = 0; i < u->nsw; i++)
-			n += root[i];
-		return n;
+	if (pick_one) {
+		/* each part's best: highest rank, then lowest GUID */
+		best = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		if (!best)
+			return -1;
+		for (i = 0; i < f->nnodes; i++)
+			best[i] = -1;
+		for (i = 0; i < u->nsw; i++) {
+			int m = u->node[i], *b = &best[comp[m]];
+
+			if (*b < 0 || rank[m] > rank[u->node[*b]] ||
+			    (rank[m] == rank[u->node[*b]] &&
+			     f->nodes[m].guid < f->nodes[u->node[*b]].guid))
+				*b = i;
+		}
 	}
 	for (i = 0; i < u->nsw; i++) {
-		int best = -1, bn = u->node[i], bt = -2;
-
-		/* the part's best: highest rank, then lowest GUID */
-		for (j = 0; j < u->nsw; j++) {
-			int m = u->node[j];
-
-			if (comp[m] != comp[bn])
-				continue;
-			if (rank[m] > bt || (rank[m] == bt &&
-					     f->nodes[m].guid < f->nodes[u->node[best]].guid)) {
-				bt = rank[m];
-				best = j;
-			}
-		}
-		root[i] = best == i;
+		root[i] = pick_one ? best[comp[u->node[i]]] == i :
+				     rank[u->node[i]] == top;
 		n += root[i];
 	}
+	free(best);
 	return n;
 }
 
@@ -372,6 +369,10 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
 	ud_leaves(&u, leaf);
 	for (one = 0; one < 2; one++) {
 		in.roots = ud_roots(&u, rank, comp, one, root);
+		if (in.roots < 0) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
 		in.fallback = one;
 		if (ud_order(&u, root)) {
 			osmre_fail(err, "out of memory");

@@ -61,7 +61,9 @@ struct upd {
 	int have_cur, have_next;
 	uint64_t cur_sig;
 	long staged;		/* blocks changed by the last staged pass */
-	unsigned long passes;
+	/* those blocks (of cur and next alike: one topology), what UPDATE
+	 * waits for */
+	struct lft_block *changed;
 };
 
 struct osmre {

@@ -24,8 +24,9 @@
  *   a pass on a changed topology runs the engine and installs its tables
  *   at once (links that died cannot wait for subscribers), and a run in
  *   progress restarts from COMPUTE.
- * - UPDATE is complete when every switch's LFT as OpenSM last read it
- *   back (OpenSM stores the blocks of the switches' answers) equals cur.
+ * - UPDATE is complete when every block the update changes is, on its
+ *   switch as OpenSM last read it back (OpenSM stores the blocks of the
+ *   switches' answers), the new one.
  *
  * Lock order: OpenSM's lock, then u->lock.  The thread never holds u->lock
  * while it takes OpenSM's.
@@ -91,7 +92,6 @@ int upd_reuse(struct osmre *p, const struct fabric *f, struct lft_set *s,
 		u->mode = UPM_NORMAL;
 		lft_set_free(s);
 		rc = lft_set_clone(&u->cur, s, err) ? -1 : 1;
-		u->passes++;
 		pthread_cond_broadcast(&u->cond);
 	}
 	pthread_mutex_unlock(&u->lock);
@@ -111,8 +111,14 @@ int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
 		lft_set_free(&u->next);
 		u->next = *s;
 		u->have_next = 1;
-		u->staged = lft_set_blocks_changed(&u->cur, &u->next);
-		if (lft_set_clone(&u->cur, s, err)) {
+		free(u->changed);
+		u->staged = lft_set_blocks_changed(&u->cur, &u->next,
+						   &u->changed);
+		if (u->staged < 0) {
+			u->changed = NULL;
+			rc = osmre_fail(err, "out of memory");
+		}
+		if (rc || lft_set_clone(&u->cur, s, err)) {
 			memset(s, 0, sizeof(*s));
 			rc = -1;
 		}
@@ -125,6 +131,8 @@ int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
 		lft_set_free(&u->cur);
 		lft_set_free(&u->next);
 		u->have_next = 0;
+		free(u->changed);	/* blocks of the old topology */
+		u->changed = NULL;
 		if (lft_set_clone(s, &u->cur, err)) {
 			u->have_cur = 0;
 			rc = -1;
@@ -135,7 +143,6 @@ int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
 		sar_promote(&p->sar);
 	}
 	u->mode = UPM_NORMAL;
-	u->passes++;
 	pthread_cond_broadcast(&u->cond);
 	pthread_mutex_unlock(&u->lock);
 	return rc;
@@ -149,7 +156,6 @@ void upd_failed(struct osmre *p)
 	if (u->mode == UPM_STAGE)
 		u->staged = -1;
 	u->mode = UPM_NORMAL;
-	u->passes++;
 	pthread_cond_broadcast(&u->cond);
 	pthread_mutex_unlock(&u->lock);
 }
@@ -196,23 +202,21 @@ static long op_compute(void *ctx)
 	struct osmre *p = ctx;
 	struct upd *u = &p->upd;
 	struct timespec until;
-	unsigned long before;
 	long n;
 
 	pthread_mutex_lock(&u->lock);
-	before = u->passes;
 	u->staged = -1;
 	pthread_mutex_unlock(&u->lock);
 	ask_pass(p, UPM_STAGE);
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += PASS_WAIT_S;
+	/* the pass that takes the stage mode puts it back to normal */
 	pthread_mutex_lock(&u->lock);
-	while (u->passes == before && u->running &&
+	while (u->mode == UPM_STAGE && u->running &&
 	       pthread_cond_timedwait(&u->cond, &u->lock, &until) != ETIMEDOUT)
 		;
-	n = u->passes == before ? -1 : u->staged;
-	if (u->mode == UPM_STAGE)
-		u->mode = UPM_NORMAL;
+	n = u->mode == UPM_STAGE ? -1 : u->staged;
+	u->mode = UPM_NORMAL;
 	pthread_mutex_unlock(&u->lock);
 	return n;
 }
@@ -229,14 +233,14 @@ static int op_push(void *ctx)
 	return 0;
 }
 
-/* 1 when every switch's LFT, as OpenSM read it back, is cur. */
+/* 1 when every block the update changes is, on its switch, as OpenSM
+ * read it back, that of cur. */
 static int op_pushed(void *ctx)
 {
 	struct osmre *p = ctx;
 	struct upd *u = &p->upd;
-	cl_qmap_t *sws = &p->osm->subn.sw_guid_tbl;
-	cl_map_item_t *it;
 	int same = 1, mode;
+	long k;
 
 	pthread_mutex_lock(&u->lock);
 	mode = u->mode;
@@ -245,22 +249,15 @@ static int op_pushed(void *ctx)
 		return 0;
 	cl_plock_acquire(&p->osm->lock);
 	pthread_mutex_lock(&u->lock);
-	for (it = cl_qmap_head(sws); same && it != cl_qmap_end(sws);
-	     it = cl_qmap_next(it)) {
-		osm_switch_t *sw = (osm_switch_t *)it;
-		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-		unsigned lid;
-		int i;
+	for (k = 0; same && u->changed && k < u->staged; k++) {
+		const struct lft *t = &u->cur.t[u->changed[k].table];
+		osm_switch_t *sw = osm_get_switch_by_guid(&p->osm->subn,
+							  cl_hton64(t->guid));
+		unsigned lid = u->changed[k].block * 64;
 
-		for (i = 0; i < u->cur.n && u->cur.t[i].guid != guid; i++)
-			;
-		if (i == u->cur.n || !sw->lft)
-			continue;
-		for (lid = 1; lid <= u->cur.t[i].top && lid <= sw->max_lid_ho; lid++)
-			if (sw->lft[lid] != u->cur.t[i].port[lid]) {
-				same = 0;
-				break;
-			}
+		for (; same && sw && sw->lft && lid < u->changed[k].block * 64 + 64 &&
+		       lid <= t->top && lid <= sw->max_lid_ho; lid++)
+			same = sw->lft[lid] == t->port[lid];
 	}
 	pthread_mutex_unlock(&u->lock);
 	cl_plock_release(&p->osm->lock);
@@ -274,8 +271,10 @@ static void drop_next(struct osmre *p)
 	pthread_mutex_lock(&u->lock);
 	lft_set_free(&u->next);
 	u->have_next = 0;
-	if (u->mode != UPM_NORMAL)
-		u->mode = UPM_NORMAL;
+	free(u->changed);
+	u->changed = NULL;
+	u->staged = 0;
+	u->mode = UPM_NORMAL;
 	pthread_mutex_unlock(&u->lock);
 	sar_drop_next(&p->sar);
 }
@@ -426,6 +425,7 @@ void upd_stop(struct osmre *p)
 	update_free(&u->sm);
 	lft_set_free(&u->cur);
 	lft_set_free(&u->next);
+	free(u->changed);
 	pthread_mutex_destroy(&u->lock);
 	pthread_cond_destroy(&u->cond);
 	u->inited = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "congestion.h"
+#include "infile.h"
 #include "dmodc.h"
 #include "parallel.h"
 #include "progress.h"
@@ -166,15 +167,16 @@ int cong_order_read(const char *path, const struct fabric *f,
 		    struct cong_order *o, int *unlisted,
 		    struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "order file", INFILE_LIST_SIZE, err);
 	long *off, total;
 	int *seen = NULL, ln = 0, i, p, all = 0;
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t n;
 
 	memset(o, 0, sizeof(*o));
 	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	off = port_offsets(f, &total);
 	seen = calloc((size_t)total + 1, sizeof(int));
 	for (i = 0; i < f->nnodes; i++)
@@ -184,7 +186,8 @@ int cong_order_read(const char *path, const struct fabric *f,
 	o->port = malloc(((size_t)all + 1) * sizeof(int));
 	if (!off || !seen || !o->node || !o->port)
 		goto oom;
-	while (getline(&line, &cap, fp) > 0) {
+	while ((n = infile_getline(&line, &cap, fp, INFILE_LIST_LINE, path,
+				   ln + 1, err)) >= 0) {
 		char name[256], extra[2];
 		int node, port = 0, k, lo, hi;
 		uint64_t g;
@@ -234,6 +237,8 @@ int cong_order_read(const char *path, const struct fabric *f,
 			o->port[o->n++] = p;
 		}
 	}
+	if (n == -2)
+		goto fail;
 	*unlisted = all - o->n;
 	free(line);
 	free(off);

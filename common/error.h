@@ -3,6 +3,8 @@
 #ifndef OSMRE_ERROR_H
 #define OSMRE_ERROR_H
 
+#include <stddef.h>
+
 struct osmre_err {
 	char msg[512];
 };
@@ -11,10 +13,11 @@ struct osmre_err {
 #define OSMRE_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define OSMRE_PRINTF(a, b)
-/* Prepends a formatted prefix and ": " to err's message; returns -1. */
-int osmre_prefix(struct osmre_err *err, const char *fmt, ...) OSMRE_PRINTF(2, 3);
-
 #endif
+
+/* Rewrites control bytes in msg (a string in a buffer of size bytes, at
+ * most 1,024 used) as \xNN, truncating to fit. */
+void osmre_sanitize(char *msg, size_t size);
 
 /* Formats into err (when non-NULL) and returns -1. */
 int osmre_fail(struct osmre_err *err, const char *fmt, ...) OSMRE_PRINTF(2, 3);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "guidlist.h"
+#include "infile.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -17,15 +18,17 @@ static int cmp(const void *a, const void *b)
 
 int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "GUID list", INFILE_LIST_SIZE, err);
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, gcap = 0;
 	int ln = 0;
+	ssize_t n;
 
 	memset(l, 0, sizeof(*l));
 	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
-	while (getline(&line, &cap, fp) > 0) {
+		return -1;
+	while ((n = infile_getline(&line, &cap, fp, INFILE_LIST_LINE, path,
+				   ln + 1, err)) >= 0) {
 		char extra[2];
 		uint64_t g;
 		uint64_t *ng;
@@ -40,14 +43,19 @@ int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
 			osmre_fail(err, "%s:%d: expected a GUID (0x...)", path, ln);
 			goto fail;
 		}
-		ng = realloc(l->g, ((size_t)l->n + 1) * sizeof(*ng));
-		if (!ng) {
-			osmre_fail(err, "out of memory");
-			goto fail;
+		if ((size_t)l->n == gcap) {
+			gcap = gcap ? 2 * gcap : 64;
+			ng = realloc(l->g, gcap * sizeof(*ng));
+			if (!ng) {
+				osmre_fail(err, "out of memory");
+				goto fail;
+			}
+			l->g = ng;
 		}
-		l->g = ng;
 		l->g[l->n++] = g;
 	}
+	if (n == -2)
+		goto fail;
 	free(line);
 	fclose(fp);
 	if (l->n)

@@ -16,10 +16,15 @@ static int push(struct hostlist *h, const char *name)
 
 	if (h->n >= MAX_HOSTS)
 		return -1;
-	nn = realloc(h->name, ((size_t)h->n + 1) * sizeof(char *));
-	if (!nn)
-		return -1;
-	h->name = nn;
+	if (h->n == h->cap) {
+		int nc = h->cap ? 2 * h->cap : 16;
+
+		nn = realloc(h->name, (size_t)nc * sizeof(char *));
+		if (!nn)
+			return -1;
+		h->name = nn;
+		h->cap = nc;
+	}
 	if (!(h->name[h->n] = strdup(name)))
 		return -1;
 	h->n++;
@@ -98,7 +103,7 @@ static int expand_one(const char *all, const char *s, size_t len,
 	return 0;
 }
 
-int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err)
+static int expand_all(const char *s, struct hostlist *h, struct osmre_err *err)
 {
 	char prefix[MAX_NAME];
 	const char *p = s;
@@ -129,6 +134,14 @@ int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err)
 	return 0;
 }
 
+int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err)
+{
+	if (!expand_all(s, h, err))
+		return 0;
+	hostlist_free(h);
+	return -1;
+}
+
 void hostlist_free(struct hostlist *h)
 {
 	int i;
@@ -137,5 +150,5 @@ void hostlist_free(struct hostlist *h)
 		free(h->name[i]);
 	free(h->name);
 	h->name = NULL;
-	h->n = 0;
+	h->n = h->cap = 0;
 }

@@ -10,11 +10,12 @@
 #include "error.h"
 
 struct hostlist {
-	int n;
+	int n, cap;
 	char **name;
 };
 
-/* Appends the expansion of s to h; fails with the offending column. */
+/* Appends the expansion of s to h (at most 1,000,000 names in all);
+ * fails with the offending column, h then freed and empty. */
 int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err);
 void hostlist_free(struct hostlist *h);
 

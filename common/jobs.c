@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "jobs.h"
 
 struct entry {
@@ -21,12 +22,12 @@ static int entry_cmp(const void *a, const void *b)
 int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 	      struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "job file", INFILE_JOBS_SIZE, err);
 	int rc;
 
 	memset(j, 0, sizeof(*j));
 	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	rc = jobs_read_stream(fp, path, f, j, err);
 	fclose(fp);
 	return rc;
@@ -40,12 +41,14 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 	struct entry *e = NULL;
 	int n = 0, cap = 0, lineno = 0, i, rc = -1;
 	int *seen = NULL;
+	ssize_t got;
 
 	memset(j, 0, sizeof(*j));
 	seen = calloc((size_t)f->nnodes + 1, sizeof(int));
 	if (!seen)
 		goto oom;
-	while (getline(&line, &sz, fp) >= 0) {
+	while ((got = infile_getline(&line, &sz, fp, INFILE_JOBS_LINE, path,
+				     lineno + 1, err)) >= 0) {
 		char host[128], id[128], extra[2];
 		int k, node;
 
@@ -95,6 +98,8 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		}
 		e[n++] = (struct entry){ k, node, lineno };
 	}
+	if (got == -2)
+		goto out;
 	qsort(e, (size_t)n, sizeof(*e), entry_cmp);
 	j->node = malloc(((size_t)n + 1) * sizeof(int));
 	j->first = calloc((size_t)j->njobs + 1, sizeof(int));

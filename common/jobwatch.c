@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hostlist.h"
+#include "infile.h"
 #include "jobwatch.h"
 
 static int entry_cmp(const void *a, const void *b)
@@ -18,11 +20,18 @@ static int entry_cmp(const void *a, const void *b)
 
 static int add(struct jw_list *l, const char *host, const char *job)
 {
-	struct jw_entry *ne = realloc(l->e, ((size_t)l->n + 1) * sizeof(*ne));
+	struct jw_entry *ne;
 
-	if (!ne)
-		return -1;
-	l->e = ne;
+	if (l->n == l->cap) {
+		int nc = l->cap ? 2 * l->cap : 64;
+
+		ne = realloc(l->e, (size_t)nc * sizeof(*ne));
+		if (!ne)
+			return -1;
+		l->e = ne;
+		l->cap = nc;
+	}
+	ne = l->e;
 	ne[l->n].host = strdup(host);
 	ne[l->n].job = strdup(job);
 	if (!ne[l->n].host || !ne[l->n].job) {
@@ -65,20 +74,24 @@ static int leaf_of(const struct fabric *f, int n)
 	return -1;
 }
 
-/* Drops the jobs on fewer than min leaf switches (l sorted by job). */
-static void filter(struct jw_list *l, const int *leaf_of_entry, int min)
+/* Drops the jobs on fewer than min leaf switches (l sorted by job);
+ * stamp: nnodes + 1 ints, zeroed. */
+static void filter(struct jw_list *l, const int *leaf_of_entry, int min,
+		   int *stamp)
 {
-	int i = 0, k = 0;
+	int i = 0, k = 0, run = 0;
 
 	while (i < l->n) {
-		int j = i, nleaf = 0, a, b;
+		int j = i, nleaf = 0, a;
 
+		run++;
 		while (j < l->n && !strcmp(l->e[j].job, l->e[i].job))
 			j++;
 		for (a = i; a < j; a++) {	/* distinct leaves */
-			for (b = i; b < a && leaf_of_entry[b] != leaf_of_entry[a]; b++)
-				;
-			nleaf += b == a;
+			int *st = &stamp[leaf_of_entry[a] + 1];
+
+			nleaf += *st != run;
+			*st = run;
 		}
 		for (a = i; a < j; a++) {
 			if (nleaf >= min) {
@@ -100,7 +113,7 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 		   struct osmre_err *err)
 {
 	const char *p = text;
-	int ln = 0, i, *leaf = NULL;
+	int ln = 0, i, *leaf = NULL, *stamp;
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
@@ -153,13 +166,16 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 	finish(out);
 	/* the components of a job are in: count its leaf switches */
 	leaf = malloc(((size_t)out->n + 1) * sizeof(int));
-	if (!leaf) {
+	stamp = calloc((size_t)f->nnodes + 2, sizeof(int));
+	if (!leaf || !stamp) {
+		free(stamp);
 		osmre_fail(err, "out of memory");
 		goto fail;
 	}
 	for (i = 0; i < out->n; i++)
 		leaf[i] = leaf_of(f, fabric_find_host(f, out->e[i].host));
-	filter(out, leaf, min_switches);
+	filter(out, leaf, min_switches, stamp);
+	free(stamp);
 	free(leaf);
 	return 0;
 fail:
@@ -171,18 +187,20 @@ fail:
 int jw_read_file(const char *path, struct jw_list *out,
 		 struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp;
 	char *line = NULL;
 	size_t cap = 0;
 	int ln = 0;
+	ssize_t n;
 
 	memset(out, 0, sizeof(*out));
-	if (!fp) {
-		if (errno == ENOENT)
-			return 0;
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
-	}
-	while (getline(&line, &cap, fp) > 0) {
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;
+	fp = infile_open(path, "job file", INFILE_JOBS_SIZE, err);
+	if (!fp)
+		return -1;
+	while ((n = infile_getline(&line, &cap, fp, INFILE_JOBS_LINE, path,
+				   ln + 1, err)) >= 0) {
 		char host[128], job[128], extra[2];
 		int k;
 
@@ -200,6 +218,8 @@ int jw_read_file(const char *path, struct jw_list *out,
 			goto fail;
 		}
 	}
+	if (n == -2)
+		goto fail;
 	free(line);
 	fclose(fp);
 	finish(out);
@@ -253,5 +273,5 @@ void jw_free(struct jw_list *l)
 	}
 	free(l->e);
 	l->e = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 }

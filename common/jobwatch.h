@@ -18,7 +18,7 @@ struct jw_entry {
 };
 
 struct jw_list {
-	int n;
+	int n, cap;
 	struct jw_entry *e;	/* sorted by job, then host */
 	int jobs;		/* distinct jobs */
 	int unknown;		/* hosts not in the topology */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "lft.h"
 #include "lids.h"
 
@@ -86,9 +87,11 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 	char *line = NULL;
 	size_t sz = 0;
 	int lineno = 0, rc = -1;
+	ssize_t n;
 
 	memset(s, 0, sizeof(*s));
-	while (getline(&line, &sz, fp) >= 0) {
+	while ((n = infile_getline(&line, &sz, fp, INFILE_LFT_LINE, name,
+				   lineno + 1, err)) >= 0) {
 		char *p = line, *q;
 
 		lineno++;
@@ -176,6 +179,8 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 		}
 		/* column titles and "N lids dumped" footers */
 	}
+	if (n == -2)
+		goto out;
 	if (ferror(fp)) {
 		osmre_fail(err, "%s: read error", name);
 		goto out;
@@ -194,11 +199,11 @@ out:
 
 int lftdump_read(const char *path, struct lft_set *s, struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "LFT dump", INFILE_LFT_SIZE, err);
 	int rc;
 
 	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	rc = lftdump_read_stream(fp, path, s, err);
 	fclose(fp);
 	return rc;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "netfile.h"
 
 /* A port line as written, resolved once every node is known. */
@@ -23,6 +24,7 @@ struct reader {
 	size_t bufsz;
 	int line;
 	int pushed;		/* buf holds a line not consumed yet */
+	int failed;		/* a line over the limit: err says so */
 	struct fabric *f;
 	struct decl **decl;	/* per node, nports + 1 entries */
 	int decl_cap;
@@ -44,11 +46,16 @@ static char *next_line(struct reader *r)
 {
 	ssize_t n;
 
+	if (r->failed)
+		return NULL;
 	if (r->pushed) {
 		r->pushed = 0;
 		return r->buf;
 	}
-	n = getline(&r->buf, &r->bufsz, r->fp);
+	n = infile_getline(&r->buf, &r->bufsz, r->fp, INFILE_NET_LINE,
+			   r->file, r->line + 1, r->err);
+	if (n == -2)
+		r->failed = 1;
 	if (n < 0)
 		return NULL;
 	r->line++;
@@ -360,6 +367,8 @@ static int parse_all(struct reader *r)
 		if (rc)
 			return -1;
 	}
+	if (r->failed)
+		return -1;
 	if (ferror(r->fp))
 		return osmre_fail(r->err, "%s: read error", r->file);
 	return resolve_links(r);
@@ -405,11 +414,11 @@ int netfile_read_stream(FILE *fp, const char *name, struct fabric **out,
 
 int netfile_read(const char *path, struct fabric **out, struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "net file", INFILE_NET_SIZE, err);
 	int rc;
 
 	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
+		return -1;
 	rc = netfile_read_stream(fp, path, out, err);
 	fclose(fp);
 	return rc;

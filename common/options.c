@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "infile.h"
 #include "options.h"
 #include "pgft.h"
 
@@ -38,6 +40,22 @@ static int check_path(const char *val, char *why, size_t whysz)
 		return 0;
 	snprintf(why, whysz, "not an absolute path");
 	return -1;
+}
+
+static int check_key(const char *val, char *why, size_t whysz)
+{
+	size_t n = strlen(val), i;
+
+	for (i = 0; i < n; i++)
+		if (val[i] <= ' ' || val[i] >= 0x7f) {
+			snprintf(why, whysz, "a blank or a control byte at %zu", i + 1);
+			return -1;
+		}
+	if (n < 8 || n > 32) {
+		snprintf(why, whysz, "%zu characters", n);
+		return -1;
+	}
+	return 0;
 }
 
 static const struct opt_def defs[] = {
@@ -76,6 +94,11 @@ static const struct opt_def defs[] = {
 	  10, 60000, 100, "milliseconds 10..60000", 0, NULL },
 	{ "update_mgmt_class", offsetof(struct osmre_options, update_mgmt_class),
 	  9, 15, 9, "a vendor class 9..15 (0x09..0x0F)", 0, NULL },
+	{ "update_max_subscribers", offsetof(struct osmre_options, update_max_subscribers),
+	  1, 65535, 4096, "an integer 1..65535", 0, NULL },
+	{ "update_key", offsetof(struct osmre_options, update_key),
+	  0, 0, 0, "8 to 32 printable characters without blanks",
+	  sizeof(((struct osmre_options *)0)->update_key), check_key },
 };
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
@@ -116,23 +139,40 @@ static void reportf(options_report report, void *arg, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	osmre_sanitize(msg, sizeof(msg));
 	report(arg, msg);
 }
 
 int options_read(const char *path, int missing_ok, struct osmre_options *o,
 		 options_report report, void *arg)
 {
-	FILE *fp = fopen(path, "r");
+	struct osmre_err err;
+	FILE *fp;
+	int rc;
+
+	if (missing_ok && access(path, F_OK) && errno == ENOENT)
+		return -1;
+	fp = infile_open(path, "osmre.conf", INFILE_CONF_SIZE, &err);
+	if (!fp) {
+		reportf(report, arg, "%s", err.msg);
+		return -1;
+	}
+	rc = options_read_stream(fp, path, o, report, arg);
+	fclose(fp);
+	return rc;
+}
+
+int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
+			options_report report, void *arg)
+{
+	struct osmre_err err;
 	char *line = NULL;
 	size_t sz = 0;
 	int lineno = 0, problems = 0;
+	ssize_t n;
 
-	if (!fp) {
-		if (!(missing_ok && errno == ENOENT))
-			reportf(report, arg, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &sz, fp) >= 0) {
+	while ((n = infile_getline(&line, &sz, fp, INFILE_CONF_LINE, path,
+				   lineno + 1, &err)) >= 0) {
 		char *p = line, *name, *val, *end;
 		size_t i;
 		long v;
@@ -167,6 +207,7 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 			if (set_string(&defs[i], o, val, why, sizeof(why))) {
 				reportf(report, arg, "%s:%d: %s: expected %s: %s; keeping \"%s\"",
 					path, lineno, name, defs[i].what, why,
+					defs[i].check == check_key ? "(not shown)" :
 					(char *)o + defs[i].off);
 				problems++;
 			}
@@ -183,8 +224,12 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 		}
 		*(int *)((char *)o + defs[i].off) = (int)v;
 	}
+	if (n == -2) {
+		reportf(report, arg, "%s; the rest of the file is ignored",
+			err.msg);
+		problems++;
+	}
 	free(line);
-	fclose(fp);
 	return problems;
 }
 
@@ -194,7 +239,11 @@ void options_each(const struct osmre_options *o, options_report fn, void *arg)
 	size_t i;
 
 	for (i = 0; i < NDEFS; i++) {
-		if (defs[i].size)
+		if (defs[i].check == check_key)	/* never in a log */
+			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
+				 *((const char *)o + defs[i].off) ?
+					 "(set, not shown)" : "(none)");
+		else if (defs[i].size)
 			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
 				 *((const char *)o + defs[i].off) ?
 					 (const char *)o + defs[i].off : "(none)");

@@ -7,6 +7,8 @@
 #ifndef OSMRE_OPTIONS_H
 #define OSMRE_OPTIONS_H
 
+#include <stdio.h>
+
 struct osmre_options {
 	int dmodc_threads;	/* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
@@ -26,6 +28,8 @@ struct osmre_options {
 	int update_max_misses;	/* ack timeouts in a row before a drop */
 	int update_poll_ms;	/* poll period asked of subscribers */
 	int update_mgmt_class;	/* vendor class of the MADs */
+	int update_max_subscribers;	/* in all, one per port at most */
+	char update_key[33];	/* "": no shared key */
 };
 
 void options_defaults(struct osmre_options *o);
@@ -40,6 +44,11 @@ typedef void (*options_report)(void *arg, const char *msg);
  */
 int options_read(const char *path, int missing_ok, struct osmre_options *o,
 		 options_report report, void *arg);
+
+/* The same from an open stream (path names it in messages); 0 or the
+ * number of problems. */
+int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
+			options_report report, void *arg);
 
 /* Calls fn(arg, "name value") for every option, in a fixed order. */
 void options_each(const struct osmre_options *o, options_report fn, void *arg);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "slmap.h"
 
 static int key_cmp(const void *a, const void *b)
@@ -15,22 +16,28 @@ static int key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Reads n numbers in [0, max] separated by blanks; returns the count. */
+/*
+ * Reads at most n decimal numbers in [0, max] separated by blanks into v;
+ * returns the count, or -1 when anything else follows (a bad number, or
+ * more than n of them).  v is written only below n.
+ */
 static int numbers(const char *s, long *v, int n, long max)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		char *end;
+		long x;
 
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s < '0' || *s > '9')
 			break;
 		errno = 0;
-		v[i] = strtol(s, &end, 0);
-		if (errno || v[i] > max)
-			break;
+		x = strtol(s, &end, 10);
+		if (errno || x > max)
+			return -1;
+		v[i] = x;
 		s = end;
 	}
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
@@ -70,22 +77,35 @@ static uint8_t *switch_table(struct sl_map *m, const struct fabric *f, int n)
 int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 		struct osmre_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = infile_open(path, "SL file", INFILE_SL_SIZE, err);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!fp)
+		return -1;
+	rc = sl_map_read_stream(fp, path, f, m, err);
+	fclose(fp);
+	return rc;
+}
+
+int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
+		       struct sl_map *m, struct osmre_err *err)
+{
 	char *line = NULL;
 	size_t cap = 0, kcap = 0;
 	int ln = 0, i, block = -2, tables = 0;	/* block -2: none, -1: skipped */
 	long v[18];
+	ssize_t n;
 
 	memset(m, 0, sizeof(*m));
-	if (!fp)
-		return osmre_fail(err, "%s: %s", path, strerror(errno));
 	for (i = 0; i < 16; i++)
 		m->global[i] = (uint8_t)i;
 	m->nnodes = f->nnodes;
 	m->sw = calloc((size_t)f->nnodes + 1, sizeof(*m->sw));
 	if (!m->sw)
 		goto oom;
-	while (getline(&line, &cap, fp) > 0) {
+	while ((n = infile_getline(&line, &cap, fp, INFILE_SL_LINE, path,
+				   ln + 1, err)) >= 0) {
 		char *s = line, *colon;
 		uint64_t guid;
 
@@ -95,17 +115,17 @@ int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 		if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
 			continue;
 		if (!strncmp(s, "default", 7)) {
-			if (numbers(s + 7, v, 2, 15) != 1)
+			if (numbers(s + 7, v, 1, 15) != 1)
 				goto bad_default;
 			m->default_sl = (int)v[0];
 		} else if (!strncmp(s, "path", 4) || !strncmp(s, "dest", 4)) {
 			/* "dest DLID SL" is stored as the path from LID 0 */
 			if (s[0] == 'd') {
-				if (numbers(s + 4, v + 1, 3, 0xffff) != 2 ||
+				if (numbers(s + 4, v + 1, 2, 0xffff) != 2 ||
 				    v[2] > 15 || !v[1])
 					goto bad_dest;
 				v[0] = 0;
-			} else if (numbers(s + 4, v, 4, 0xffff) != 3 || v[2] > 15 ||
+			} else if (numbers(s + 4, v, 3, 0xffff) != 3 || v[2] > 15 ||
 				   !v[0]) {
 				goto bad_path;
 			}
@@ -122,7 +142,7 @@ int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 			m->key[m->npath++] = ((uint64_t)v[0] << 24) |
 					     ((uint64_t)v[1] << 8) | (uint64_t)v[2];
 		} else if (!strncmp(s, "sl2vl", 5)) {
-			if (numbers(s + 5, v, 17, 15) != 16)
+			if (numbers(s + 5, v, 16, 15) != 16)
 				goto bad_vls;
 			if (tables) {
 				/* switch tables start from the global one */
@@ -147,8 +167,8 @@ int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 			int w;
 
 			*colon = '\0';
-			if (numbers(s, v, 3, 254) != 2 ||
-			    numbers(colon + 1, v + 2, 17, 15) != 16)
+			if (numbers(s, v, 2, 254) != 2 ||
+			    numbers(colon + 1, v + 2, 16, 15) != 16)
 				goto bad_row;
 			if (block < 0)
 				continue;
@@ -190,6 +210,8 @@ bad_row:
 		osmre_fail(err, "%s:%d: expected \"IN OUT : V0 ... V15\"", path, ln);
 		goto fail;
 	}
+	if (n == -2)
+		goto fail;
 	if (m->npath)
 		qsort(m->key, (size_t)m->npath, sizeof(*m->key), key_cmp);
 	for (i = 1; i < m->npath; i++)
@@ -207,13 +229,11 @@ bad_row:
 		m->key[i] >>= 8;
 	}
 	free(line);
-	fclose(fp);
 	return 0;
 oom:
 	osmre_fail(err, "out of memory");
 fail:
 	free(line);
-	fclose(fp);
 	sl_map_free(m);
 	return -1;
 }

@@ -17,6 +17,7 @@
 #define OSMRE_SLMAP_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabric.h"
 
@@ -30,8 +31,13 @@ struct sl_map {
 	int nnodes;
 };
 
+/* Reads an SL file (a regular file, bounded: infile.h); 0, or -1 with
+ * "path:line: what was expected" in err. */
 int sl_map_read(const char *path, const struct fabric *f, struct sl_map *m,
 		struct osmre_err *err);
+/* The same from an open stream; name is used in messages. */
+int sl_map_read_stream(FILE *fp, const char *name, const struct fabric *f,
+		       struct sl_map *m, struct osmre_err *err);
 void sl_map_free(struct sl_map *m);
 
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);

@@ -17,6 +17,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "infile.h"
+
 void sar_state_init(struct sar_state *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -58,7 +60,28 @@ void sar_drop_next(struct sar_state *st)
 	pthread_mutex_unlock(&st->lock);
 }
 
-/* The whole job file, read under the writers' lock; NULL on error. */
+/*
+ * Takes a shared lock on fd, waiting at most 2 s: anyone who can open the
+ * lock file can hold it, and OpenSM must not wait on them.  jobwatch
+ * renames a complete file into place, so a read without the lock still
+ * sees a whole file.
+ */
+static int lock_shared(int fd)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!flock(fd, LOCK_SH | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* The whole job file (bounded: infile.h), read under the writers' lock
+ * when it can be had; NULL on error. */
 static char *read_job_file(const char *path, struct osmre_err *err)
 {
 	char lock[300], *buf = NULL;
@@ -67,19 +90,22 @@ static char *read_job_file(const char *path, struct osmre_err *err)
 	int lfd, c;
 
 	snprintf(lock, sizeof(lock), "%s.lock", path);
-	lfd = open(lock, O_RDONLY | O_CLOEXEC);
-	if (lfd >= 0)
-		flock(lfd, LOCK_SH);
-	fp = fopen(path, "r");
+	lfd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (lfd >= 0 && lock_shared(lfd)) {
+		close(lfd);
+		lfd = -1;
+	}
+	fp = infile_open(path, "job file", INFILE_JOBS_SIZE, err);
 	if (!fp) {
-		osmre_fail(err, "%s: %s", path, strerror(errno));
 		if (lfd >= 0)
 			close(lfd);
 		return NULL;
 	}
 	out = open_memstream(&buf, &len);
 	if (out) {
-		while ((c = getc(fp)) != EOF)
+		long long n = 0;
+
+		while (n++ < INFILE_JOBS_SIZE && (c = getc(fp)) != EOF)
 			putc(c, out);
 		fclose(out);
 	}

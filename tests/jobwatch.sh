@@ -71,6 +71,51 @@ flock "$J.jobwatch" sh -c "\"$OSMRE\" jobwatch --topo \"$T/f.net\" --job-file \"
 [ $rc = 1 ] && grep -q "another jobwatch is running" "$T/out" && ok "one instance at a time" || { ko "one instance"; cat "$T/out"; }
 cmp -s "$J" "$T/first" && ok "errors: file untouched" || ko "errors: file untouched"
 
+# safe as root: no world-writable directory, no symlinks, no endless wait
+W=$T/shared
+mkdir -m 1777 "$W"
+"$OSMRE" jobwatch --topo "$T/f.net" --job-file "$W/jobs.conf" --pidfile "$T/opensm.pid" \
+	--squeue "$T/squeue" --once >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "writable by others (mode 1777)" "$T/out" && [ ! -e "$W/jobs.conf.jobwatch" ] &&
+	ok "world-writable directory: refused" || { ko "world-writable directory"; cat "$T/out"; }
+S=$T/safe
+mkdir -m 0755 "$S"
+ln -s "$T/planted" "$S/jobs.conf.lock"
+echo A >"$T/which"
+"$OSMRE" jobwatch --topo "$T/f.net" --job-file "$S/jobs.conf" --pidfile "$T/opensm.pid" \
+	--squeue "$T/squeue" --once >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "a symlink: refused" "$T/out" && [ ! -e "$T/planted" ] && [ ! -e "$S/jobs.conf" ] &&
+	ok "planted symlink lock: refused, nothing created" || { ko "planted symlink"; cat "$T/out"; }
+rm -f "$S/jobs.conf.lock"
+touch "$S/jobs.conf.lock"
+chmod 0644 "$S/jobs.conf.lock"
+flock -s "$S/jobs.conf.lock" sleep 30 &
+holder=$!
+sleep 0.2
+t0=$(date +%s)
+"$OSMRE" jobwatch --topo "$T/f.net" --job-file "$S/jobs.conf" --pidfile "$T/opensm.pid" \
+	--squeue "$T/squeue" --once --lock-timeout 1 >"$T/out" 2>&1; rc=$?
+t1=$(date +%s)
+[ $rc = 1 ] && grep -q "held by another process for more than 1 s" "$T/out" && [ $((t1 - t0)) -lt 5 ] &&
+	[ ! -e "$S/jobs.conf" ] && ok "lock held by another: exit 1 after the timeout" || { ko "lock held"; cat "$T/out"; }
+stop_pids "$holder"
+[ "$(stat -c %a "$S/jobs.conf.lock")" = 600 ] && ok "lock file made 0600" || ko "lock file mode $(stat -c %a "$S/jobs.conf.lock")"
+cat >"$T/hang" <<'EOS'
+#!/bin/sh
+sleep 60
+EOS
+chmod +x "$T/hang"
+t0=$(date +%s)
+jw --squeue "$T/hang" --squeue-timeout 1 >"$T/out" 2>&1; rc=$?
+t1=$(date +%s)
+[ $rc = 1 ] && grep -q "did not finish within 1 s: killed" "$T/out" && [ $((t1 - t0)) -lt 5 ] &&
+	ok "hanging squeue: killed after the timeout" || { ko "hanging squeue"; cat "$T/out"; }
+pgrep -f "$T/hang" >/dev/null && ko "hanging squeue left running" || ok "hanging squeue: nothing left running"
+printf '#!/bin/sh\necho "10|H_0_[0-1],H_1_[0-"\n' >"$T/badlist"
+chmod +x "$T/badlist"
+jw --squeue "$T/badlist" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "squeue output, line 1" "$T/out" && ok "malformed hostlist: refused" || { ko "malformed hostlist"; cat "$T/out"; }
+
 jw --interval 5 >"$T/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "one of --once or --interval" "$T/out" && ok "--once and --interval: refused" || ko "--once and --interval"
 

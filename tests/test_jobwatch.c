@@ -37,7 +37,9 @@ static void expect_bad(const char *list, const char *what)
 	assert_int_equal(hostlist_expand(list, &h, &err), -1);
 	if (!strstr(err.msg, what))
 		fail_msg("%s: \"%s\" lacks \"%s\"", list, err.msg, what);
-	hostlist_free(&h);
+	/* a failure leaves nothing behind, even after a partial expansion */
+	assert_int_equal(h.n, 0);
+	assert_null(h.name);
 }
 
 static void test_hostlists(void **state)
@@ -50,6 +52,7 @@ static void test_hostlists(void **state)
 	expect_hosts("n[098-101]", "n098 n099 n100 n101");
 	expect_hosts("H_[0-1]_[0-1]", "H_0_0 H_0_1 H_1_0 H_1_1");
 	expect_hosts("x[7]", "x7");
+	expect_bad("a[1-2],b[3-4],c[1-", "'[' without ']'");
 	expect_bad("n[1-", "'[' without ']'");
 	expect_bad("n1-2]", "']' without '['");
 	expect_bad("n[a-b]", "column 3: expected a number or a range");
@@ -111,6 +114,9 @@ static void test_squeue(void **state)
 	assert_int_equal(jw_from_squeue("10|H_0_0\nno bar here\n", f, 2, &m, &err), -1);
 	assert_non_null(strstr(err.msg, "line 2: expected \"JOBID|NODELIST\""));
 	assert_int_equal(jw_from_squeue("10|H_0_[0-\n", f, 2, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));
+	/* a hostlist that fails after some names (leak-checked under ASan) */
+	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_[0-3],H_2_[0-\n", f, 2, &m, &err), -1);
 	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));
 	jw_free(&l);
 	fabric_free(f);

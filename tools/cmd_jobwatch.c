@@ -20,11 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "jobwatch.h"
 #include "netfile.h"
 #include "osmre.h"
@@ -40,54 +43,180 @@ static void jobwatch_usage(FILE *out)
 		"      --interval S        a pass every S seconds (daemon)\n"
 		"      --min-switches N    keep jobs on at least N leaf switches (default 2)\n"
 		"      --squeue CMD        the squeue command (default squeue); its output:\n"
-		"                          JOBID|NODELIST lines\n");
+		"                          JOBID|NODELIST lines\n"
+		"      --squeue-timeout S  squeue must finish within S seconds (default 30)\n"
+		"      --lock-timeout S    wait at most S seconds for the job file's lock\n"
+		"                          (default 10)\n"
+		"The job file's directory must not be writable by group or others\n"
+		"(default place: /run/osmre/).\n");
 }
 
 struct jw_args {
 	const char *topo, *jobfile, *pidfile, *squeue;
-	int once, interval, min_switches;
+	int once, interval, min_switches, squeue_timeout, lock_timeout;
 };
 
-/* Runs CMD -h -t R -o '%i|%N'; its whole output, or NULL. */
-static char *run_squeue(const char *cmd, struct osmre_err *err)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The job file's directory must be one where nobody else can plant a
+ * file or a symlink: a directory, owned by us or root, not writable by
+ * group or others (not /dev/shm or /tmp).
+ */
+static int check_dir(const char *jobfile, struct osmre_err *err)
+{
+	char *dup = strdup(jobfile);
+	const char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!dup)
+		return osmre_fail(err, "out of memory");
+	dir = dirname(dup);
+	if (stat(dir, &st))
+		rc = osmre_fail(err, "%s: %s", dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = osmre_fail(err, "%s: not a directory", dir);
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		rc = osmre_fail(err, "%s: writable by %s (mode %04o): refusing to keep the job file and its locks there; use a directory only root can write, such as /run/osmre",
+				dir, st.st_mode & S_IWOTH ? "others" : "its group",
+				(unsigned)(st.st_mode & 07777));
+	else if (st.st_uid != geteuid() && st.st_uid != 0)
+		rc = osmre_fail(err, "%s: owned by uid %u, neither root nor us: refusing",
+				dir, (unsigned)st.st_uid);
+	free(dup);
+	return rc;
+}
+
+/* Opens (creating, mode 0600) a lock file, never through a symlink. */
+static int open_lock(const char *path, struct osmre_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+			    O_NONBLOCK, 0600);
+
+	if (fd < 0)
+		return osmre_fail(err, "%s: %s%s", path, strerror(errno),
+				  errno == ELOOP ? " (a symlink: refused)" : "");
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    (st.st_uid != geteuid() && st.st_uid != 0)) {
+		close(fd);
+		return osmre_fail(err, "%s: not a plain file of ours: refused",
+				  path);
+	}
+	if (st.st_mode & 077)
+		fchmod(fd, 0600);	/* nobody else may hold it */
+	return fd;
+}
+
+/* flock(fd, op) within timeout seconds; 0, or -1 with why in err. */
+static int lock_within(int fd, int op, int timeout, const char *path,
+		       struct osmre_err *err)
+{
+	double until = now_s() + timeout;
+
+	for (;;) {
+		if (!flock(fd, op | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return osmre_fail(err, "%s: %s", path, strerror(errno));
+		if (now_s() >= until)
+			return osmre_fail(err, "%s: held by another process for more than %d s",
+					  path, timeout);
+		usleep(20000);
+	}
+}
+
+/*
+ * Runs CMD -h -t R -o '%i|%N' (through /bin/sh) in its own process group;
+ * its whole output, or NULL.  It must finish within timeout seconds and
+ * print at most INFILE_JOBS_SIZE bytes, or it is killed.
+ */
+static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 {
 	char *full = NULL, *buf = NULL;
 	size_t len = 0, cap = 0;
-	FILE *fp;
-	int st;
+	double until = now_s() + timeout;
+	int pfd[2], st = 0, killed = 0;
+	pid_t pid;
 
 	if (asprintf(&full, "%s -h -t R -o '%%i|%%N'", cmd) < 0) {
 		osmre_fail(err, "out of memory");
 		return NULL;
 	}
-	fp = popen(full, "r");
-	if (!fp) {
-		osmre_fail(err, "%s: %s", full, strerror(errno));
+	if (pipe2(pfd, O_CLOEXEC)) {
+		osmre_fail(err, "pipe: %s", strerror(errno));
 		free(full);
 		return NULL;
 	}
+	pid = fork();
+	if (pid < 0) {
+		osmre_fail(err, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		free(full);
+		return NULL;
+	}
+	if (!pid) {
+		setpgid(0, 0);
+		dup2(pfd[1], 1);
+		execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
 	for (;;) {
-		size_t n;
+		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
+		double left = until - now_s();
+		ssize_t n;
 
+		if (left <= 0) {
+			killed = 1;
+			osmre_fail(err, "%s did not finish within %d s: killed",
+				   full, timeout);
+			break;
+		}
+		if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
 		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			char *nb;
 
+			if (len >= (size_t)INFILE_JOBS_SIZE) {
+				killed = 1;
+				osmre_fail(err, "%s printed more than %lld bytes: killed",
+					   full, (long long)INFILE_JOBS_SIZE);
+				break;
+			}
+			nb = realloc(buf, cap = cap ? cap * 2 : 65536);
 			if (!nb) {
-				free(buf);
-				buf = NULL;
+				killed = 1;
+				osmre_fail(err, "out of memory");
 				break;
 			}
 			buf = nb;
 		}
-		n = fread(buf + len, 1, 4096, fp);
-		len += n;
-		if (!n)
+		n = read(pfd[0], buf + len, 4096);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
 			break;
+		len += (size_t)n;
 	}
-	st = pclose(fp);
-	if (!buf) {
-		osmre_fail(err, "out of memory");
-	} else if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	close(pfd[0]);
+	if (killed)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (killed) {
+		free(buf);
+		buf = NULL;
+	} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		osmre_fail(err, "%s failed (%s %d)%s", full,
 			   WIFEXITED(st) ? "exit status" : "signal",
 			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
@@ -95,6 +224,8 @@ static char *run_squeue(const char *cmd, struct osmre_err *err)
 				   ": command not found" : "");
 		free(buf);
 		buf = NULL;
+	} else if (!buf && !(buf = malloc(1))) {
+		osmre_fail(err, "out of memory");
 	} else {
 		buf[len] = '\0';
 	}
@@ -138,7 +269,7 @@ static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
 }
 
 /* Writes text as path atomically, under the writers' lock. */
-static int write_atomic(const char *path, const char *text,
+static int write_atomic(const char *path, const char *text, int timeout,
 			struct osmre_err *err)
 {
 	char *tmp = NULL, *lock = NULL, *dup = NULL;
@@ -150,11 +281,9 @@ static int write_atomic(const char *path, const char *text,
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lfd < 0 || flock(lfd, LOCK_EX)) {
-		osmre_fail(err, "%s: %s", lock, strerror(errno));
+	lfd = open_lock(lock, err);
+	if (lfd < 0 || lock_within(lfd, LOCK_EX, timeout, lock, err))
 		goto out;
-	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		osmre_fail(err, "%s: %s", tmp, strerror(errno));
@@ -197,7 +326,7 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 {
 	struct jw_list now = { 0 }, old = { 0 };
 	struct osmre_err err;
-	char *out = NULL, *text = run_squeue(a->squeue, &err);
+	char *out = NULL, *text = run_squeue(a->squeue, a->squeue_timeout, &err);
 	pid_t pid;
 	int rc = -1, bad_old = 0;
 
@@ -224,7 +353,7 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 		osmre_fail(&err, "out of memory");
 		goto fail;
 	}
-	if (write_atomic(a->jobfile, out, &err))
+	if (write_atomic(a->jobfile, out, a->lock_timeout, &err))
 		goto fail;
 	if (kill(pid, SIGUSR2)) {
 		osmre_fail(&err, "SIGUSR2 to %ld: %s", (long)pid, strerror(errno));
@@ -256,10 +385,13 @@ int cmd_jobwatch(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "min-switches", required_argument, NULL, 'm' },
 		{ "squeue", required_argument, NULL, 's' },
+		{ "squeue-timeout", required_argument, NULL, 'T' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct jw_args a = { .squeue = "squeue", .min_switches = 2 };
+	struct jw_args a = { .squeue = "squeue", .min_switches = 2,
+			     .squeue_timeout = 30, .lock_timeout = 10 };
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	char *self = NULL;
@@ -288,6 +420,12 @@ int cmd_jobwatch(int argc, char **argv)
 		case 's':
 			a.squeue = optarg;
 			break;
+		case 'T':
+			a.squeue_timeout = (int)tool_number("--squeue-timeout", optarg, 86400);
+			break;
+		case 'L':
+			a.lock_timeout = (int)tool_number("--lock-timeout", optarg, 86400);
+			break;
 		case 'h':
 			jobwatch_usage(stdout);
 			return 0;
@@ -306,14 +444,22 @@ int cmd_jobwatch(int argc, char **argv)
 		fprintf(stderr, "osmre jobwatch: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
+	rc = EXIT_INVALID;
+	if (check_dir(a.jobfile, &err)) {
+		fprintf(stderr, "osmre jobwatch: %s\n", err.msg);
+		goto out;
+	}
 	if (asprintf(&self, "%s.jobwatch", a.jobfile) < 0)
 		goto out;
-	lfd = open(self, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB)) {
+	lfd = open_lock(self, &err);
+	if (lfd < 0) {
+		fprintf(stderr, "osmre jobwatch: %s\n", err.msg);
+		goto out;
+	}
+	if (flock(lfd, LOCK_EX | LOCK_NB)) {
 		fprintf(stderr, "osmre jobwatch: %s: %s\n", self,
 			errno == EWOULDBLOCK ? "another jobwatch is running" :
 					       strerror(errno));
-		rc = EXIT_INVALID;
 		goto out;
 	}
 	do {

@@ -159,10 +159,24 @@ static void check_lid(void *arg, long li, int tid)
 
 			if (!pt->lid || pt->rnode < 0 || (i == dn && p == dp))
 				continue;
-			/* planes of a multi-plane fabric are separate subnets */
+			/* planes of a multi-plane fabric are separate
+			 * subnets: another port of this host reaches the
+			 * destination's plane; a host with none there (a
+			 * split fabric) cannot reach it at all */
 			if (dcomp >= 0 && c->comp[pt->rnode] >= 0 &&
-			    c->comp[pt->rnode] != dcomp)
+			    c->comp[pt->rnode] != dcomp) {
+				if (components_meet(f, c->comp, i, dcomp))
+					continue;
+				if (to_switch) {
+					t->r.sw_pairs++;
+					t->r.sw_unreachable++;
+				} else {
+					t->r.pairs++;
+					t->r.unreachable++;
+				}
+				record(c, lid, R_UNREACH, i, p, -1);
 				continue;
+			}
 			if (to_switch)
 				t->r.sw_pairs++;
 			else
@@ -236,6 +250,22 @@ static void print_problems(const struct ctx *c, unsigned max, FILE *out)
 	}
 }
 
+struct no_lid_report {
+	FILE *fp;
+	const struct fabric *f;
+	int n;
+};
+
+/* Reports one port without a LID (the first 10). */
+static int report_no_lid(void *arg, int node, int port)
+{
+	struct no_lid_report *nr = arg;
+
+	fprintf(nr->fp, "no LID: \"%s\"[%d]: nobody can reach it\n",
+		nr->f->nodes[node].name, port);
+	return ++nr->n < 10;
+}
+
 int check_lfts(const struct fabric *f, const struct lft_set *s,
 	       const struct check_opts *o, struct check_result *r,
 	       FILE *report, struct osmre_err *err)
@@ -297,6 +327,11 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		long ok = r->pairs - r->unreachable - r->loops;
 
 		r->avg_hops = ok > 0 ? (double)hops / (double)ok : 0;
+	}
+	{
+		struct no_lid_report nr = { report, f, 0 };
+
+		r->no_lid = lids_missing(f, report ? report_no_lid : NULL, &nr);
 	}
 	if (report)
 		print_problems(&c, max, report);

@@ -26,6 +26,8 @@ struct check_result {
 	long loops;
 	long updown;		/* up-down violations */
 	long sw_pairs, sw_unreachable, sw_loops;	/* CA -> switch LID */
+	long no_lid;		/* switches and linked CA ports without a LID:
+				 * nobody reaches them (a partial dump) */
 	int min_hops, max_hops;	/* links, over reachable CA pairs */
 	double avg_hops;
 };
@@ -42,7 +44,7 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 static inline int check_ok(const struct check_result *r)
 {
 	return !r->unreachable && !r->loops && !r->updown &&
-	       !r->sw_unreachable && !r->sw_loops;
+	       !r->sw_unreachable && !r->sw_loops && !r->no_lid;
 }
 
 #endif

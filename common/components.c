@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <stdlib.h>
+#include <string.h>
 
 #include "components.h"
 
@@ -35,5 +36,100 @@ int switch_components(const struct fabric *f, int *comp)
 		}
 	}
 	free(queue);
+	return 0;
+}
+
+/* The switch components a CA's linked ports reach, sorted, unique. */
+struct casig {
+	int node, n;
+	int c[8];		/* the first 8 components are enough to compare */
+};
+
+static int casig_cmp(const void *a, const void *b)
+{
+	const struct casig *x = a, *y = b;
+	int i;
+
+	for (i = 0; i < x->n && i < y->n; i++)
+		if (x->c[i] != y->c[i])
+			return x->c[i] < y->c[i] ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->node - y->node;
+}
+
+static int casig_meet(const struct casig *x, const struct casig *y)
+{
+	int i = 0, j = 0;
+
+	while (i < x->n && j < y->n) {
+		if (x->c[i] == y->c[j])
+			return 1;
+		if (x->c[i] < y->c[j])
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
+int components_split_pair(const struct fabric *f, const int *comp, int *a,
+			  int *b)
+{
+	struct casig *s = malloc(((size_t)f->nnodes + 1) * sizeof(*s));
+	int i, j, n = 0, d = 0, rc = 0;
+
+	if (!s)
+		return -1;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+		struct casig *x = &s[n];
+		int p, k;
+
+		if (nd->type == FAB_SWITCH || nd->removed)
+			continue;
+		x->node = i;
+		x->n = 0;
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode, cr;
+
+			if (r < 0 || (cr = comp[r]) < 0)
+				continue;
+			for (k = 0; k < x->n && x->c[k] < cr; k++)
+				;
+			if ((k < x->n && x->c[k] == cr) || x->n == 8)
+				continue;
+			memmove(&x->c[k + 1], &x->c[k],
+				(size_t)(x->n - k) * sizeof(int));
+			x->c[k] = cr;
+			x->n++;
+		}
+		n += x->n > 0;
+	}
+	qsort(s, (size_t)n, sizeof(*s), casig_cmp);
+	/* one CA per distinct set of components, then every two sets */
+	for (i = 0; i < n; i++)
+		if (!d || s[d - 1].n != s[i].n ||
+		    memcmp(s[d - 1].c, s[i].c, (size_t)s[i].n * sizeof(int)))
+			s[d++] = s[i];
+	for (i = 0; i < d && !rc; i++)
+		for (j = i + 1; j < d && !rc; j++)
+			if (!casig_meet(&s[i], &s[j])) {
+				*a = s[i].node < s[j].node ? s[i].node : s[j].node;
+				*b = s[i].node < s[j].node ? s[j].node : s[i].node;
+				rc = 1;
+			}
+	free(s);
+	return rc;
+}
+
+int components_meet(const struct fabric *f, const int *comp, int ca, int c)
+{
+	const struct fab_node *nd = &f->nodes[ca];
+	int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (nd->ports[p].rnode >= 0 && comp[nd->ports[p].rnode] == c)
+			return 1;
 	return 0;
 }

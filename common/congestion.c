@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,6 +66,48 @@ struct sortkey {
 	int node, port;
 };
 
+/*
+ * Natural order: runs of digits compare as numbers (H_2_0 before H_10_0),
+ * everything else byte by byte; equal numbers with more leading zeros
+ * come first, so that distinct names never compare equal.
+ */
+int cong_natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *x = a, *y = b;
+			size_t lx, ly, za, zb;
+			int c;
+
+			while (*x == '0')
+				x++;
+			while (*y == '0')
+				y++;
+			za = (size_t)(x - a);
+			zb = (size_t)(y - b);
+			for (lx = 0; isdigit((unsigned char)x[lx]); lx++)
+				;
+			for (ly = 0; isdigit((unsigned char)y[ly]); ly++)
+				;
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			c = memcmp(x, y, lx);
+			if (c)
+				return c < 0 ? -1 : 1;
+			if (za != zb)
+				return za > zb ? -1 : 1;
+			a = x + lx;
+			b = y + ly;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	const struct sortkey *x = a, *y = b;
@@ -72,7 +115,7 @@ static int key_cmp(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+	if (x->name && y->name && (c = cong_natural_cmp(x->name, y->name)))
 		return c;
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;

@@ -38,11 +38,15 @@ int cong_order_read(const char *path, const struct fabric *f,
 /*
  * NID order is dmodc's topological order (Algorithm 2; falls back to GUID
  * order when dmodc cannot rank the fabric); GUID and name orders sort the
- * CA ports by port GUID or by "node name, port".
+ * CA ports by port GUID or by "node name, port", names in natural order
+ * (cong_natural_cmp).
  */
 int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 		    struct cong_order *o, struct osmre_err *err);
 void cong_order_free(struct cong_order *o);
+/* strcmp's contract, with runs of digits compared as numbers:
+ * "H_2_0" < "H_10_0"; "a01" < "a1" < "a2". */
+int cong_natural_cmp(const char *a, const char *b);
 
 struct cong_result {
 	int risk;		/* max over ports (and shifts) */

@@ -422,19 +422,29 @@ static int compute_costs(struct dmodc *d)
 
 /* ---- validity ---- */
 
-static int components(struct dmodc *d)
+/* Switch components; a fabric split so that two hosts share none is
+ * refused (planes are components in which every host has a port). */
+static int components(struct dmodc *d, struct osmre_err *err)
 {
 	int *node_comp = malloc(((size_t)d->f->nnodes + 1) * sizeof(int));
-	int s;
+	int s, a, b, r;
 
+	free(d->comp);
 	d->comp = malloc(((size_t)d->S + 1) * sizeof(int));
 	if (!node_comp || !d->comp || switch_components(d->f, node_comp)) {
 		free(node_comp);
-		return -1;
+		return osmre_fail(err, "out of memory");
 	}
 	for (s = 0; s < d->S; s++)
 		d->comp[s] = node_comp[d->sw_node[s]];
+	r = components_split_pair(d->f, node_comp, &a, &b);
 	free(node_comp);
+	if (r < 0)
+		return osmre_fail(err, "out of memory");
+	if (r)
+		return osmre_fail(err, "the fabric is split: hosts \"%s\" (0x%016" PRIx64 ") and \"%s\" (0x%016" PRIx64 ") have no port in a common connected part (a piece of a plane is not a plane)",
+				  d->f->nodes[a].name, d->f->nodes[a].guid,
+				  d->f->nodes[b].name, d->f->nodes[b].guid);
 	return 0;
 }
 
@@ -1054,8 +1064,9 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 	default:
 		return osmre_fail(err, "out of memory");
 	}
+	if (components(d, err))
+		return -1;
 	if (build_groups(d) || order_leaves(d) || compute_costs(d) ||
-	    components(d) ||
 	    compute_nids(d) || compute_anchors(d) || build_targets(d) ||
 	    alloc_scratch(d))
 		return osmre_fail(err, "out of memory");

@@ -54,6 +54,29 @@ int lids_present(const struct fabric *f)
 	return 0;
 }
 
+int lids_missing(const struct fabric *f, int (*each)(void *arg, int node,
+						      int port), void *arg)
+{
+	int i, p, n = 0, more = 1;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+
+		if (nd->removed)
+			continue;
+		for (p = fab_is_switch(nd) ? 0 : 1;
+		     p <= (fab_is_switch(nd) ? 0 : nd->nports); p++) {
+			if (nd->ports[p].lid ||
+			    (!fab_is_switch(nd) && nd->ports[p].rnode < 0))
+				continue;
+			n++;
+			if (more && each)
+				more = each(arg, i, p);
+		}
+	}
+	return n;
+}
+
 int lids_lmc_max(const struct fabric *f)
 {
 	int i, p, max = 0;

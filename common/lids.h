@@ -16,6 +16,11 @@
 int lids_assign(struct fabric *f, int lmc, struct osmre_err *err);
 /* 1 when at least one port of the fabric has a LID. */
 int lids_present(const struct fabric *f);
+/* Ports that ought to have a LID and have none (a switch's port 0, a
+ * linked CA or router port): their count; each(arg, node, port) is
+ * called for them in node order until it returns 0 (each may be NULL). */
+int lids_missing(const struct fabric *f, int (*each)(void *arg, int node,
+						      int port), void *arg);
 /* Highest LMC of a CA or router port (0 when none). */
 int lids_lmc_max(const struct fabric *f);
 /* Highest LID in use (0 when none). */

@@ -174,6 +174,79 @@ expect "dmodc escape SL file" 0 "^default 0$" cat "$T/escd.sls"
 expect "sls needs sar or an escape" 2 "needs --engine sar or --escape-vl" \
 	$OSMRE route -e dmodc --topo "$T/sar.net" --sls "$T/x.sls" --out "$T/x.lfts"
 
+# a piece of a plane is not a plane: one leaf cut off from every uplink
+$OSMRE gen pgft 4 4,2,4,6 1,2,4,4 1,2,1,1 -o "$T/p4.net" 2>/dev/null
+awk '/^Switch|^Hca/{cur=$0} {
+	if (cur ~ /"S1_0_0_0_0"/ && $0 ~ /"S2_/) next
+	if ($0 ~ /"S1_0_0_0_0"\[/ && cur !~ /^Hca/) next
+	print }' "$T/p4.net" >"$T/cut.net"
+expect "dmodc refuses a split fabric, naming a pair" 1 \
+	'split: hosts "H_0_0" (0x0000000000100000) and "H_1_0" (0x000000000010000c) have no port in a common' \
+	$OSMRE route -e dmodc --topo "$T/cut.net" --out "$T/cut.lfts"
+$OSMRE route -e sar --topo "$T/cut.net" --out "$T/cuts.lfts" >/dev/null 2>&1
+expect "check: a split fabric is INVALID" 1 "CA pairs 36672: unreachable 1504," \
+	$OSMRE check --topo "$T/cut.net" --lfts "$T/cuts.lfts"
+# two planes, every host with a port in each: routed, VALID
+{
+	printf 'Switch 4 "P0"\n[1] "A"[1]\n[2] "B"[1]\n[3] "C"[1]\n\n'
+	printf 'Switch 4 "P1"\n[1] "A"[2]\n[2] "B"[2]\n[3] "C"[2]\n\n'
+	for h in A B C; do
+		n=$(printf '%s' "$h" | tr ABC 123)
+		printf 'Hca 2 "%s"\n[1] "P0"[%s]\n[2] "P1"[%s]\n\n' "$h" "$n" "$n"
+	done
+} >"$T/planes.net"
+expect "two planes: routed" 0 "" $OSMRE route -e dmodc --topo "$T/planes.net" --out "$T/planes.lfts"
+expect "two planes: VALID" 0 "CA pairs 12: unreachable 0" \
+	$OSMRE check --topo "$T/planes.net" --lfts "$T/planes.lfts"
+
+# --lids with a truncated dump: refused, or routed and listed on request,
+# and never VALID
+awk '/^Unicast/{n++} n<=1' "$T/sar.lfts" | head -100 >"$T/trunc.lfts"
+expect "route --lids: a truncated dump is refused" 2 "109 port(s) of $T/sar.net have no LID in the dump" \
+	$OSMRE route -e dmodc --topo "$T/sar.net" --lids "$T/trunc.lfts" --out "$T/part.lfts"
+expect "route --lids: the ports are listed" 2 '"H_3_17"\[1\] (GUID 0x00000000001000d5)' \
+	$OSMRE route -e dmodc --topo "$T/sar.net" --lids "$T/trunc.lfts" --out "$T/part.lfts"
+expect "route --partial-lids: warns" 0 "warning: 109 port(s)" \
+	$OSMRE route -e dmodc --topo "$T/sar.net" --lids "$T/trunc.lfts" --partial-lids --out "$T/part.lfts"
+expect "check: a partial routing is INVALID" 1 "ports without a LID 109" \
+	$OSMRE check --topo "$T/sar.net" --lfts "$T/part.lfts"
+
+# name order is natural (H_2_* before H_10_*): pqft's SP is 1 in it
+$OSMRE gen pgft 3 4,12,4 1,4,12 -o "$T/n12.net" 2>/dev/null
+$OSMRE route -e pqft --topo "$T/n12.net" --out "$T/n12.lfts" >/dev/null 2>&1
+expect "analyze natural name order" 0 "shift permutations (SP, max of 191) 1," \
+	$OSMRE analyze -q --rp 10 --order name --topo "$T/n12.net" --lfts "$T/n12.lfts"
+
+# hostile and careless input: bounded, refused with a reason
+printf 'Switch 0x0000000000200000\n1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 999999\n' >"$T/sl17"
+expect "sl file: 17 values in a row" 2 "sl17:2: expected \"IN OUT : V0 ... V15\"" \
+	$OSMRE analyze -q --sl-file "$T/sl17" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+printf 'default 09\n' >"$T/sl09"
+printf 'default 010\n' >"$T/sl010"
+expect "sl file: 09 is nine" 0 "sl09, 10 VLs" \
+	$OSMRE analyze -q --rp 10 --sl-file "$T/sl09" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "sl file: 010 is ten, not eight" 0 "sl010, 11 VLs" \
+	$OSMRE analyze -q --rp 10 --sl-file "$T/sl010" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "topology: a device" 2 "/dev/zero: not a regular file (a character device)" \
+	$OSMRE route -e dmodc --topo /dev/zero --out "$T/z.lfts"
+expect "topology: a directory" 2 "not a regular file (a directory)" \
+	$OSMRE route -e dmodc --topo "$T" --out "$T/z.lfts"
+for opt in "--sl-file $T" "--jobs $T" "--order file:$T"; do
+	# shellcheck disable=SC2086
+	expect "analyze $(echo "$opt" | cut -d' ' -f1): a directory" 2 "not a regular file (a directory)" \
+		$OSMRE analyze -q $opt --topo "$T/sar.net" --lfts "$T/sar.lfts"
+done
+expect "route --io-guids: a directory" 2 "not a regular file (a directory)" \
+	$OSMRE route -e sar --io-guids "$T" --topo "$T/sar.net" --out "$T/z.lfts"
+head -c 100000 /dev/zero | tr '\0' 'x' >"$T/long.net"
+expect "topology: a line without end" 2 "long.net:1: line longer than 4096 bytes" \
+	$OSMRE route -e dmodc --topo "$T/long.net" --out "$T/z.lfts"
+printf 'Switch 4 "S\033[31mX"\n[9] "H"[1]\n\n' >"$T/ctl.net"
+$OSMRE route -e dmodc --topo "$T/ctl.net" --out "$T/z.lfts" >"$T/out" 2>&1
+if grep -q "$(printf '\033')" "$T/out"; then ko "control bytes echoed raw"; cat -v "$T/out"
+elif grep -q 'S\\x1b\[31mX' "$T/out"; then ok "control bytes escaped in messages"
+else ko "control bytes: no escaped name in the message"; cat -v "$T/out"; fi
+
 # osmre subscribe's usage errors (its protocol runs in tests/ibsim/update_e2e.sh)
 if $OSMRE --help 2>&1 | grep -q subscribe; then
 	expect "subscribe: class" 2 "a vendor class 9..15" $OSMRE subscribe --class 3

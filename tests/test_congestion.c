@@ -424,6 +424,22 @@ static void test_four_leaves(void **state)
 	fabric_free(f);
 }
 
+/* Names in natural order: digits as numbers, distinct names never equal. */
+static void test_natural_order(void **state)
+{
+	(void)state;
+	assert_true(cong_natural_cmp("H_2_0", "H_10_0") < 0);
+	assert_true(cong_natural_cmp("H_10_0", "H_2_0") > 0);
+	assert_true(cong_natural_cmp("H_1_9", "H_1_10") < 0);
+	assert_true(cong_natural_cmp("a01", "a1") < 0);
+	assert_true(cong_natural_cmp("a1", "a01") > 0);
+	assert_true(cong_natural_cmp("a1", "a2") < 0);
+	assert_true(cong_natural_cmp("a", "a0") < 0);
+	assert_true(cong_natural_cmp("b", "a99") > 0);
+	assert_int_equal(cong_natural_cmp("H_3_4", "H_3_4"), 0);
+	assert_true(cong_natural_cmp("x99999999999999999999999", "x100000000000000000000000") < 0);
+}
+
 /* --order file: names, "name port", GUIDs; file:line errors. */
 static void test_order_file(void **state)
 {
@@ -464,6 +480,7 @@ static void test_order_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_natural_order),
 		cmocka_unit_test(test_two_spines),
 		cmocka_unit_test(test_blocking),
 		cmocka_unit_test(test_cdg),

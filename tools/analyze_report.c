@@ -17,6 +17,9 @@ static void text(FILE *fp, const struct analysis *a)
 		r->unreachable, r->loops, r->updown,
 		a->updown_checked ? "" : " (not checked)",
 		r->sw_unreachable + r->sw_loops);
+	if (r->no_lid)
+		fprintf(fp, "validity: %ld port(s) without a LID: nobody reaches them\n",
+			r->no_lid);
 	fprintf(fp, "path length (links): min %d avg %.3f max %d\n",
 		r->min_hops, r->avg_hops, r->max_hops);
 	if (a->nvl > 1 || strcmp(a->sl_source, "one VL"))

@@ -84,6 +84,8 @@ int cmd_check(int argc, char **argv)
 	       o.updown ? "" : " (not checked)");
 	printf("CA -> switch LID pairs %ld: unreachable %ld, loops %ld\n",
 	       r.sw_pairs, r.sw_unreachable, r.sw_loops);
+	if (r.no_lid)
+		printf("ports without a LID %ld\n", r.no_lid);
 	printf("path length (links) min %d avg %.3f max %d\n", r.min_hops,
 	       r.avg_hops, r.max_hops);
 	printf("%s\n", check_ok(&r) ? "VALID" : "INVALID");

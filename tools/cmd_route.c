@@ -2,6 +2,7 @@
 /* osmre route --engine dmodc|pqft --topo F.net --out F.lfts */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,10 @@ static void route_usage(FILE *out)
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
 		"      --lmc L         LMC of offline LID assignment (default 0)\n"
-		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric)\n"
+		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric);\n"
+		"                      every switch and linked CA port must have one\n"
+		"      --partial-lids  with --lids: route the ports that have a LID, list\n"
+		"                      the others\n"
 		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
 		"                      qft(H;M;W;P) (default: read off a complete fabric)\n"
 		"      --seed S        pqft: seed of the choices among alternate ports\n"
@@ -38,6 +42,22 @@ static void route_usage(FILE *out)
 		"                      (sar: on at most V layers); --sls then covers both\n");
 }
 
+struct missing_ctx {
+	const struct fabric *f;
+	int listed;
+};
+
+/* Lists the first 10 ports without a LID. */
+static int list_missing(void *arg, int node, int port)
+{
+	struct missing_ctx *mc = arg;
+	const struct fab_node *nd = &mc->f->nodes[node];
+
+	fprintf(stderr, "  \"%s\"[%d] (GUID 0x%016" PRIx64 ")\n", nd->name,
+		port, nd->guid);
+	return ++mc->listed < 10;
+}
+
 int cmd_route(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -47,6 +67,7 @@ int cmd_route(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "lids", required_argument, NULL, 'L' },
+		{ "partial-lids", no_argument, NULL, 'Q' },
 		{ "topology", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'J' },
@@ -62,7 +83,7 @@ int cmd_route(int argc, char **argv)
 	long seed = 1;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL;
 	struct guidlist io = { 0 };
-	int max_vls = 8, escape_vl = -1;
+	int max_vls = 8, escape_vl = -1, partial = 0;
 	struct jobs jobs = { 0 };
 	struct sar_result sr = { 0 };
 	struct pgft_params params;
@@ -94,6 +115,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'L':
 			lidsf = optarg;
+			break;
+		case 'Q':
+			partial = 1;
 			break;
 		case 'T':
 			spec = optarg;
@@ -153,6 +177,22 @@ int cmd_route(int argc, char **argv)
 		fprintf(stderr, "osmre route: %s: %s\n", lidsf,
 			*err.msg ? err.msg : "no port GUIDs in the dump");
 		goto out;
+	}
+	if (lidsf) {
+		struct missing_ctx mc = { f, 0 };
+		int n = lids_missing(f, NULL, NULL);
+
+		if (n) {
+			fprintf(stderr, "osmre route: %s: %s%d port(s) of %s have no LID in the dump (a dump of another fabric, or a truncated one)%s\n",
+				lidsf, partial ? "warning: " : "", n, topo,
+				partial ? "; they are left unrouted:" :
+					  "; refusing (--partial-lids routes the others):");
+			lids_missing(f, list_missing, &mc);
+			if (n > 10)
+				fprintf(stderr, "  ... and %d more\n", n - 10);
+			if (!partial)
+				goto out;
+		}
 	}
 	if (escape_vl >= 0 && !lids_lmc_max(f)) {
 		fprintf(stderr, "osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");

@@ -23,6 +23,11 @@
  * request without an answer within timeout_ms is sent again, up to
  * retries times.  The library's MADs go to the SM's escape LID and ask for
  * the answer on the client's own escape LID.
+ *
+ * The SM binds a subscription to the port it was made from (the source
+ * LID of the MADs): a client can only register, poll, ack and leave for
+ * its own port.  When osmre.conf sets update_key, every request must
+ * carry it (osmre_client_opts.key).
  */
 #ifndef OSMRE_CLIENT_H
 #define OSMRE_CLIENT_H
@@ -48,6 +53,9 @@ struct osmre_client_opts {
 	int mgmt_class;		/* 0: 0x09 (osmre.conf update_mgmt_class) */
 	int timeout_ms;		/* per request; 0: 1000 */
 	int retries;		/* 0: 3 */
+	/* the SM's update_key when it has one (at most 32 characters);
+	 * NULL: none */
+	const char *key;
 };
 
 struct osmre_client;

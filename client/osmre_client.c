@@ -23,8 +23,30 @@ struct osmre_client {
 	int on_escape;
 	uint32_t acked_epoch;
 	int acked_phase;
+	char key[UPDW_KEY_MAX + 1];	/* "": none */
 	char err[256];
 };
+
+/* What a result code means, for messages. */
+static const char *result_name(int r)
+{
+	switch (r) {
+	case UPDW_OK:
+		return "accepted";
+	case UPDW_UNKNOWN:
+		return "unknown subscriber";
+	case UPDW_IGNORED:
+		return "ignored";
+	case UPDW_BAD:
+		return "malformed, or the SM is out of memory";
+	case UPDW_DENIED:
+		return "denied: not this port's subscription, or a wrong or missing key (update_key)";
+	case UPDW_FULL:
+		return "the SM has update_max_subscribers subscribers";
+	default:
+		return "unknown result";
+	}
+}
 
 static double mono_ms(void)
 {
@@ -69,6 +91,15 @@ struct osmre_client *osmre_client_open(const struct osmre_client_opts *o,
 	c->retries = o->retries > 0 ? o->retries : 3;
 	c->poll_ms = 100;
 	c->tid = (uint32_t)getpid() << 16;
+	if (o->key) {
+		if (strlen(o->key) > UPDW_KEY_MAX) {
+			snprintf(err, errlen, "the key is longer than %d characters",
+				 UPDW_KEY_MAX);
+			free(c);
+			return NULL;
+		}
+		strcpy(c->key, o->key);
+	}
 	if (umadport_open(&c->l, o->ca, o->port, 0, c->mgmt_class, 0, err,
 			  errlen)) {
 		free(c);
@@ -97,6 +128,7 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
 	int try;
 
+	updw_set_key(&m, c->key);
 	for (try = 0; try < c->retries; try++) {
 		double until = mono_ms() + c->timeout_ms;
 		uint32_t tid = ++c->tid;
@@ -155,7 +187,8 @@ int osmre_client_register(struct osmre_client *c)
 	if (call(c, UPDW_REGISTER, 0, 0, &r))
 		return -1;
 	if (r.result != UPDW_OK || !r.sub) {
-		fail(c, "the SM refused the registration (result %d)", r.result);
+		fail(c, "the SM refused the registration: %s",
+		     result_name(r.result));
 		return -1;
 	}
 	c->sub = r.sub;
@@ -169,8 +202,12 @@ int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 	if (call(c, UPDW_POLL, 0, 0, &r))
 		return -1;
 	if (r.result == UPDW_UNKNOWN) {
+		fail(c, "the SM does not know subscriber %u", c->sub);
 		c->sub = 0;
-		fail(c, "the SM does not know subscriber %u", r.sub);
+		return -1;
+	}
+	if (r.result != UPDW_OK) {
+		fail(c, "poll refused: %s", result_name(r.result));
 		return -1;
 	}
 	*epoch = r.epoch;
@@ -187,7 +224,8 @@ int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
 	if (r.result == UPDW_UNKNOWN)
 		c->sub = 0;
 	if (r.result != UPDW_OK && r.result != UPDW_IGNORED) {
-		fail(c, "ack of epoch %u refused (result %d)", epoch, r.result);
+		fail(c, "ack of epoch %u refused: %s", epoch,
+		     result_name(r.result));
 		return -1;
 	}
 	c->acked_epoch = epoch;

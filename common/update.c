@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The update protocol's state machine (see update.h). */
+#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "update.h"
 
@@ -41,7 +44,6 @@ void update_init(struct update *u, const struct upd_ops *ops, void *ctx,
 	u->o = *o;
 	if (u->o.max_misses < 1)
 		u->o.max_misses = 1;
-	u->next_id = 1;
 }
 
 void update_free(struct update *u)
@@ -62,33 +64,74 @@ void update_topology(struct update *u)
 		u->topo = 1;
 }
 
-static struct upd_sub *find(struct update *u, uint32_t id)
+/* The first subscriber whose guid is not below guid (binary search). */
+static int lower_bound(const struct update *u, uint64_t guid)
 {
-	int i;
+	int lo = 0, hi = u->nsub;
 
-	for (i = 0; id && i < u->nsub; i++)
-		if (u->sub[i].id == id)
-			return &u->sub[i];
-	return NULL;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (u->sub[mid].guid < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Subscriber id of port guid; NULL when either does not match. */
+static struct upd_sub *find(struct update *u, uint64_t guid, uint32_t id)
+{
+	int i = lower_bound(u, guid);
+
+	if (!id || i == u->nsub || u->sub[i].guid != guid ||
+	    u->sub[i].id != id)
+		return NULL;
+	return &u->sub[i];
 }
 
 static void drop(struct update *u, struct upd_sub *s)
 {
-	*s = u->sub[--u->nsub];
+	size_t i = (size_t)(s - u->sub);
+
+	memmove(s, s + 1, ((size_t)u->nsub - i - 1) * sizeof(*s));
+	u->nsub--;
+}
+
+/* A random, non-zero id unlike old (getrandom; the clock and a counter
+ * if the kernel has no randomness to give, which only costs
+ * unguessability against processes on the subscriber's own port). */
+static uint32_t new_id(uint32_t old)
+{
+	static uint32_t fallback;
+	uint32_t id = 0;
+
+	while (!id || id == old) {
+		if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id)) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			id = (uint32_t)ts.tv_nsec * 2654435761u ^
+			     ++fallback * 40503u;
+		}
+	}
+	return id;
 }
 
 uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 			  double now)
 {
-	struct upd_sub *s = NULL;
-	int i;
+	int i = lower_bound(u, guid);
+	struct upd_sub *s;
+	uint32_t old = 0;
 
-	for (i = 0; i < u->nsub; i++)
-		if (u->sub[i].guid == guid) {
-			s = &u->sub[i];	/* a restarted client: a new id */
-			break;
-		}
-	if (!s) {
+	if (i < u->nsub && u->sub[i].guid == guid) {
+		s = &u->sub[i];	/* a restarted client: a new id */
+		old = s->id;
+	} else {
+		if (u->o.max_subs > 0 && u->nsub >= u->o.max_subs)
+			return 0;
 		if (u->nsub == u->cap) {
 			int nc = u->cap ? 2 * u->cap : 8;
 			struct upd_sub *n = realloc(u->sub, (size_t)nc * sizeof(*n));
@@ -98,12 +141,12 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 			u->sub = n;
 			u->cap = nc;
 		}
-		s = &u->sub[u->nsub++];
+		s = &u->sub[i];
+		memmove(s + 1, s, ((size_t)u->nsub - (size_t)i) * sizeof(*s));
+		u->nsub++;
 	}
 	memset(s, 0, sizeof(*s));
-	s->id = u->next_id++;
-	if (!u->next_id)
-		u->next_id = 1;
+	s->id = new_id(old);
 	s->guid = guid;
 	s->lid = lid;
 	s->seen = now;
@@ -112,9 +155,9 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 	return s->id;
 }
 
-int update_unsubscribe(struct update *u, uint32_t id)
+int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id)
 {
-	struct upd_sub *s = find(u, id);
+	struct upd_sub *s = find(u, guid, id);
 
 	if (!s)
 		return -1;
@@ -123,10 +166,10 @@ int update_unsubscribe(struct update *u, uint32_t id)
 	return 0;
 }
 
-int update_poll(struct update *u, uint32_t id, double now, uint32_t *epoch,
-		int *phase)
+int update_poll(struct update *u, uint64_t guid, uint32_t id, double now,
+		uint32_t *epoch, int *phase)
 {
-	struct upd_sub *s = find(u, id);
+	struct upd_sub *s = find(u, guid, id);
 
 	if (!s)
 		return -1;
@@ -136,10 +179,10 @@ int update_poll(struct update *u, uint32_t id, double now, uint32_t *epoch,
 	return 0;
 }
 
-int update_ack(struct update *u, uint32_t id, uint32_t epoch, int phase,
-	       double now)
+int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
+	       int phase, double now)
 {
-	struct upd_sub *s = find(u, id);
+	struct upd_sub *s = find(u, guid, id);
 
 	if (!s)
 		return -1;

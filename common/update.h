@@ -27,6 +27,15 @@
  * - subscribers that register during a run are asked from the next phase
  *   on (they are on the base LIDs while UNPATH is asked of the others: the
  *   transport tells them the phase, and they join in).
+ *
+ * Trust: a subscriber is its port.  The transport proves the requester's
+ * port (its GUID and base LID, from the source LID of the MAD resolved
+ * through the SM's port table) and every call below takes that GUID:
+ * at most one subscriber per port, a registration replaces the port's
+ * own entry only, and POLL/ACK/LEAVE count only when the port and the
+ * subscriber id both match.  Ids are random 32-bit numbers (getrandom):
+ * another process on the same port cannot guess one.  The subscribers
+ * are kept sorted by GUID: every lookup is a binary search.
  */
 #ifndef OSMRE_UPDATE_H
 #define OSMRE_UPDATE_H
@@ -67,6 +76,7 @@ struct upd_opts {
 	double ack_timeout;	/* s a subscriber has for each ack */
 	double push_timeout;	/* s before pushing again */
 	int max_misses;		/* timeouts in a row before a drop */
+	int max_subs;		/* subscribers in all; 0: no cap */
 };
 
 struct upd_sub {
@@ -93,8 +103,7 @@ struct update {
 	int restarts;
 	int acked, timed_out;	/* over the run */
 	int nsub, cap;
-	struct upd_sub *sub;
-	uint32_t next_id;
+	struct upd_sub *sub;	/* sorted by guid */
 	unsigned long runs;	/* committed */
 };
 
@@ -110,19 +119,20 @@ void update_topology(struct update *u);
  * below.  Never blocks, apart from the ops it calls. */
 void update_tick(struct update *u, double now);
 
-/* A subscriber registers (or registers again): returns its id, 0 when
- * there is no memory. */
+/* Port guid (base LID lid) registers, or registers again (a restarted
+ * client: a new id, the old one unknown): returns its id, 0 when out of
+ * memory or at max_subs. */
 uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 			  double now);
-/* It leaves; 0, or -1 when unknown. */
-int update_unsubscribe(struct update *u, uint32_t id);
+/* Subscriber id of port guid leaves; 0, or -1 when unknown. */
+int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id);
 /* It asks for the state: fills epoch and phase; -1 when unknown (it
  * must register again). */
-int update_poll(struct update *u, uint32_t id, double now, uint32_t *epoch,
-		int *phase);
+int update_poll(struct update *u, uint64_t guid, uint32_t id, double now,
+		uint32_t *epoch, int *phase);
 /* It acks (epoch, phase): 1 counted, 0 ignored (stale, duplicate, not
  * asked), -1 unknown subscriber. */
-int update_ack(struct update *u, uint32_t id, uint32_t epoch, int phase,
-	       double now);
+int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
+	       int phase, double now);
 
 #endif

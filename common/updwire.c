@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The update protocol's MADs (see updwire.h). */
+#define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
 #include "updwire.h"
@@ -63,6 +64,7 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 	put16(d + 26, m->reply_lid);
 	put16(d + 28, m->poll_ms);
 	d[30] = m->sl;
+	memcpy(d + 32, m->key, UPDW_KEY_MAX);
 }
 
 int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
@@ -70,7 +72,7 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 {
 	const uint8_t *d = mad + HDR;
 
-	if (len < HDR + 32 || mad[0] != 1 || mad[1] != mgmt_class ||
+	if (len < HDR + 32 + UPDW_KEY_MAX || mad[0] != 1 || mad[1] != mgmt_class ||
 	    mad[2] != UPDW_CLASS_VERSION || get16(mad + 16) != UPDW_ATTR ||
 	    get32(d) != UPDW_MAGIC || d[4] != UPDW_VERSION)
 		return -1;
@@ -86,42 +88,146 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 	m->reply_lid = get16(d + 26);
 	m->poll_ms = get16(d + 28);
 	m->sl = d[30];
+	memcpy(m->key, d + 32, UPDW_KEY_MAX);
 	return 0;
 }
 
-void updw_serve(struct update *u, const struct updw_msg *req, double now,
-		int poll_ms, int sl, struct updw_msg *resp)
+void updw_set_key(struct updw_msg *m, const char *key)
+{
+	size_t n = key ? strnlen(key, UPDW_KEY_MAX) : 0;
+
+	memset(m->key, 0, UPDW_KEY_MAX);
+	if (n)
+		memcpy(m->key, key, n);
+}
+
+/* 1 when the request carries key; time independent of where they
+ * differ. */
+static int key_ok(const struct updw_msg *req, const char *key)
+{
+	struct updw_msg want;
+	unsigned diff = 0;
+	int i;
+
+	if (!key || !*key)
+		return 1;
+	updw_set_key(&want, key);
+	for (i = 0; i < UPDW_KEY_MAX; i++)
+		diff |= (unsigned)(want.key[i] ^ req->key[i]);
+	return !diff;
+}
+
+static const char *const reject_names[] = {
+	"accepted",
+	"the source LID is no port of the subnet",
+	"REGISTER for a GUID that is not the sender's port",
+	"wrong or missing key",
+	"no such subscriber on the sender's port",
+	"update_max_subscribers reached",
+	"malformed request",
+};
+
+const char *updw_reject_name(int why)
+{
+	return why >= 0 && why <= UPDW_REJ_BAD ? reject_names[why] : "?";
+}
+
+uint16_t updw_reply_lid(const struct updw_msg *req,
+			const struct updw_peer *peer)
+{
+	if (req->reply_lid >= peer->lid && req->reply_lid <= peer->lid_top)
+		return req->reply_lid;
+	return peer->lid;
+}
+
+int updw_serve(struct update *u, const struct updw_msg *req,
+	       const struct updw_peer *peer, const char *key, double now,
+	       int poll_ms, int sl, struct updw_msg *resp)
 {
 	uint32_t epoch = u->epoch;
-	int phase = u->phase, r;
+	int phase = u->phase, r, why = UPDW_REJ_NONE;
 
-	*resp = *req;
-	resp->result = UPDW_OK;
+	memset(resp, 0, sizeof(*resp));
+	resp->op = req->op;
+	resp->guid = peer->guid;
+	resp->lid = peer->lid;
+	resp->reply_lid = updw_reply_lid(req, peer);
 	resp->poll_ms = (uint16_t)poll_ms;
 	resp->sl = (uint8_t)sl;
-	switch (req->op) {
-	case UPDW_REGISTER:
-		resp->sub = update_subscribe(u, req->guid, req->lid, now);
-		if (!resp->sub)
+	resp->result = UPDW_OK;
+	if (!peer->guid) {
+		why = UPDW_REJ_NO_PORT;
+		resp->result = UPDW_DENIED;
+	} else if (!key_ok(req, key)) {
+		why = UPDW_REJ_KEY;
+		resp->result = UPDW_DENIED;
+	} else {
+		switch (req->op) {
+		case UPDW_REGISTER:
+			if (req->guid != peer->guid) {
+				why = UPDW_REJ_GUID;
+				resp->result = UPDW_DENIED;
+				break;
+			}
+			resp->sub = update_subscribe(u, peer->guid, peer->lid,
+						     now);
+			if (!resp->sub) {
+				int full = u->o.max_subs > 0 &&
+					   u->nsub >= u->o.max_subs;
+
+				why = full ? UPDW_REJ_FULL : UPDW_REJ_BAD;
+				resp->result = full ? UPDW_FULL : UPDW_BAD;
+			}
+			break;
+		case UPDW_POLL:
+			if (update_poll(u, peer->guid, req->sub, now, &epoch,
+					&phase))
+				why = UPDW_REJ_UNKNOWN;
+			break;
+		case UPDW_ACK:
+			r = update_ack(u, peer->guid, req->sub, req->epoch,
+				       req->phase, now);
+			if (r < 0)
+				why = UPDW_REJ_UNKNOWN;
+			else
+				resp->result = r ? UPDW_OK : UPDW_IGNORED;
+			break;
+		case UPDW_LEAVE:
+			if (update_unsubscribe(u, peer->guid, req->sub))
+				why = UPDW_REJ_UNKNOWN;
+			break;
+		default:
+			why = UPDW_REJ_BAD;
 			resp->result = UPDW_BAD;
-		break;
-	case UPDW_POLL:
-		if (update_poll(u, req->sub, now, &epoch, &phase))
+			break;
+		}
+		if (why == UPDW_REJ_UNKNOWN)
 			resp->result = UPDW_UNKNOWN;
-		break;
-	case UPDW_ACK:
-		r = update_ack(u, req->sub, req->epoch, req->phase, now);
-		resp->result = r < 0 ? UPDW_UNKNOWN : r ? UPDW_OK : UPDW_IGNORED;
-		break;
-	case UPDW_LEAVE:
-		if (update_unsubscribe(u, req->sub))
-			resp->result = UPDW_UNKNOWN;
-		break;
-	default:
-		resp->result = UPDW_BAD;
-		break;
 	}
-	/* every answer carries the current state */
+	if (why) {		/* a requester turned down learns nothing */
+		resp->sub = 0;
+		return why;
+	}
+	if (req->op != UPDW_REGISTER)
+		resp->sub = req->sub;
 	resp->epoch = u->epoch;
 	resp->phase = (uint8_t)u->phase;
+	return UPDW_REJ_NONE;
+}
+
+int updw_ratelimit_ok(struct updw_ratelimit *r, double now, int burst,
+		      double window, long *held)
+{
+	if (now - r->start >= window || now < r->start) {
+		r->start = now;
+		r->n = 0;
+	}
+	if (r->n >= burst) {
+		r->suppressed++;
+		return 0;
+	}
+	r->n++;
+	*held = r->suppressed;
+	r->suppressed = 0;
+	return 1;
 }

@@ -21,6 +21,14 @@
  *   24 u16 its base LID   26 u16 the LID to answer (its escape LID)
  *   28 u16 poll period the SM asks for, in ms (in answers)
  *   30 u8  the escape's SL (in answers: the SL of the MADs to come)
+ *   32 u8[32] the shared key (update_key), zero-padded; zero in answers
+ *
+ * Trust (osmre(8), SECURITY): the SM identifies a requester by the source
+ * LID of its MAD, resolved through its own port table (struct
+ * updw_peer), never by the payload: a REGISTER is taken only for the
+ * GUID that owns that LID, POLL/ACK/LEAVE only from the registered port,
+ * and answers go only to that port's LIDs.  A requester the SM does not
+ * accept learns nothing: its answer carries no epoch, phase or id.
  */
 #ifndef OSMRE_UPDWIRE_H
 #define OSMRE_UPDWIRE_H
@@ -35,7 +43,8 @@
 #define UPDW_CLASS_VERSION 1
 #define UPDW_ATTR 0xFF10
 #define UPDW_MAGIC 0x4F535245u
-#define UPDW_VERSION 1
+#define UPDW_VERSION 2
+#define UPDW_KEY_MAX 32
 
 #define UPDW_METHOD_GET 0x01
 #define UPDW_METHOD_SET 0x02
@@ -53,6 +62,26 @@ enum updw_result {
 	UPDW_UNKNOWN = 1,	/* no such subscriber: register again */
 	UPDW_IGNORED = 2,	/* a stale or duplicate ack */
 	UPDW_BAD = 3,		/* malformed, or no memory */
+	UPDW_DENIED = 4,	/* not the sender's port, or a wrong key */
+	UPDW_FULL = 5,		/* update_max_subscribers reached */
+};
+
+/* Why updw_serve turned a request down (0: it did not), for the log. */
+enum updw_reject {
+	UPDW_REJ_NONE = 0,
+	UPDW_REJ_NO_PORT,	/* the source LID is no port of the subnet */
+	UPDW_REJ_GUID,		/* REGISTER for another port's GUID */
+	UPDW_REJ_KEY,		/* wrong or missing shared key */
+	UPDW_REJ_UNKNOWN,	/* no such subscriber on that port */
+	UPDW_REJ_FULL,		/* update_max_subscribers reached */
+	UPDW_REJ_BAD,		/* an unknown operation, or no memory */
+};
+
+/* What the transport proves about a requester: the port that owns the
+ * MAD's source LID (guid 0: none does), its base LID and LMC range. */
+struct updw_peer {
+	uint64_t guid;
+	uint16_t lid, lid_top;
 };
 
 struct updw_msg {
@@ -61,6 +90,7 @@ struct updw_msg {
 	uint64_t guid;
 	uint16_t lid, reply_lid, poll_ms;
 	uint8_t sl;
+	uint8_t key[UPDW_KEY_MAX];
 };
 
 /* A whole MAD (UPDW_MAD_SIZE bytes): header and payload. */
@@ -73,8 +103,34 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 		struct updw_msg *m, int *method, uint64_t *tid);
 
-/* The SM side: the answer to request req from the state machine u. */
-void updw_serve(struct update *u, const struct updw_msg *req, double now,
-		int poll_ms, int sl, struct updw_msg *resp);
+/*
+ * The SM side: the answer to request req from peer (what the transport
+ * proved), with key the shared key (NULL or "": none), from the state
+ * machine u.  Returns why it was turned down (UPDW_REJ_NONE: it was not);
+ * a turned-down request gets an answer with no epoch, phase or id.
+ */
+int updw_serve(struct update *u, const struct updw_msg *req,
+	       const struct updw_peer *peer, const char *key, double now,
+	       int poll_ms, int sl, struct updw_msg *resp);
+const char *updw_reject_name(int why);
+
+/* The LID to answer req from peer on: the one it asks for when it is one
+ * of the peer's own LIDs, else the base LID. */
+uint16_t updw_reply_lid(const struct updw_msg *req,
+			const struct updw_peer *peer);
+
+/* Copies key (at most UPDW_KEY_MAX bytes, NULL: none) into m, padded. */
+void updw_set_key(struct updw_msg *m, const char *key);
+
+/* Log rate limiting: at most burst lines per window seconds. */
+struct updw_ratelimit {
+	double start;
+	int n;
+	long suppressed;	/* lines held back in the window gone */
+};
+/* 1 when one more line may be logged now; *held: the lines held back
+ * since the last line allowed (to say so in it). */
+int updw_ratelimit_ok(struct updw_ratelimit *r, double now, int burst,
+		      double window, long *held);
 
 #endif

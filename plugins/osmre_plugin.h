@@ -22,6 +22,7 @@
 #include "options.h"
 #include "sar.h"
 #include "update.h"
+#include "updwire.h"
 
 struct reroute {
 	int pipe[2];		/* the handler writes, the thread reads */
@@ -64,6 +65,9 @@ struct upd {
 	/* those blocks (of cur and next alike: one topology), what UPDATE
 	 * waits for */
 	struct lft_block *changed;
+	/* refused requests: the thread's alone */
+	struct updw_ratelimit rejlog;
+	unsigned long rejected;
 };
 
 struct osmre {

@@ -291,28 +291,68 @@ static void op_abandon(void *ctx)
 
 /* ---- the transport ---- */
 
+/* What OpenSM's port table says about the port that owns slid. */
+static struct updw_peer peer_of(struct osmre *p, unsigned slid)
+{
+	struct updw_peer peer = { 0 };
+	osm_port_t *port;
+
+	if (!slid || slid > IB_LID_UCAST_END_HO)
+		return peer;
+	cl_plock_acquire(&p->osm->lock);
+	port = osm_get_port_by_lid_ho(&p->osm->subn, (uint16_t)slid);
+	if (port) {
+		uint16_t lo, hi;
+
+		osm_port_get_lid_range_ho(port, &lo, &hi);
+		peer.guid = cl_ntoh64(osm_port_get_guid(port));
+		peer.lid = lo;
+		peer.lid_top = hi;
+	}
+	cl_plock_release(&p->osm->lock);
+	return peer;
+}
+
 static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 		  int len, unsigned slid)
 {
 	struct upd *u = &p->upd;
 	struct updw_msg req, resp;
+	struct updw_peer peer;
 	uint8_t out[UPDW_MAD_SIZE];
 	uint64_t tid;
-	int method;
+	int method, why;
+	long held;
 
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
-	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET))
+	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
+		if (updw_ratelimit_ok(&u->rejlog, mono(), 10, 10.0, &held))
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped%s%ld earlier line(s) held back\n",
+				slid, len, held ? "; " : "", held);
 		return;
-	updw_serve(&u->sm, &req, mono(), p->opt.update_poll_ms,
-		   p->opt.update_escape_vl, &resp);
+	}
+	peer = peer_of(p, slid);
+	why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, mono(),
+			 p->opt.update_poll_ms, p->opt.update_escape_vl,
+			 &resp);
+	if (why) {
+		u->rejected++;
+		if (updw_ratelimit_ok(&u->rejlog, mono(), 10, 10.0, &held))
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64 ") refused: %s (%lu refused in all; %ld line(s) held back)\n",
+				req.op, slid, peer.guid, updw_reject_name(why),
+				u->rejected, held);
+		if (why == UPDW_REJ_NO_PORT)
+			return;	/* nowhere safe to answer */
+	}
 	updw_encode(out, p->opt.update_mgmt_class, UPDW_METHOD_GET_RESP, tid,
 		    &resp);
-	if (umadport_send(l, out, req.reply_lid ? req.reply_lid : slid,
-			  p->opt.update_escape_vl, 0))
+	if (umadport_send(l, out, resp.reply_lid, p->opt.update_escape_vl, 0))
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"osmre ERR: update: cannot answer LID %u\n",
-			req.reply_lid ? req.reply_lid : slid);
+			resp.reply_lid);
 }
 
 static void *upd_thread(void *arg)
@@ -393,6 +433,7 @@ int upd_start(struct osmre *p)
 		.ack_timeout = p->opt.update_ack_timeout_ms / 1000.0,
 		.push_timeout = p->opt.update_push_timeout_ms / 1000.0,
 		.max_misses = p->opt.update_max_misses,
+		.max_subs = p->opt.update_max_subscribers,
 	};
 
 	pthread_mutex_init(&u->lock, NULL);

@@ -6,12 +6,14 @@
  * changes in the middle of a run, coalesced requests, a push that does not
  * arrive.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "update.h"
@@ -79,13 +81,24 @@ static void setup(struct update *u, struct fake *f)
 	update_init(u, &ops, f, &opts);
 }
 
+/* The port of subscriber id (0: none): what the transport would prove. */
+static uint64_t guid_of(const struct update *u, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < u->nsub; i++)
+		if (u->sub[i].id == id)
+			return u->sub[i].guid;
+	return 0;
+}
+
 /* What subscriber id sees. */
 static int phase_of(struct update *u, uint32_t id, double now, uint32_t *ep)
 {
 	uint32_t e;
 	int ph;
 
-	assert_int_equal(update_poll(u, id, now, &e, &ph), 0);
+	assert_int_equal(update_poll(u, guid_of(u, id), id, now, &e, &ph), 0);
 	if (ep)
 		*ep = e;
 	return ph;
@@ -97,9 +110,9 @@ static void ack_both(struct update *u, uint32_t a, uint32_t b, double now)
 	uint32_t e;
 	int ph = phase_of(u, a, now, &e);
 
-	assert_int_equal(update_ack(u, a, e, ph, now), 1);
+	assert_int_equal(update_ack(u, guid_of(u, a), a, e, ph, now), 1);
 	ph = phase_of(u, b, now, &e);
-	assert_int_equal(update_ack(u, b, e, ph, now), 1);
+	assert_int_equal(update_ack(u, guid_of(u, b), b, e, ph, now), 1);
 }
 
 /* A whole run, in order: the five phases, the push, the commit line. */
@@ -168,6 +181,7 @@ static void two_and_run(struct update *u, struct fake *f, uint32_t *a,
 /* Lost, duplicated, late and stale acks. */
 static void test_acks(void **state)
 {
+	char want[200];
 	struct update u;
 	struct fake f;
 	uint32_t a, b, e;
@@ -175,19 +189,20 @@ static void test_acks(void **state)
 	(void)state;
 	two_and_run(&u, &f, &a, &b);
 	phase_of(&u, a, 0.1, &e);
-	assert_int_equal(update_ack(&u, a, e, UPD_UNPATH, 0.1), 1);
-	assert_int_equal(update_ack(&u, a, e, UPD_UNPATH, 0.2), 0);	/* duplicate */
-	assert_int_equal(update_ack(&u, a, e - 1, UPD_UNPATH, 0.2), 0);	/* stale epoch */
-	assert_int_equal(update_ack(&u, a, e, UPD_REPATH, 0.2), 0);	/* not yet */
-	assert_int_equal(update_ack(&u, 999, e, UPD_UNPATH, 0.2), -1);	/* unknown */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.2), 0);	/* duplicate */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e - 1, UPD_UNPATH, 0.2), 0);	/* stale epoch */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_REPATH, 0.2), 0);	/* not yet */
+	assert_int_equal(update_ack(&u, 0x10, 999, e, UPD_UNPATH, 0.2), -1);	/* unknown */
 	/* b's ack is lost: UNPATH waits until the timeout, not longer */
 	update_tick(&u, 1.9);
 	assert_int_equal(u.phase, UPD_UNPATH);
 	update_tick(&u, 2.0);
 	assert_int_equal(u.phase, UPD_REPATH);
-	assert_non_null(strstr(f.log, "subscriber 2: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 in a row)"));
+	snprintf(want, sizeof(want), "subscriber %u: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 in a row)", b);
+	assert_non_null(strstr(f.log, want));
 	/* b's UNPATH ack arrives late, during REPATH: ignored */
-	assert_int_equal(update_ack(&u, b, e, UPD_UNPATH, 2.1), 0);
+	assert_int_equal(update_ack(&u, guid_of(&u, b), b, e, UPD_UNPATH, 2.1), 0);
 	update_tick(&u, 2.1);
 	assert_int_equal(u.phase, UPD_REPATH);
 	ack_both(&u, a, b, 2.2);	/* b acks REPATH: its count resets */
@@ -202,6 +217,7 @@ static void test_acks(void **state)
  * max_misses; the other one and the protocol go on. */
 static void test_death(void **state)
 {
+	char want[200];
 	struct update u;
 	struct fake f;
 	uint32_t a, b, e;
@@ -210,24 +226,25 @@ static void test_death(void **state)
 	(void)state;
 	two_and_run(&u, &f, &a, &b);
 	ph = phase_of(&u, a, 0.0, &e);
-	update_ack(&u, a, e, ph, 0.0);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 0.0);
 	update_tick(&u, 2.0);		/* b: first miss */
 	ph = phase_of(&u, a, 2.0, &e);
 	assert_int_equal(ph, UPD_REPATH);
-	update_ack(&u, a, e, ph, 2.0);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 2.0);
 	update_tick(&u, 4.0);		/* b: second miss, dropped */
 	assert_int_equal(f.commits, 1);
 	assert_int_equal(u.nsub, 1);
-	assert_non_null(strstr(f.log, "subscriber 2: dropped"));
-	assert_int_equal(update_poll(&u, b, 4.0, &e, &ph), -1);
+	snprintf(want, sizeof(want), "subscriber %u: dropped", b);
+	assert_non_null(strstr(f.log, want));
+	assert_int_equal(update_poll(&u, 0x20, b, 4.0, &e, &ph), -1);
 	/* the next run waits for a alone */
 	update_request(&u);
 	update_tick(&u, 10.0);
 	ph = phase_of(&u, a, 10.0, &e);
-	assert_int_equal(update_ack(&u, a, e, ph, 10.0), 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, ph, 10.0), 1);
 	update_tick(&u, 10.0);
 	ph = phase_of(&u, a, 10.0, &e);
-	assert_int_equal(update_ack(&u, a, e, ph, 10.0), 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, ph, 10.0), 1);
 	update_tick(&u, 10.0);
 	assert_int_equal(f.commits, 2);
 	update_free(&u);
@@ -256,8 +273,8 @@ static void test_topology(void **state)
 	assert_int_equal(f.computes, 2);
 	assert_int_equal(phase_of(&u, a, 0.1, &e), UPD_UNPATH);
 	assert_int_equal(e, 2u);
-	assert_int_equal(update_ack(&u, a, 1, UPD_UNPATH, 0.1), 0);	/* old epoch */
-	assert_int_equal(update_ack(&u, a, 2, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 1, UPD_UNPATH, 0.1), 0);	/* old epoch */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 2, UPD_UNPATH, 0.1), 1);
 	/* during UPDATE: the switches do not have it yet */
 	f.switches_have = 0;
 	update_tick(&u, 0.2);
@@ -279,11 +296,11 @@ static void test_topology(void **state)
 	assert_int_equal(f.abandons, 3);
 	ph = phase_of(&u, a, 0.4, &e);
 	assert_int_equal(ph, UPD_UNPATH);
-	update_ack(&u, a, e, ph, 0.4);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 0.4);
 	update_tick(&u, 0.5);
 	ph = phase_of(&u, a, 0.5, &e);
 	assert_int_equal(ph, UPD_REPATH);
-	update_ack(&u, a, e, ph, 0.5);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 0.5);
 	update_tick(&u, 0.6);
 	assert_int_equal(f.commits, 1);
 	assert_non_null(strstr(f.log, "epoch 4 committed"));
@@ -310,7 +327,7 @@ static void test_coalesce_and_push(void **state)
 		update_request(&u);
 	f.switches_have = 0;
 	ph = phase_of(&u, a, 0.1, &e);
-	update_ack(&u, a, e, ph, 0.1);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 0.1);
 	update_tick(&u, 0.1);
 	assert_int_equal(f.pushes, 1);
 	update_tick(&u, 5.0);
@@ -321,15 +338,15 @@ static void test_coalesce_and_push(void **state)
 	f.switches_have = 1;
 	update_tick(&u, 5.2);
 	ph = phase_of(&u, a, 5.2, &e);
-	update_ack(&u, a, e, ph, 5.2);
+	update_ack(&u, guid_of(&u, a), a, e, ph, 5.2);
 	update_tick(&u, 5.3);
 	/* committed, and the coalesced requests started exactly one run */
 	assert_int_equal(f.commits, 1);
 	assert_int_equal(f.computes, 2);
 	assert_int_equal(phase_of(&u, a, 5.3, &e), UPD_UNPATH);
-	update_ack(&u, a, e, UPD_UNPATH, 5.3);
+	update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 5.3);
 	update_tick(&u, 5.4);
-	update_ack(&u, a, e, UPD_REPATH, 5.4);
+	update_ack(&u, guid_of(&u, a), a, e, UPD_REPATH, 5.4);
 	update_tick(&u, 5.5);
 	assert_int_equal(f.commits, 2);
 	assert_int_equal(f.computes, 2);
@@ -337,7 +354,7 @@ static void test_coalesce_and_push(void **state)
 	/* a client that restarts registers again: a new id, the old one
 	 * unknown */
 	assert_int_not_equal(update_subscribe(&u, 0x10, 2, 6.0), a);
-	assert_int_equal(update_poll(&u, a, 6.0, &e, &ph), -1);
+	assert_int_equal(update_poll(&u, 0x10, a, 6.0, &e, &ph), -1);
 	assert_int_equal(u.nsub, 1);
 	update_free(&u);
 }
@@ -351,6 +368,7 @@ static void test_wire(void **state)
 		.guid = 0x0002c90300a1b2c3ull, .lid = 0x1234, .reply_lid = 0x1235,
 		.poll_ms = 250, .sl = 5,
 	}, d, r;
+	static const struct updw_peer p10 = { 0x10, 2, 3 };
 	struct update u;
 	struct fake f;
 	uint64_t tid;
@@ -381,43 +399,248 @@ static void test_wire(void **state)
 	mad[17] ^= 1;		/* attribute */
 	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), -1);
 
-	/* the SM's answers */
+	/* the SM's answers, to port 0x10 (LIDs 2-3) */
 	setup(&u, &f);
 	memset(&m, 0, sizeof(m));
 	m.op = UPDW_REGISTER;
 	m.guid = 0x10;
 	m.lid = 2;
-	updw_serve(&u, &m, 0.0, 200, 7, &r);
+	m.reply_lid = 3;
+	assert_int_equal(updw_serve(&u, &m, &p10, NULL, 0.0, 200, 7, &r), 0);
 	assert_int_equal(r.result, UPDW_OK);
 	assert_int_not_equal(r.sub, 0);
 	assert_int_equal(r.poll_ms, 200);
 	assert_int_equal(r.sl, 7);
 	assert_true(r.guid == 0x10);
+	assert_int_equal(r.reply_lid, 3);
 	m.sub = r.sub;
 	m.op = UPDW_POLL;
 	update_request(&u);
 	update_tick(&u, 0.0);
-	updw_serve(&u, &m, 0.1, 200, 7, &r);
+	assert_int_equal(updw_serve(&u, &m, &p10, NULL, 0.1, 200, 7, &r), 0);
 	assert_int_equal(r.result, UPDW_OK);
 	assert_int_equal(r.phase, UPD_UNPATH);
 	assert_int_equal(r.epoch, 1u);
 	m.op = UPDW_ACK;
 	m.epoch = r.epoch;
 	m.phase = r.phase;
-	updw_serve(&u, &m, 0.2, 200, 7, &r);
+	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
-	updw_serve(&u, &m, 0.2, 200, 7, &r);	/* the same ack again */
+	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7, &r);	/* the same ack again */
 	assert_int_equal(r.result, UPDW_IGNORED);
 	m.op = UPDW_LEAVE;
-	updw_serve(&u, &m, 0.3, 200, 7, &r);
+	updw_serve(&u, &m, &p10, NULL, 0.3, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
 	m.op = UPDW_POLL;
-	updw_serve(&u, &m, 0.3, 200, 7, &r);
+	assert_int_equal(updw_serve(&u, &m, &p10, NULL, 0.3, 200, 7, &r),
+			 UPDW_REJ_UNKNOWN);
 	assert_int_equal(r.result, UPDW_UNKNOWN);
 	m.op = 99;
-	updw_serve(&u, &m, 0.3, 200, 7, &r);
+	assert_int_equal(updw_serve(&u, &m, &p10, NULL, 0.3, 200, 7, &r),
+			 UPDW_REJ_BAD);
 	assert_int_equal(r.result, UPDW_BAD);
 	update_free(&u);
+}
+
+/* A subscriber registered from port p; its id. */
+static uint32_t reg(struct update *u, const struct updw_peer *p, double now,
+		    const char *key)
+{
+	struct updw_msg m = { .op = UPDW_REGISTER, .guid = p->guid,
+			      .lid = p->lid, .reply_lid = p->lid + 1 }, r;
+
+	updw_set_key(&m, key);
+	updw_serve(u, &m, p, key, now, 100, 7, &r);
+	return r.result == UPDW_OK ? r.sub : 0;
+}
+
+/* One request from port p for subscriber sub; the answer's result. */
+static int req(struct update *u, const struct updw_peer *p, int op,
+	       uint32_t sub, uint32_t epoch, int phase, double now,
+	       struct updw_msg *r)
+{
+	struct updw_msg m = { .op = (uint8_t)op, .sub = sub, .epoch = epoch,
+			      .phase = (uint8_t)phase, .guid = p->guid };
+
+	updw_serve(u, &m, p, NULL, now, 100, 7, r);
+	return r->result;
+}
+
+/*
+ * The trust model: a subscriber is its port.  A rogue port forges ACKs
+ * and LEAVEs for a real subscriber, registers other ports, floods; a
+ * requester on no port learns nothing.  The real subscriber's phases are
+ * intact: UNPATH still waits for its own ack.
+ */
+static void test_trust(void **state)
+{
+	static const struct updw_peer real = { 0x10, 2, 3 },
+				      rogue = { 0x66, 8, 9 },
+				      nobody = { 0, 0, 0 };
+	struct updw_msg m, r;
+	struct update u;
+	struct fake f;
+	uint32_t a, a2, i;
+	struct timespec t0, t1;
+
+	(void)state;
+	setup(&u, &f);
+	a = reg(&u, &real, 0.0, NULL);
+	assert_int_not_equal(a, 0);
+	update_request(&u);
+	update_tick(&u, 0.0);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	/* forged ACK and LEAVE for a, from the rogue port, with a's id */
+	assert_int_equal(req(&u, &rogue, UPDW_ACK, a, 1, UPD_UNPATH, 0.1, &r),
+			 UPDW_UNKNOWN);
+	assert_int_equal(r.epoch, 0u);	/* learns nothing */
+	assert_int_equal(r.phase, 0);
+	assert_int_equal(r.sub, 0u);
+	assert_int_equal(req(&u, &rogue, UPDW_LEAVE, a, 0, 0, 0.1, &r),
+			 UPDW_UNKNOWN);
+	assert_int_equal(u.nsub, 1);
+	update_tick(&u, 0.5);
+	assert_int_equal(u.phase, UPD_UNPATH);	/* still waits for a */
+	assert_int_equal(f.pushes, 0);
+	/* a requester on no port, and a poll by the rogue: nothing */
+	assert_int_equal(req(&u, &nobody, UPDW_POLL, a, 0, 0, 0.5, &r), UPDW_DENIED);
+	assert_int_equal(r.epoch, 0u);
+	assert_int_equal(r.phase, 0);
+	assert_int_equal(req(&u, &rogue, UPDW_POLL, a, 0, 0, 0.5, &r), UPDW_UNKNOWN);
+	assert_int_equal(r.epoch, 0u);
+	assert_int_equal(r.phase, 0);
+	/* REGISTER naming a's GUID from the rogue port: denied, a intact */
+	memset(&m, 0, sizeof(m));
+	m.op = UPDW_REGISTER;
+	m.guid = real.guid;
+	assert_int_equal(updw_serve(&u, &m, &rogue, NULL, 0.6, 100, 7, &r),
+			 UPDW_REJ_GUID);
+	assert_int_equal(r.result, UPDW_DENIED);
+	assert_int_equal(u.nsub, 1);
+	assert_int_equal(u.sub[0].id, a);
+	/* an answer goes only to the requester's own LIDs */
+	m.guid = rogue.guid;
+	m.reply_lid = 2;	/* a's LID */
+	updw_serve(&u, &m, &rogue, NULL, 0.6, 100, 7, &r);
+	assert_int_equal(r.reply_lid, 8);
+	assert_int_equal(updw_reply_lid(&m, &real), 2);
+	/* a acks for itself: the run goes on */
+	assert_int_equal(req(&u, &real, UPDW_ACK, a, 1, UPD_UNPATH, 0.7, &r), UPDW_OK);
+	update_tick(&u, 0.7);
+	assert_int_equal(f.pushes, 1);
+	/* 20,000 REGISTERs with forged GUIDs from one port: all denied, in
+	 * well under a second; nothing allocated */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 20000; i++) {
+		m.guid = 0x100000 + i;
+		updw_serve(&u, &m, &rogue, NULL, 0.8, 100, 7, &r);
+		assert_int_equal(r.result, UPDW_DENIED);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true((double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 < 1.0);
+	assert_int_equal(u.nsub, 2);	/* a and the rogue's own */
+	/* one subscriber per port: the same port again is a new id */
+	a2 = reg(&u, &real, 0.9, NULL);
+	assert_int_not_equal(a2, 0);
+	assert_int_not_equal(a2, a);
+	assert_int_equal(u.nsub, 2);
+	assert_int_equal(req(&u, &real, UPDW_POLL, a, 0, 0, 0.9, &r), UPDW_UNKNOWN);
+	assert_int_equal(req(&u, &real, UPDW_POLL, a2, 0, 0, 0.9, &r), UPDW_OK);
+	assert_int_equal(r.phase, UPD_REPATH);
+	/* garbage: whatever decodes is answered BAD or UNKNOWN, never OK */
+	for (i = 0; i < 2000; i++) {
+		uint8_t mad[UPDW_MAD_SIZE];
+		struct updw_msg g;
+		uint64_t tid;
+		int method, k;
+
+		for (k = 0; k < UPDW_MAD_SIZE; k++)
+			mad[k] = (uint8_t)(i * 2654435761u >> (k % 24));
+		updw_encode(mad, 9, UPDW_METHOD_SET, i, &(struct updw_msg){ 0 });
+		for (k = 24 + 5; k < 24 + 32; k++)
+			mad[k] = (uint8_t)(i * 7 + (unsigned)k * 13);
+		assert_int_equal(updw_decode(mad, sizeof(mad), 9, &g, &method, &tid), 0);
+		updw_serve(&u, &g, &rogue, NULL, 1.0, 100, 7, &r);
+		if (g.op == UPDW_REGISTER)
+			continue;	/* its own port: may register */
+		assert_int_not_equal(r.result, UPDW_OK);
+	}
+	update_free(&u);
+}
+
+/* The shared key, and the cap on subscribers. */
+static void test_key_and_cap(void **state)
+{
+	static const struct upd_opts capped = {
+		.ack_timeout = 2.0, .push_timeout = 5.0, .max_misses = 2,
+		.max_subs = 100,
+	};
+	struct updw_peer p = { 0x10, 2, 3 };
+	struct updw_msg m = { .op = UPDW_REGISTER, .guid = 0x10 }, r;
+	struct update u;
+	struct fake f;
+	int i;
+
+	(void)state;
+	setup(&u, &f);
+	/* no key, a wrong key, a key one byte longer: denied */
+	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r),
+			 UPDW_REJ_KEY);
+	assert_int_equal(r.result, UPDW_DENIED);
+	updw_set_key(&m, "s3cret-kez");
+	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r),
+			 UPDW_REJ_KEY);
+	updw_set_key(&m, "s3cret-key!");
+	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r),
+			 UPDW_REJ_KEY);
+	assert_int_equal(u.nsub, 0);
+	updw_set_key(&m, "s3cret-key");
+	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r), 0);
+	assert_int_equal(r.result, UPDW_OK);
+	assert_int_equal(u.nsub, 1);
+	update_free(&u);
+	/* the cap: 100 ports in, the 101st is told so */
+	memset(&f, 0, sizeof(f));
+	update_init(&u, &ops, &f, &capped);
+	for (i = 0; i < 101; i++) {
+		struct updw_peer q = { 0x1000 + (uint64_t)i, (uint16_t)(2 * i + 2),
+				       (uint16_t)(2 * i + 3) };
+
+		assert_int_equal(reg(&u, &q, 0.0, NULL) != 0, i < 100);
+	}
+	assert_int_equal(u.nsub, 100);
+	m.guid = 0x2000;
+	p.guid = 0x2000;
+	updw_set_key(&m, NULL);
+	assert_int_equal(updw_serve(&u, &m, &p, NULL, 0.0, 100, 7, &r), UPDW_REJ_FULL);
+	assert_int_equal(r.result, UPDW_FULL);
+	/* lookups stay sorted: every one of them polls */
+	for (i = 0; i < 100; i++) {
+		uint32_t e;
+		int ph;
+
+		assert_int_equal(update_poll(&u, u.sub[i].guid, u.sub[i].id, 0.0,
+					     &e, &ph), 0);
+		if (i)
+			assert_true(u.sub[i - 1].guid < u.sub[i].guid);
+	}
+	update_free(&u);
+}
+
+/* Log lines of refused requests: 10 per window, then held back. */
+static void test_ratelimit(void **state)
+{
+	struct updw_ratelimit rl = { 0 };
+	long held = -1;
+	int i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		n += updw_ratelimit_ok(&rl, 1.0 + i * 0.001, 10, 10.0, &held);
+	assert_int_equal(n, 10);
+	assert_int_equal(updw_ratelimit_ok(&rl, 12.0, 10, 10.0, &held), 1);
+	assert_int_equal(held, 990);
 }
 
 int main(void)
@@ -429,6 +652,9 @@ int main(void)
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_coalesce_and_push),
 		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_trust),
+		cmocka_unit_test(test_key_and_cap),
+		cmocka_unit_test(test_ratelimit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "osmre-client.h"
+#include "infile.h"
 #include "osmre.h"
+#include "updwire.h"
 
 struct sub_ctx {
 	const char *unpath, *repath;
@@ -92,6 +94,46 @@ static int do_repath(void *arg, uint32_t epoch)
 	return rc;
 }
 
+/* The key on the first line of path: 8 to 32 printable characters
+ * without blanks (as osmre.conf's update_key). */
+static int read_key(const char *path, char *key, char *err, size_t errlen)
+{
+	struct osmre_err e;
+	FILE *fp = infile_open(path, "key file", 4096, &e);
+	char *line = NULL;
+	size_t cap = 0, n, i;
+	ssize_t got;
+	int rc = -1;
+
+	if (!fp) {
+		snprintf(err, errlen, "%.200s", e.msg);
+		return -1;
+	}
+	got = infile_getline(&line, &cap, fp, 256, path, 1, &e);
+	fclose(fp);
+	if (got == -2) {
+		snprintf(err, errlen, "%.200s", e.msg);
+		goto out;
+	}
+	n = got > 0 ? strcspn(line, "\r\n") : 0;
+	for (i = 0; i < n; i++)
+		if (line[i] <= ' ' || line[i] >= 0x7f)
+			break;
+	if (i < n || n < 8 || n > UPDW_KEY_MAX) {
+		snprintf(err, errlen, "%s:1: expected a key of 8 to %d printable characters without blanks",
+			 path, UPDW_KEY_MAX);
+		goto out;
+	}
+	memcpy(key, line, n);
+	key[n] = '\0';
+	rc = 0;
+out:
+	if (line)
+		memset(line, 0, cap);
+	free(line);
+	return rc;
+}
+
 static void sub_usage(FILE *out)
 {
 	fprintf(out,
@@ -104,6 +146,7 @@ static void sub_usage(FILE *out)
 		"      --poll-ms N       poll period (default: what the SM asks for)\n"
 		"      --timeout-ms N    wait for each answer (default 1000)\n"
 		"      --count N         exit after N repaths (default: run until killed)\n"
+		"      --key-file F      the SM's update_key, on the first line of F\n"
 		"  -q, --quiet           no log lines\n");
 }
 
@@ -118,6 +161,7 @@ int cmd_subscribe(int argc, char **argv)
 		{ "poll-ms", required_argument, NULL, 'p' },
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "key-file", required_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -129,7 +173,7 @@ int cmd_subscribe(int argc, char **argv)
 	};
 	struct sigaction sa;
 	long poll_ms = 0, count = 0;
-	char err[256], msg[300];
+	char err[256], msg[300], key[UPDW_KEY_MAX + 1];
 	int c, fails = 0;
 
 	while ((c = getopt_long(argc, argv, "C:P:qh", opts, NULL)) != -1) {
@@ -164,6 +208,13 @@ int cmd_subscribe(int argc, char **argv)
 			break;
 		case 'q':
 			x.quiet = 1;
+			break;
+		case 'k':
+			if (read_key(optarg, key, err, sizeof(err))) {
+				fprintf(stderr, "osmre subscribe: --key-file: %s\n", err);
+				return EXIT_USAGE;
+			}
+			o.key = key;
 			break;
 		case 'h':
 			sub_usage(stdout);

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A hostile host for the update protocol's tests: it speaks the protocol
+ * from its own port (under umad2sim, SIM_HOST picks the host) and forges
+ * what a real client would never send.
+ *
+ *   rogue ack SUB EPOCH PHASE   ACK for subscriber SUB (someone else's)
+ *   rogue leave SUB             LEAVE for subscriber SUB
+ *   rogue poll SUB              POLL as subscriber SUB
+ *   rogue register GUID         REGISTER naming GUID (another port's)
+ *   rogue flood N               N REGISTERs with forged GUIDs
+ *   rogue garbage N             N requests with random payloads
+ *   rogue key KEY               REGISTER of its own port with KEY
+ *
+ * Prints one line per answer: "result R epoch E phase P sub S", and for
+ * flood/garbage a summary "N sent, A answered, OK K".
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "umadport.h"
+#include "updwire.h"
+
+static struct umad_link l = { .fd = -1, .agent = -1 };
+static uint32_t tid = 1;
+
+/* One request; 1 with the answer in r, 0 when none came. */
+static int call(const struct updw_msg *m, int method, struct updw_msg *r)
+{
+	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
+	unsigned dlid = l.lmc ? l.sm_lid + 1 : l.sm_lid, slid;
+	int n, meth, tries = 0;
+	uint64_t rtid;
+
+	updw_encode(mad, UPDW_CLASS_DEFAULT, method, ++tid, m);
+	if (umadport_send(&l, mad, dlid, 0, 1000))
+		return 0;
+	while (tries++ < 20) {
+		n = umadport_recv(&l, in, sizeof(in), &slid, 100);
+		if (n <= 0)
+			continue;
+		if (!updw_decode(in, (size_t)n, UPDW_CLASS_DEFAULT, r, &meth,
+				 &rtid) && (uint32_t)rtid == tid)
+			return 1;
+	}
+	return 0;
+}
+
+static void show(const struct updw_msg *r)
+{
+	printf("result %u epoch %u phase %u sub %u\n", r->result, r->epoch,
+	       r->phase, r->sub);
+}
+
+int main(int argc, char **argv)
+{
+	struct updw_msg m = { 0 }, r;
+	char err[256];
+	long i, n, answered = 0, ok = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: rogue ack|leave|poll|register|flood|garbage|key ARG...\n");
+		return 2;
+	}
+	if (umadport_open(&l, NULL, 0, 0, UPDW_CLASS_DEFAULT, 0, err,
+			  sizeof(err))) {
+		fprintf(stderr, "rogue: %s\n", err);
+		return 1;
+	}
+	m.guid = l.guid;
+	m.lid = (uint16_t)l.lid;
+	m.reply_lid = (uint16_t)l.lid;
+	if (!strcmp(argv[1], "ack") && argc == 5) {
+		m.op = UPDW_ACK;
+		m.sub = (uint32_t)strtoul(argv[2], NULL, 0);
+		m.epoch = (uint32_t)strtoul(argv[3], NULL, 0);
+		m.phase = (uint8_t)strtoul(argv[4], NULL, 0);
+	} else if (!strcmp(argv[1], "leave") || !strcmp(argv[1], "poll")) {
+		m.op = argv[1][0] == 'l' ? UPDW_LEAVE : UPDW_POLL;
+		m.sub = (uint32_t)strtoul(argv[2], NULL, 0);
+	} else if (!strcmp(argv[1], "register")) {
+		m.op = UPDW_REGISTER;
+		m.guid = strtoull(argv[2], NULL, 0);
+	} else if (!strcmp(argv[1], "key")) {
+		m.op = UPDW_REGISTER;
+		updw_set_key(&m, argv[2]);
+	} else if (!strcmp(argv[1], "flood") || !strcmp(argv[1], "garbage")) {
+		n = strtol(argv[2], NULL, 0);
+		srand(7);
+		for (i = 0; i < n; i++) {
+			if (argv[1][0] == 'f') {
+				m.op = UPDW_REGISTER;
+				m.guid = 0x0002c90300000000ull + (uint64_t)i;
+			} else {
+				size_t k;
+				uint8_t *b = (uint8_t *)&m;
+
+				for (k = 0; k < sizeof(m); k++)
+					b[k] = (uint8_t)rand();
+			}
+			if (call(&m, UPDW_METHOD_SET, &r)) {
+				answered++;
+				ok += r.result == UPDW_OK;
+			}
+		}
+		printf("%ld sent, %ld answered, OK %ld\n", n, answered, ok);
+		umadport_close(&l);
+		return 0;
+	} else {
+		fprintf(stderr, "rogue: bad arguments\n");
+		return 2;
+	}
+	if (!call(&m, m.op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET, &r)) {
+		printf("no answer\n");
+		umadport_close(&l);
+		return 1;
+	}
+	show(&r);
+	umadport_close(&l);
+	return 0;
+}

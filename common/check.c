@@ -37,6 +37,7 @@ struct tstate {
 
 struct ctx {
 	const int *comp;	/* per node: switch component, CAs -1 */
+	const char *hosted;	/* per component: a CA port links into it */
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct check_opts *o;
@@ -165,7 +166,10 @@ static void check_lid(void *arg, long li, int tid)
 			 * split fabric) cannot reach it at all */
 			if (dcomp >= 0 && c->comp[pt->rnode] >= 0 &&
 			    c->comp[pt->rnode] != dcomp) {
-				if (components_meet(f, c->comp, i, dcomp))
+				/* (switches of a part without hosts: no SM
+				 * would even find them) */
+				if (components_meet(f, c->comp, i, dcomp) ||
+				    !c->hosted[dcomp])
 					continue;
 				if (to_switch) {
 					t->r.sw_pairs++;
@@ -281,12 +285,27 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 	memset(r, 0, sizeof(*r));
 	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
+	char *hosted = calloc((size_t)f->nnodes + 1, 1);
+
 	c.ts = calloc((size_t)threads, sizeof(*c.ts));
 	c.comp = comp;
-	if (!rank || !comp || !c.ts || ranks_compute(f, rank) < 0 ||
+	c.hosted = hosted;
+	if (!rank || !comp || !hosted || !c.ts || ranks_compute(f, rank) < 0 ||
 	    switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
+	}
+	for (t = 0; t < f->nnodes; t++) {
+		int p;
+
+		if (f->nodes[t].type == FAB_SWITCH || f->nodes[t].removed)
+			continue;
+		for (p = 1; p <= f->nodes[t].nports; p++) {
+			int rn = f->nodes[t].ports[p].rnode;
+
+			if (rn >= 0 && comp[rn] >= 0)
+				hosted[comp[rn]] = 1;
+		}
 	}
 	if (lids_owners(f, &own, &max, err))
 		goto out;
@@ -350,5 +369,6 @@ out:
 	free(own);
 	free(rank);
 	free(comp);
+	free(hosted);
 	return rc;
 }

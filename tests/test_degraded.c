@@ -21,7 +21,7 @@
 
 static void test_200_degradations(void **state)
 {
-	int throw, valid = 0, refused = 0;
+	int throw, valid = 0, refused = 0, split_refused = 0;
 
 	(void)state;
 	for (throw = 0; throw < 200; throw++) {
@@ -34,7 +34,7 @@ static void test_200_degradations(void **state)
 		struct lft_set s;
 		struct rng r;
 		long cand = degrade_candidates(f, kind), amount;
-		int a, b, cut = 0;
+		int a, b, cut = 0, split, ha, hb;
 		char *ud;
 
 		assert_true(rank && comp);
@@ -52,7 +52,26 @@ static void test_200_degradations(void **state)
 				    comp[a] == comp[b] && !ud[(size_t)a * f->nnodes + b])
 					cut = 1;
 		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
-		if (!cut) {
+		split = components_split_pair(f, comp, &ha, &hb);
+		assert_true(split >= 0);
+		if (split) {
+			/* refused, naming two hosts with no common part */
+			char na[64], nb[64];
+			int ia, ib, p, meet = 0;
+
+			assert_int_equal(dmodc_route(f, &o, &s, &err), -1);
+			assert_int_equal(sscanf(err.msg, "the fabric is split: hosts \"%63[^\"]\" (%*[^)]) and \"%63[^\"]\"",
+						na, nb), 2);
+			ia = fabric_find(f, na);
+			ib = fabric_find(f, nb);
+			assert_true(ia >= 0 && ib >= 0);
+			for (p = 1; p <= f->nodes[ia].nports; p++)
+				if (f->nodes[ia].ports[p].rnode >= 0)
+					meet |= components_meet(f, comp, ib,
+						comp[f->nodes[ia].ports[p].rnode]);
+			assert_false(meet);
+			split_refused++;
+		} else if (!cut) {
 			struct check_opts co = { .updown = 1, .threads = 1, .max_report = 3 };
 			struct check_result cr;
 
@@ -82,9 +101,9 @@ static void test_200_degradations(void **state)
 		lft_set_free(&s);
 		fabric_free(f);
 	}
-	printf("200 degradations: %d routed valid and up-down, %d refused\n",
-	       valid, refused);
-	assert_true(valid > 0 && refused > 0);
+	printf("200 degradations: %d routed valid and up-down, %d refused (no up-down path), %d refused (split)\n",
+	       valid, refused, split_refused);
+	assert_true(valid > 0 && refused > 0 && split_refused > 0);
 }
 
 int main(void)

@@ -79,6 +79,47 @@ static void test_values_and_errors(void **state)
 	unlink(path);
 }
 
+/* The key: checked, never echoed; hostile files: bounded, refused. */
+static void test_key_and_bounds(void **state)
+{
+	const char *path = write_conf("update_key good-key-123\n"
+				      "update_key short\n"
+				      "bo\x01gus 1\n");
+	struct osmre_options o;
+	struct reports r = { 0 };
+	char big[10000];
+	FILE *fp;
+
+	(void)state;
+	options_defaults(&o);
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 2);
+	assert_string_equal(o.update_key, "good-key-123");
+	assert_null(strstr(r.msg[0], "good-key-123"));
+	assert_non_null(strstr(r.msg[0], "keeping \"(not shown)\""));
+	assert_null(strchr(r.msg[1], '\x01'));	/* escaped */
+	assert_non_null(strstr(r.msg[1], "\\x01"));
+	unlink(path);
+	/* a line without end: reported, not read whole */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	path = write_conf(big);
+	r.n = 0;
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 1);
+	assert_non_null(strstr(r.msg[0], ":1: line longer than 4096 bytes"));
+	unlink(path);
+	/* a directory and a device: refused */
+	r.n = 0;
+	assert_int_equal(options_read("/tmp", 0, &o, collect, &r), -1);
+	assert_non_null(strstr(r.msg[0], "not a regular file (a directory)"));
+	fp = fopen("/dev/null", "r");
+	if (fp) {
+		fclose(fp);
+		r.n = 0;
+		assert_int_equal(options_read("/dev/null", 0, &o, collect, &r), -1);
+		assert_non_null(strstr(r.msg[0], "a character device"));
+	}
+}
+
 static void test_missing_file(void **state)
 {
 	struct osmre_options o;
@@ -108,7 +149,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 16);
+	assert_int_equal(r.n, 18);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -125,6 +166,13 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[13], "update_max_misses 3");
 	assert_string_equal(r.msg[14], "update_poll_ms 100");
 	assert_string_equal(r.msg[15], "update_mgmt_class 9");
+	assert_string_equal(r.msg[16], "update_max_subscribers 4096");
+	assert_string_equal(r.msg[17], "update_key (none)");
+	/* a key is never shown, neither when listed nor when refused */
+	strcpy(o.update_key, "sekrit-key-1");
+	r.n = 0;
+	options_each(&o, each, &r);
+	assert_string_equal(r.msg[17], "update_key (set, not shown)");
 }
 
 int main(void)
@@ -132,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values_and_errors),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_key_and_bounds),
 		cmocka_unit_test(test_each),
 	};
 

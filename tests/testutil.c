@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cdg.h"
+#include "components.h"
 #include "lids.h"
 #include "netfile.h"
 #include "pgft.h"
@@ -355,4 +356,57 @@ int tu_sls_acyclic(const struct fabric *f, const struct lft_set *s,
 	sl_map_free(&m);
 	unlink(path);
 	return acyclic;
+}
+
+long tu_cross_part_pairs(const struct fabric *f, long *sw)
+{
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	char *hosted = calloc((size_t)f->nnodes + 1, 1);
+	long n = 0;
+	int d, dp, i, p;
+
+	*sw = 0;
+	assert_true(comp && hosted);
+	assert_int_equal(switch_components(f, comp), 0);
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; f->nodes[i].type != FAB_SWITCH && !f->nodes[i].removed &&
+			    p <= f->nodes[i].nports; p++)
+			if (f->nodes[i].ports[p].rnode >= 0 &&
+			    comp[f->nodes[i].ports[p].rnode] >= 0)
+				hosted[comp[f->nodes[i].ports[p].rnode]] = 1;
+	for (d = 0; d < f->nnodes; d++) {
+		const struct fab_node *nd = &f->nodes[d];
+		int is_sw = nd->type == FAB_SWITCH;
+
+		if (nd->removed)
+			continue;
+		for (dp = is_sw ? 0 : 1; dp <= (is_sw ? 0 : nd->nports); dp++) {
+			const struct fab_port *dt = &nd->ports[dp];
+			int dc = is_sw ? comp[d] : dt->rnode >= 0 ? comp[dt->rnode] : -1;
+			long lids = dt->lid ? 1L << dt->lmc : 0;
+
+			if (dc < 0 || !lids || !hosted[dc])
+				continue;
+			for (i = 0; i < f->nnodes; i++) {
+				const struct fab_node *s = &f->nodes[i];
+
+				if (s->type == FAB_SWITCH || s->removed)
+					continue;
+				for (p = 1; p <= s->nports; p++) {
+					int r = s->ports[p].rnode;
+
+					if (!s->ports[p].lid || r < 0 || comp[r] < 0 ||
+					    comp[r] == dc || components_meet(f, comp, i, dc))
+						continue;
+					if (is_sw)
+						*sw += lids;
+					else
+						n += lids;
+				}
+			}
+		}
+	}
+	free(comp);
+	free(hosted);
+	return n;
 }

@@ -74,5 +74,9 @@ int tu_max_shift_risk(const struct fabric *f, const struct lft_set *s,
  * up*-down* path.  Free with free().
  */
 char *tu_updown_oracle(const struct fabric *f, const int *rank);
+/* (source CA port, destination LID) pairs that no table can join: the
+ * source's host has no port in the destination's switch component (a
+ * split fabric); those to switch LIDs in *sw. */
+long tu_cross_part_pairs(const struct fabric *f, long *sw);
 
 #endif

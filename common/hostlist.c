@@ -8,7 +8,7 @@
 #include "hostlist.h"
 
 #define MAX_NAME 256
-#define MAX_HOSTS 1000000
+#define MAX_HOSTS 200000
 
 static int push(struct hostlist *h, const char *name)
 {

@@ -100,7 +100,8 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 	}
 	if (got == -2)
 		goto out;
-	qsort(e, (size_t)n, sizeof(*e), entry_cmp);
+	if (n)
+		qsort(e, (size_t)n, sizeof(*e), entry_cmp);
 	j->node = malloc(((size_t)n + 1) * sizeof(int));
 	j->first = calloc((size_t)j->njobs + 1, sizeof(int));
 	j->count = calloc((size_t)j->njobs + 1, sizeof(int));

@@ -10,6 +10,10 @@
 #include "infile.h"
 #include "jobwatch.h"
 
+/* host names that squeue's output may name in all (each job's hostlist
+ * is capped by hostlist.c too) */
+#define JW_MAX_NAMES 1000000
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct jw_entry *x = a, *y = b;
@@ -114,37 +118,44 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 {
 	const char *p = text;
 	int ln = 0, i, *leaf = NULL, *stamp;
+	long total = 0;
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
-		const char *eol = strchr(p, '\n'), *bar;
+		const char *eol = strchr(p, '\n'), *bar, *line = p;
 		char id[128], nodes[4096];
 		struct hostlist h = { 0 };
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 
 		ln++;
-		bar = memchr(p, '|', len);
-		if (len && p[len - 1] == '\r')
+		/* the next line, whatever this one holds */
+		p = eol ? eol + 1 : p + len;
+		if (len && line[len - 1] == '\r')
 			len--;
-		if (!len) {
-			p += eol ? 1 : 0;
+		if (!len)
 			continue;
-		}
-		if (!bar || bar == p || (size_t)(bar - p) >= sizeof(id) ||
-		    len - (size_t)(bar - p) - 1 >= sizeof(nodes)) {
+		bar = memchr(line, '|', len);
+		if (!bar || bar == line || (size_t)(bar - line) >= sizeof(id) ||
+		    len - (size_t)(bar - line) - 1 >= sizeof(nodes)) {
 			osmre_fail(err, "squeue output, line %d: expected \"JOBID|NODELIST\"", ln);
 			goto fail;
 		}
-		memcpy(id, p, (size_t)(bar - p));
-		id[bar - p] = '\0';
-		memcpy(nodes, bar + 1, len - (size_t)(bar - p) - 1);
-		nodes[len - (size_t)(bar - p) - 1] = '\0';
-		p = eol ? eol + 1 : p + strlen(p);
+		memcpy(id, line, (size_t)(bar - line));
+		id[bar - line] = '\0';
+		memcpy(nodes, bar + 1, len - (size_t)(bar - line) - 1);
+		nodes[len - (size_t)(bar - line) - 1] = '\0';
 		id[strcspn(id, "+")] = '\0';	/* heterogeneous job components */
 		if (!*nodes || !strcmp(nodes, "(null)") || !strcmp(nodes, "n/a"))
 			continue;
 		if (hostlist_expand(nodes, &h, err)) {
 			osmre_prefix(err, "squeue output, line %d", ln);
+			goto fail;
+		}
+		total += h.n;
+		if (total > JW_MAX_NAMES) {
+			hostlist_free(&h);
+			osmre_fail(err, "squeue output, line %d: more than %d host names in all",
+				   ln, JW_MAX_NAMES);
 			goto fail;
 		}
 		for (i = 0; i < h.n; i++) {

@@ -33,16 +33,12 @@ static int grow_table(struct lft *t, unsigned top)
 
 static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
 {
-	if (lid > s->lid_guid_top || !s->lid_guid) {
-		unsigned top = FAB_MAX_UCAST_LID;
-		uint64_t *g = realloc(s->lid_guid, ((size_t)top + 1) * sizeof(*g));
-
-		if (!g)
-			return -1;
+	if (!s->lid_guid) {	/* every unicast LID at once, zeroed lazily */
+		s->lid_guid = calloc((size_t)FAB_MAX_UCAST_LID + 1,
+				     sizeof(*s->lid_guid));
 		if (!s->lid_guid)
-			memset(g, 0, ((size_t)top + 1) * sizeof(*g));
-		s->lid_guid = g;
-		s->lid_guid_top = top;
+			return -1;
+		s->lid_guid_top = FAB_MAX_UCAST_LID;
 	}
 	if (s->lid_guid[lid] && s->lid_guid[lid] != guid)
 		return 1;

@@ -146,7 +146,9 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 		u->nsub++;
 	}
 	memset(s, 0, sizeof(*s));
-	s->id = new_id(old);
+	s->id = u->ops.new_id ? u->ops.new_id(u->ctx) : 0;
+	if (!s->id || s->id == old)
+		s->id = new_id(old);
 	s->guid = guid;
 	s->lid = lid;
 	s->seen = now;

@@ -70,6 +70,9 @@ struct upd_ops {
 	double (*now)(void *ctx);
 	/* one log line (no newline); level 0 info, 1 error */
 	void (*log)(void *ctx, int level, const char *msg);
+	/* a new subscriber id (NULL: random, from getrandom; tests and the
+	 * fuzzer give predictable ones) */
+	uint32_t (*new_id)(void *ctx);
 };
 
 struct upd_opts {

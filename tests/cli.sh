@@ -211,6 +211,10 @@ expect "route --partial-lids: warns" 0 "warning: 109 port(s)" \
 expect "check: a partial routing is INVALID" 1 "ports without a LID 109" \
 	$OSMRE check --topo "$T/sar.net" --lfts "$T/part.lfts"
 
+: >"$T/empty.jobs"
+expect "analyze: an empty job file" 0 "" \
+	$OSMRE analyze -q --rp 10 --jobs "$T/empty.jobs" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+
 # name order is natural (H_2_* before H_10_*): pqft's SP is 1 in it
 $OSMRE gen pgft 3 4,12,4 1,4,12 -o "$T/n12.net" 2>/dev/null
 $OSMRE route -e pqft --topo "$T/n12.net" --out "$T/n12.lfts" >/dev/null 2>&1

@@ -115,6 +115,14 @@ static void test_squeue(void **state)
 	assert_non_null(strstr(err.msg, "line 2: expected \"JOBID|NODELIST\""));
 	assert_int_equal(jw_from_squeue("10|H_0_[0-\n", f, 2, &m, &err), -1);
 	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));
+	/* a last line of a lone CR and no newline (found by fuzz_squeue: it
+	 * used to loop for ever) */
+	assert_int_equal(jw_from_squeue("10|H_0_0,H_1_0\n\r", f, 2, &m, &err), 0);
+	assert_int_equal(m.jobs, 1);
+	jw_free(&m);
+	assert_int_equal(jw_from_squeue("\r", f, 2, &m, &err), 0);
+	assert_int_equal(m.n, 0);
+	jw_free(&m);
 	/* a hostlist that fails after some names (leak-checked under ASan) */
 	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_[0-3],H_2_[0-\n", f, 2, &m, &err), -1);
 	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));

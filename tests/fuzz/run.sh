@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Builds the libFuzzer harnesses of tests/fuzz/ with clang (ASan + UBSan)
+# and runs each for SECONDS (default 20), starting from its committed seed
+# corpus tests/fuzz/corpus/NAME/ (new inputs go to the build directory,
+# never into the tree).  Prints one line per harness with its executions;
+# exits 1 on the first finding, with the reproducer's path.
+#   tests/fuzz/run.sh [SECONDS [HARNESS...]]
+# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (parallel
+# workers per harness, default 1), CC (default clang).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-20}
+[ $# -gt 0 ] && shift
+all="netfile lftdump jobs options slmap lists squeue update"
+names=${*:-$all}
+B=${FUZZ_BUILD:-$top/build-fuzz}
+CC=${CC:-clang}
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (scripts/deps installs clang)"; exit 1; }
+mkdir -p "$B/obj" "$B/work"
+FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -I$top/common -I$top/tests/fuzz -D_GNU_SOURCE -pthread -w"
+# the library once, instrumented for coverage
+objs=""
+for c in "$top"/common/*.c "$top/tests/fuzz/fuzz_common.c"; do
+	o="$B/obj/$(basename "$c" .c).o"
+	if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then
+		# shellcheck disable=SC2086
+		$CC $FLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o"
+	fi
+	objs="$objs $o"
+done
+rc=0
+for n in $names; do
+	src="$top/tests/fuzz/fuzz_$n.c"
+	[ -f "$src" ] || { echo "fuzz: no harness $n"; exit 1; }
+	# shellcheck disable=SC2086
+	$CC $FLAGS -fsanitize=fuzzer "$src" $objs -lm -o "$B/fuzz_$n"
+	mkdir -p "$B/work/$n" "$B/crash/$n"
+	log="$B/fuzz_$n.log"
+	(cd "$B/crash/$n" && UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		"$B/fuzz_$n" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=2048 \
+		-timeout=10 -print_final_stats=1 -jobs="${FUZZ_JOBS:-1}" \
+		-workers="${FUZZ_JOBS:-1}" "$B/work/$n" "$top/tests/fuzz/corpus/$n" \
+		>"$log" 2>&1) || true
+	execs=$(grep -h "stat::number_of_executed_units" "$log" "$B"/crash/"$n"/fuzz-*.log 2>/dev/null |
+		awk '{ s += $2 } END { print s + 0 }')
+	if grep -q -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: " \
+		"$log" "$B"/crash/"$n"/fuzz-*.log 2>/dev/null; then
+		echo "fuzz_$n: FINDING after $execs executions (log $log, reproducer in $B/crash/$n)"
+		grep -h -m5 -E "ERROR|runtime error|SUMMARY|Test unit written" \
+			"$log" "$B"/crash/"$n"/fuzz-*.log 2>/dev/null || true
+		rc=1
+	else
+		echo "fuzz_$n: $execs executions in $secs s, no finding ($(ls "$B/work/$n" | wc -l) corpus inputs)"
+	fi
+done
+exit $rc

@@ -92,6 +92,19 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
 		   struct osmre_err *err);
 
+/*
+ * OpenSM marks a switch it creates "need_update = 2" (send every block)
+ * and clears the mark only when a heavy sweep reads its port 0 active,
+ * so every forced re-route (SIGUSR2) before the next heavy sweep sends
+ * all blocks again, changed or not.  This clears the mark, by OpenSM's
+ * own rule (port 0 beyond INIT, no state change), for the switches that
+ * already answered our Sets (their stored blocks hold routes), outside
+ * a first sweep; a switch that comes back with its tables lost is a new
+ * switch whose stored blocks are empty, and still gets them all.
+ * Returns how many were cleared.
+ */
+int subnet_settle_switches(osm_opensm_t *osm);
+
 /* reroute.c: SIGUSR2 */
 int reroute_start(struct osmre *p);
 void reroute_stop(struct osmre *p);

@@ -62,7 +62,7 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	struct osmre_err err;
 	struct fabric *f;
 	double t0 = now(), t1, t2;
-	int rc = -1, kept = 0;
+	int rc = -1, kept = 0, settled;
 
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f || lft_set_for_fabric(f, lids_max(f), &s, &err)) {
@@ -100,6 +100,11 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 		goto out;
 	}
 	t2 = now();
+	settled = subnet_settle_switches(p->osm);
+	if (settled)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %d switch(es) programmed before: only changed blocks are sent\n",
+			settled);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables)\n",
 		name, kept ? "kept the committed tables of" : "routed", s.n,

@@ -234,3 +234,35 @@ out0:
 	free(by_node);
 	return rc;
 }
+
+int subnet_settle_switches(osm_opensm_t *osm)
+{
+	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
+	cl_map_item_t *it;
+	int n = 0;
+
+	if (osm->subn.need_update)	/* a first sweep: everything goes */
+		return 0;
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws);
+	     it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		osm_physp_t *p0 = osm_node_get_physp_ptr(sw->p_node, 0);
+		unsigned lid;
+		int answered = 0;
+
+		if (sw->need_update != 2 || !p0 || !sw->lft)
+			continue;
+		/* OpenSM's own rule when a heavy sweep reads port 0 */
+		if (ib_port_info_get_port_state(&p0->port_info) <= IB_LINK_INIT ||
+		    ib_switch_info_get_state_change(&sw->switch_info))
+			continue;
+		/* it answered our Sets: its stored blocks hold routes */
+		for (lid = 1; !answered && lid <= sw->max_lid_ho; lid++)
+			answered = sw->lft[lid] != OSM_NO_PATH;
+		if (!answered)
+			continue;
+		sw->need_update = 0;
+		n++;
+	}
+	return n;
+}

@@ -59,7 +59,8 @@ sim_start() {
 
 console() { echo "$*" >"$W/con"; }
 
-# osm_start SM_HOST [opensm.conf lines...]
+# osm_start SM_HOST [opensm.conf lines...]; $OSM_WRAPPER, when set, runs
+# opensm (valgrind and its options)
 osm_start() {
 	_host=$1
 	shift
@@ -73,7 +74,7 @@ osm_start() {
 	} >"$W/opensm.conf"
 	OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W/cache \
 	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host \
-		opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}" \
+		${OSM_WRAPPER:-} opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}" \
 		>"$W/opensm.out" 2>&1 &
 	OSM_PID=$!
 	wait_log "SUBNET UP" 1 "${OSM_UP_TIMEOUT:-120}"

@@ -43,7 +43,8 @@ for n in $names; do
 		-timeout=10 -print_final_stats=1 -jobs="${FUZZ_JOBS:-1}" \
 		-workers="${FUZZ_JOBS:-1}" "$B/work/$n" "$top/tests/fuzz/corpus/$n" \
 		>"$log" 2>&1) || true
-	execs=$(grep -h "stat::number_of_executed_units" "$log" "$B"/crash/"$n"/fuzz-*.log 2>/dev/null |
+	# (the parent's log ends with a copy of each worker's)
+	execs=$(grep -h "stat::number_of_executed_units" "$log" 2>/dev/null |
 		awk '{ s += $2 } END { print s + 0 }')
 	if grep -q -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|SUMMARY: " \
 		"$log" "$B"/crash/"$n"/fuzz-*.log 2>/dev/null; then

@@ -19,6 +19,23 @@
 #include "ranks.h"
 #include "testutil.h"
 
+/* dmodc refuses f with "<what> "A" (GUID) and "B" ...": the nodes A, B. */
+static void refused_pair(const struct fabric *f, const struct dmodc_opts *o,
+			 struct lft_set *s, const char *what, int *a, int *b)
+{
+	struct osmre_err err;
+	char na[64], nb[64], fmt[160];
+
+	assert_int_equal(dmodc_route(f, o, s, &err), -1);
+	snprintf(fmt, sizeof(fmt), "%s \"%%63[^\"]\" (%%*[^)]) and \"%%63[^\"]\"",
+		 what);
+	if (strncmp(err.msg, what, strlen(what)) || sscanf(err.msg, fmt, na, nb) != 2)
+		fail_msg("expected \"%s ...\", got \"%s\"", what, err.msg);
+	*a = fabric_find(f, na);
+	*b = fabric_find(f, nb);
+	assert_true(*a >= 0 && *b >= 0);
+}
+
 static void test_200_degradations(void **state)
 {
 	int throw, valid = 0, refused = 0, split_refused = 0;
@@ -56,15 +73,9 @@ static void test_200_degradations(void **state)
 		assert_true(split >= 0);
 		if (split) {
 			/* refused, naming two hosts with no common part */
-			char na[64], nb[64];
 			int ia, ib, p, meet = 0;
 
-			assert_int_equal(dmodc_route(f, &o, &s, &err), -1);
-			assert_int_equal(sscanf(err.msg, "the fabric is split: hosts \"%63[^\"]\" (%*[^)]) and \"%63[^\"]\"",
-						na, nb), 2);
-			ia = fabric_find(f, na);
-			ib = fabric_find(f, nb);
-			assert_true(ia >= 0 && ib >= 0);
+			refused_pair(f, &o, &s, "the fabric is split: hosts", &ia, &ib);
 			for (p = 1; p <= f->nodes[ia].nports; p++)
 				if (f->nodes[ia].ports[p].rnode >= 0)
 					meet |= components_meet(f, comp, ib,
@@ -83,15 +94,10 @@ static void test_200_degradations(void **state)
 				fail_msg("throw %d: invalid tables", throw);
 			valid++;
 		} else {
-			char na[64], nb[64];
 			int ia, ib;
 
-			assert_int_equal(dmodc_route(f, &o, &s, &err), -1);
-			assert_int_equal(sscanf(err.msg, "no up-down path between leaf switches \"%63[^\"]\" (%*[^)]) and \"%63[^\"]\"",
-						na, nb), 2);
-			ia = fabric_find(f, na);
-			ib = fabric_find(f, nb);
-			assert_true(ia >= 0 && ib >= 0);
+			refused_pair(f, &o, &s, "no up-down path between leaf switches",
+				     &ia, &ib);
 			assert_int_equal(ud[(size_t)ia * f->nnodes + ib], 0);
 			refused++;
 		}

@@ -187,6 +187,16 @@ blk216_sar() {
 	export OSMRE_CONF
 }
 
+# wait_file FILE PATTERN TIMEOUT_S: until FILE has a line matching PATTERN
+wait_file() {
+	_end=$(($(date +%s) + $3))
+	while [ "$(date +%s)" -le "$_end" ]; do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 finish() {
 	echo "$(basename "$0"): $FAILS failure(s)"
 	[ "$FAILS" -eq 0 ]

@@ -91,14 +91,6 @@ SUB_A=$!
 # b dies in its first unpath hook after the first update
 sub_start b H_9_12 "; [ -f $W/kill-b ] && kill -9 \$PPID; true"
 SUB_B=$!
-wait_file() {	# wait_file FILE PATTERN TIMEOUT_S
-	_end=$(($(date +%s) + $3))
-	while [ "$(date +%s)" -le "$_end" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.2
-	done
-	return 1
-}
 check "subscriber a registered" wait_file "$W/a.log" "registered as subscriber" 30
 check "subscriber b registered" wait_file "$W/b.log" "registered as subscriber" 30
 check "the SM counts two subscribers" wait_log "update: subscriber .* registered (2 in all)" 1 10

@@ -22,14 +22,6 @@ ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP"; exit 1;
 check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 30
 sleep 1
 
-wait_file() {	# wait_file FILE PATTERN TIMEOUT_S
-	_end=$(($(date +%s) + $3))
-	while [ "$(date +%s)" -le "$_end" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 rogue() { LD_PRELOAD=$UMAD2SIM SIM_HOST=H_9_12 timeout 120 "$ROGUE" "$@"; }
 # committed_s N: the duration of the N-th commit
 committed_s() {

@@ -150,7 +150,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 {
 	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
 	struct guid_map gm;
-	struct lid_owner *own;
+	struct lid_owner *own = NULL;
 	unsigned max, lid;
 	osm_switch_t **sws_by_node = calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
@@ -225,8 +225,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		}
 	}
 	rc = 0;
-	free(own);
 out1:
+	free(own);
 	guid_map_free(&gm);
 out0:
 	free(sws_by_node);

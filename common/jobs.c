@@ -64,9 +64,12 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		}
 		node = fabric_find_host(f, host);
 		if (node < 0) {
-			if (!j->unknown++)
+			if (!j->unknown++) {
 				snprintf(j->first_unknown, sizeof(j->first_unknown),
 					 "%s", host);
+				osmre_sanitize(j->first_unknown,
+					       sizeof(j->first_unknown));
+			}
 			continue;
 		}
 		if (seen[node]) {

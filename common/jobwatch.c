@@ -160,10 +160,13 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 		}
 		for (i = 0; i < h.n; i++) {
 			if (fabric_find_host(f, h.name[i]) < 0) {
-				if (!out->unknown++)
+				if (!out->unknown++) {
 					snprintf(out->first_unknown,
 						 sizeof(out->first_unknown), "%s",
 						 h.name[i]);
+					osmre_sanitize(out->first_unknown,
+						       sizeof(out->first_unknown));
+				}
 				continue;
 			}
 			if (add(out, h.name[i], id)) {

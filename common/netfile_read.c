@@ -44,7 +44,7 @@ static int rfail_at(struct reader *r, int line, const char *what,
 /* Next line without its newline, or NULL at end of file. */
 static char *next_line(struct reader *r)
 {
-	ssize_t n;
+	ssize_t n, i;
 
 	if (r->failed)
 		return NULL;
@@ -61,6 +61,16 @@ static char *next_line(struct reader *r)
 	r->line++;
 	while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
 		r->buf[--n] = 0;
+	/* names reach terminals and logs: no control bytes (tabs apart) */
+	for (i = 0; i < n; i++)
+		if (((unsigned char)r->buf[i] < 0x20 && r->buf[i] != '\t') ||
+		    r->buf[i] == 0x7f) {
+			osmre_fail(r->err, "%s:%d: column %zd: a control byte (0x%02x)",
+				   r->file, r->line, i + 1,
+				   (unsigned)(unsigned char)r->buf[i]);
+			r->failed = 1;
+			return NULL;
+		}
 	return r->buf;
 }
 
@@ -84,6 +94,8 @@ static const char *parse_quoted(const char *s, char **out)
 	*out = strndup(s + 1, (size_t)(e - s - 1));
 	return *out ? e + 1 : NULL;
 }
+
+
 
 static int parse_uint(const char **s, unsigned long max, unsigned long *v)
 {

@@ -245,10 +245,14 @@ expect "route --io-guids: a directory" 2 "not a regular file (a directory)" \
 head -c 100000 /dev/zero | tr '\0' 'x' >"$T/long.net"
 expect "topology: a line without end" 2 "long.net:1: line longer than 4096 bytes" \
 	$OSMRE route -e dmodc --topo "$T/long.net" --out "$T/z.lfts"
-printf 'Switch 4 "S\033[31mX"\n[9] "H"[1]\n\n' >"$T/ctl.net"
-$OSMRE route -e dmodc --topo "$T/ctl.net" --out "$T/z.lfts" >"$T/out" 2>&1
+printf 'Switch 4 "S\033[31mX"\n[1] "H"[1]\n\n' >"$T/ctl.net"
+expect "topology: a control byte in a name" 2 "ctl.net:1: column 12: a control byte (0x1b)" \
+	$OSMRE route -e dmodc --topo "$T/ctl.net" --out "$T/z.lfts"
+printf 'Switch 4 "S"\n[1] "H\033[31mX"[1]\n[9] "H"[1]\n\n' >"$T/ctl2.net"
+printf 'H\033[31m 1\n' >"$T/ctl.jobs"
+$OSMRE analyze -q --rp 10 --jobs "$T/ctl.jobs" --topo "$T/sar.net" --lfts "$T/sar.lfts" >"$T/out" 2>&1
 if grep -q "$(printf '\033')" "$T/out"; then ko "control bytes echoed raw"; cat -v "$T/out"
-elif grep -q 'S\\x1b\[31mX' "$T/out"; then ok "control bytes escaped in messages"
+elif grep -q 'H\\x1b\[31m' "$T/out"; then ok "control bytes escaped in messages"
 else ko "control bytes: no escaped name in the message"; cat -v "$T/out"; fi
 
 # osmre subscribe's usage errors (its protocol runs in tests/ibsim/update_e2e.sh)

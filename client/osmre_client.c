@@ -10,6 +10,7 @@
 
 #include <infiniband/umad.h>
 
+#include "clock.h"
 #include "osmre-client.h"
 #include "umadport.h"
 #include "updwire.h"
@@ -50,10 +51,7 @@ static const char *result_name(int r)
 
 static double mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+	return clock_mono() * 1e3;
 }
 
 static void fail(struct osmre_client *c, const char *fmt, ...)

@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <time.h>
 
+#include "clock.h"
 #include "progress.h"
 
 #define FIRST_MS 2000
 #define EVERY_MS 2000
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 void progress_start(struct progress *p, FILE *fp, const char *what,
 		    long total)
@@ -22,7 +16,7 @@ void progress_start(struct progress *p, FILE *fp, const char *what,
 	p->total = total;
 	atomic_init(&p->done, 0);
 	atomic_init(&p->next_ms, FIRST_MS);
-	p->start = now();
+	p->start = clock_mono();
 	atomic_init(&p->printed, 0);
 }
 
@@ -33,7 +27,7 @@ void progress_step(struct progress *p, long n)
 	if (!p || !p->fp)
 		return;
 	done = atomic_fetch_add(&p->done, n) + n;
-	ms = (long)((now() - p->start) * 1000);
+	ms = (long)((clock_mono() - p->start) * 1000);
 	due = atomic_load(&p->next_ms);
 	/* one thread wins each report */
 	if (ms < due ||
@@ -50,5 +44,5 @@ void progress_end(struct progress *p)
 	if (!p || !p->fp || !atomic_load(&p->printed))
 		return;
 	fprintf(p->fp, "osmre: %s: done in %.1f s\n", p->what,
-		now() - p->start);
+		clock_mono() - p->start);
 }

@@ -15,17 +15,11 @@
 
 #include "lids.h"
 #include "updn.h"
+#include "clock.h"
 #include "pqft.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int no_lid_matrices(void *ctx)
 {
@@ -61,7 +55,7 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	struct lft_set s = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
-	double t0 = now(), t1, t2;
+	double t0 = clock_mono(), t1, t2;
 	int rc = -1, kept = 0, settled;
 
 	f = subnet_to_fabric(p->osm, &err);
@@ -93,13 +87,13 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 	} else if (!kept) {
 		sar_promote(&p->sar);
 	}
-	t1 = now();
+	t1 = clock_mono();
 	if (lfts_to_subnet(p->osm, f, &s, cost, cost_ctx, &err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n",
 			name, err.msg);
 		goto out;
 	}
-	t2 = now();
+	t2 = clock_mono();
 	settled = subnet_settle_switches(p->osm);
 	if (settled)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,

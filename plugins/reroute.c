@@ -10,6 +10,8 @@
  */
 #include "osmre_plugin.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -56,15 +58,12 @@ static int coalesce(struct osmre *p)
 {
 	struct pollfd pfd = { .fd = p->rr.pipe[0], .events = POLLIN };
 	int quiet = p->opt.reroute_coalesce_ms;
-	struct timespec t0, t;
+	double t0 = clock_mono();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (quiet > 0 && poll(&pfd, 1, quiet) > 0) {
 		if (drain(p->rr.pipe[0]))
 			return 1;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 +
-			    (t.tv_nsec - t0.tv_nsec) / 1000000 >= 5L * quiet)
+		if ((clock_mono() - t0) * 1000 >= 5.0 * quiet)
 			break;
 	}
 	return 0;

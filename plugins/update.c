@@ -41,6 +41,7 @@
 
 #include <opensm/osm_switch.h>
 
+#include "clock.h"
 #include "umadport.h"
 #include "updn.h"
 #include "updwire.h"
@@ -50,13 +51,6 @@
 
 enum { UPM_NORMAL, UPM_STAGE, UPM_APPLY };
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void upd_log(void *ctx, int level, const char *msg)
 {
@@ -224,7 +218,7 @@ static long op_compute(void *ctx)
 static double op_now(void *ctx)
 {
 	(void)ctx;
-	return mono();
+	return clock_mono();
 }
 
 static int op_push(void *ctx)
@@ -327,19 +321,19 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
 	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
-		if (updw_ratelimit_ok(&u->rejlog, mono(), 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0, &held))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped%s%ld earlier line(s) held back\n",
 				slid, len, held ? "; " : "", held);
 		return;
 	}
 	peer = peer_of(p, slid);
-	why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, mono(),
+	why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, clock_mono(),
 			 p->opt.update_poll_ms, p->opt.update_escape_vl,
 			 &resp);
 	if (why) {
 		u->rejected++;
-		if (updw_ratelimit_ok(&u->rejlog, mono(), 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0, &held))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64 ") refused: %s (%lu refused in all; %ld line(s) held back)\n",
 				req.op, slid, peer.guid, updw_reject_name(why),
@@ -378,7 +372,7 @@ static void *upd_thread(void *arg)
 		u->request = u->topo = 0;
 		pthread_mutex_unlock(&u->lock);
 		/* the SM's port is known once OpenSM has bound it */
-		if (!open && p->osm->subn.sm_port_guid && mono() >= next_try) {
+		if (!open && p->osm->subn.sm_port_guid && clock_mono() >= next_try) {
 			char why[200];
 
 			if (umadport_open(&l, NULL, 0,
@@ -387,7 +381,7 @@ static void *upd_thread(void *arg)
 					  sizeof(why))) {
 				OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 					"osmre ERR: update: %s; trying again in 5 s\n", why);
-				next_try = mono() + 5;
+				next_try = clock_mono() + 5;
 			} else {
 				open = 1;
 				OSM_LOG(&p->osm->log, OSM_LOG_INFO,
@@ -405,7 +399,7 @@ static void *upd_thread(void *arg)
 			update_request(&u->sm);
 		if (topo)
 			update_topology(&u->sm);
-		update_tick(&u->sm, mono());
+		update_tick(&u->sm, clock_mono());
 	}
 	if (open)
 		umadport_close(&l);

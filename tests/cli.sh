@@ -248,7 +248,6 @@ expect "topology: a line without end" 2 "long.net:1: line longer than 4096 bytes
 printf 'Switch 4 "S\033[31mX"\n[1] "H"[1]\n\n' >"$T/ctl.net"
 expect "topology: a control byte in a name" 2 "ctl.net:1: column 12: a control byte (0x1b)" \
 	$OSMRE route -e dmodc --topo "$T/ctl.net" --out "$T/z.lfts"
-printf 'Switch 4 "S"\n[1] "H\033[31mX"[1]\n[9] "H"[1]\n\n' >"$T/ctl2.net"
 printf 'H\033[31m 1\n' >"$T/ctl.jobs"
 $OSMRE analyze -q --rp 10 --jobs "$T/ctl.jobs" --topo "$T/sar.net" --lfts "$T/sar.lfts" >"$T/out" 2>&1
 if grep -q "$(printf '\033')" "$T/out"; then ko "control bytes echoed raw"; cat -v "$T/out"

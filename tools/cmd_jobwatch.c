@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "infile.h"
 #include "jobwatch.h"
 #include "netfile.h"
@@ -56,13 +57,6 @@ struct jw_args {
 	int once, interval, min_switches, squeue_timeout, lock_timeout;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /*
  * The job file's directory must be one where nobody else can plant a
@@ -119,14 +113,14 @@ static int open_lock(const char *path, struct osmre_err *err)
 static int lock_within(int fd, int op, int timeout, const char *path,
 		       struct osmre_err *err)
 {
-	double until = now_s() + timeout;
+	double until = clock_mono() + timeout;
 
 	for (;;) {
 		if (!flock(fd, op | LOCK_NB))
 			return 0;
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return osmre_fail(err, "%s: %s", path, strerror(errno));
-		if (now_s() >= until)
+		if (clock_mono() >= until)
 			return osmre_fail(err, "%s: held by another process for more than %d s",
 					  path, timeout);
 		usleep(20000);
@@ -142,7 +136,7 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 {
 	char *full = NULL, *buf = NULL;
 	size_t len = 0, cap = 0;
-	double until = now_s() + timeout;
+	double until = clock_mono() + timeout;
 	int pfd[2], st = 0, killed = 0;
 	pid_t pid;
 
@@ -173,7 +167,7 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 	close(pfd[1]);
 	for (;;) {
 		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
-		double left = until - now_s();
+		double left = until - clock_mono();
 		ssize_t n;
 
 		if (left <= 0) {

@@ -9,6 +9,7 @@
 #include "lft.h"
 #include "lids.h"
 #include "netfile.h"
+#include "clock.h"
 #include "osmre.h"
 
 static const struct {
@@ -89,10 +90,7 @@ long tool_number(const char *opt, const char *val, long max)
 
 double tool_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return clock_mono();
 }
 
 int main(int argc, char **argv)

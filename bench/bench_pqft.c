@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "dmodc.h"
 #include "lids.h"
 #include "pqft.h"

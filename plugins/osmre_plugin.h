@@ -97,11 +97,14 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
  * and clears the mark only when a heavy sweep reads its port 0 active,
  * so every forced re-route (SIGUSR2) before the next heavy sweep sends
  * all blocks again, changed or not.  This clears the mark, by OpenSM's
- * own rule (port 0 beyond INIT, no state change), for the switches that
- * already answered our Sets (their stored blocks hold routes), outside
- * a first sweep; a switch that comes back with its tables lost is a new
- * switch whose stored blocks are empty, and still gets them all.
- * Returns how many were cleared.
+ * own rule (port 0 beyond INIT, no state change), outside a first sweep,
+ * for the switches we already programmed (their stored blocks hold
+ * routes).  OpenSM then sends the blocks that differ from the stored
+ * ones, which are what the switch acknowledged, or zeros where a Set is
+ * pending or failed (set_lft_block zeroes them first): those go again.
+ * A switch that comes back with its tables lost is a new switch, its
+ * stored blocks empty (OSM_NO_PATH), and still gets them all.  Returns
+ * how many were cleared.
  */
 int subnet_settle_switches(osm_opensm_t *osm);
 

@@ -56,6 +56,11 @@ static int expand_one(const char *all, const char *s, size_t len,
 	if (!close)
 		return osmre_fail(err, "hostlist \"%s\", column %ld: '[' without ']'",
 				  all, (long)(open - all) + 1);
+	/* "[]" would expand to nothing, and the groups before it would be
+	 * walked in full for nothing (found by fuzz_squeue) */
+	if (close == open + 1)
+		return osmre_fail(err, "hostlist \"%s\", column %ld: empty brackets",
+				  all, (long)(open - all) + 1);
 	if (plen + (size_t)(open - s) >= MAX_NAME)
 		return osmre_fail(err, "hostlist \"%s\": a name longer than %d characters",
 				  all, MAX_NAME - 1);

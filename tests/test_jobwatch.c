@@ -56,7 +56,7 @@ static void test_hostlists(void **state)
 	expect_bad("n[1-", "'[' without ']'");
 	/* empty brackets: refused at once, not after walking the groups
 	 * before them (found by fuzz_squeue: this one took minutes) */
-	expect_bad("a[0-999]b[0-999]c[0-99]d[]", "column 26: empty brackets");
+	expect_bad("a[0-999]b[0-999]c[0-99]d[]", "column 25: empty brackets");
 	expect_bad("n1-2]", "']' without '['");
 	expect_bad("n[a-b]", "column 3: expected a number or a range");
 	expect_bad("n[5-3]", "range 5-3");

@@ -8,7 +8,9 @@
 #   tests/fuzz/run.sh [SECONDS [HARNESS...]]
 # Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (parallel
 # workers per harness, default 1), FUZZ_RUNS (stop each harness after
-# this many executions, SECONDS still the cap), CC (default clang).
+# this many executions, SECONDS still the cap), FUZZ_TIMEOUT (seconds
+# one input may take, default 10; raise it for long runs on a loaded
+# machine, where a starved worker reads as a timeout), CC (default clang).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-20}
@@ -40,7 +42,7 @@ for n in $names; do
 	log="$B/fuzz_$n.log"
 	(cd "$B/crash/$n" && UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 		"$B/fuzz_$n" -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" -max_len=8192 -rss_limit_mb=2048 \
-		-timeout=10 -print_final_stats=1 -jobs="${FUZZ_JOBS:-1}" \
+		-timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 -jobs="${FUZZ_JOBS:-1}" \
 		-workers="${FUZZ_JOBS:-1}" "$B/work/$n" "$top/tests/fuzz/corpus/$n" \
 		>"$log" 2>&1) || true
 	# (the parent's log ends with a copy of each worker's)

@@ -8,7 +8,9 @@
 #include "hostlist.h"
 
 #define MAX_NAME 256
-#define MAX_HOSTS 200000
+/* one subnet has at most 49,151 unicast LIDs, so no job of it has more
+ * hosts: a longer hostlist is an error, not megabytes of names */
+#define MAX_HOSTS 49152
 
 static int push(struct hostlist *h, const char *name)
 {
@@ -50,7 +52,7 @@ static int expand_one(const char *all, const char *s, size_t len,
 		if (memchr(s, ']', len))
 			return osmre_fail(err, "hostlist \"%s\", column %ld: ']' without '['",
 					  all, (long)((const char *)memchr(s, ']', len) - all) + 1);
-		return push(h, prefix) ? osmre_fail(err, "out of memory or too many hosts") : 0;
+		return push(h, prefix) ? osmre_fail(err, "hostlist \"%.200s\": more than %d names, or out of memory", all, MAX_HOSTS) : 0;
 	}
 	close = memchr(open, ']', len - (size_t)(open - s));
 	if (!close)

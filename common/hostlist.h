@@ -14,7 +14,7 @@ struct hostlist {
 	char **name;
 };
 
-/* Appends the expansion of s to h (at most 200,000 names in all);
+/* Appends the expansion of s to h (at most 49,152 names in all: a subnet has no more unicast LIDs);
  * fails with the offending column, h then freed and empty. */
 int hostlist_expand(const char *s, struct hostlist *h, struct osmre_err *err);
 void hostlist_free(struct hostlist *h);

@@ -20,7 +20,8 @@
 #include "fabric.h"
 #include "lft.h"
 #include "options.h"
-#include "sar.h"
+#include "engine.h"
+#include "staging.h"
 #include "update.h"
 #include "updwire.h"
 
@@ -35,39 +36,24 @@ struct reroute {
 	unsigned long passes;
 };
 
-/* sar's layers: those of the tables in force (path_sl), and those of a
- * pass not yet in force (the update protocol's staged tables) */
-struct sar_layers {
-	struct sar_result res;
-	int *src_of_lid;	/* LID -> CA port index of res, -1 */
-};
-
-struct sar_state {
-	pthread_mutex_t lock;
-	struct sar_layers cur, next;
-	int have_next;
-	char *jobs_text;	/* the last good job file */
-};
-
-/* the update protocol (update.c) */
-struct upd {
-	pthread_mutex_t lock;	/* everything below but sm */
-	pthread_cond_t cond;
+/* the update protocol's transport (proto.c) */
+struct proto {
+	pthread_mutex_t lock;	/* the flags below */
 	struct update sm;	/* the thread's alone */
 	int inited, started, running;
 	pthread_t thread;
 	int request, topo;	/* flags for the thread */
-	int mode;		/* of the next routing pass */
-	struct lft_set cur, next;
-	int have_cur, have_next;
-	uint64_t cur_sig;
-	long staged;		/* blocks changed by the last staged pass */
-	/* those blocks (of cur and next alike: one topology), what UPDATE
-	 * waits for */
-	struct lft_block *changed;
 	/* refused requests: the thread's alone */
 	struct updw_ratelimit rejlog;
 	unsigned long rejected;
+};
+
+/* one routing engine of the table as registered with OpenSM: the
+ * context of its callbacks */
+struct osmre_engine {
+	struct osmre *p;
+	const struct engine *e;
+	external_routing_engine_module_t module;
 };
 
 struct osmre {
@@ -75,8 +61,10 @@ struct osmre {
 	struct osmre_options opt;
 	struct dmodc *dmodc;	/* kept between passes */
 	struct reroute rr;
-	struct sar_state sar;
-	struct upd upd;
+	struct staging stage;	/* the committed (and staged) results */
+	char *jobs_text;	/* sar: the last good job file */
+	struct proto proto;
+	struct osmre_engine *engines;	/* one per row of engines[] */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -113,37 +101,31 @@ int reroute_start(struct osmre *p);
 void reroute_stop(struct osmre *p);
 void reroute_pass_done(struct osmre *p);
 
-/* sar.c: the sar engine's adapter (job file, path_sl, SL-to-VL) */
-int sar_core(struct osmre *p, struct fabric *f, struct lft_set *s,
-	     struct osmre_err *err);
-uint8_t sar_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
-		    ib_net16_t dlid);
-void sar_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
-		      uint8_t out, ib_slvl_table_t *t);
-void sar_state_init(struct sar_state *st);
-void sar_state_free(struct sar_state *st);
-/* the last pass's layers come into force / are dropped */
-void sar_promote(struct sar_state *st);
-void sar_drop_next(struct sar_state *st);
+/* jobfile.c: sar's job file and I/O nodes */
+/*
+ * The job file of sar_job_file (the last good one when it does not parse,
+ * with the error logged) and the I/O nodes of sar_io_guid_file, for a
+ * pass on f; -1 with err when no job set parses.
+ */
+int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
+		 struct guidlist *io, struct osmre_err *err);
+/* One log line: the jobs, the layers and EFIs of the pass. */
+void jobfile_report(struct osmre *p, const struct jobs *jobs,
+		    const struct route_result *r);
+void jobfile_free(struct osmre *p);
 
-/* update.c: the update protocol (update_protocol 1) */
-int upd_start(struct osmre *p);
-void upd_stop(struct osmre *p);
-void upd_request(struct osmre *p);
-/* In a routing pass: 1 when the committed tables (or the staged ones, in
- * the protocol's UPDATE) were put in s and the engine need not run, 0
- * when it must, -1 on error. */
-int upd_reuse(struct osmre *p, const struct fabric *f, struct lft_set *s,
-	      struct osmre_err *err);
-/* After the engine: s becomes the tables to install (the committed ones
- * while the protocol stages the engine's). */
-int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
-	       struct osmre_err *err);
-/* A pass that failed: a staged pass waited for ends. */
-void upd_failed(struct osmre *p);
-/* The SL of a path to dlid: the escape's for a high LID. */
-uint8_t upd_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
-void upd_sl2vl(struct osmre *p, ib_slvl_table_t *t);
+/* proto.c: the update protocol's transport (update_protocol 1) */
+int proto_start(struct osmre *p);
+void proto_stop(struct osmre *p);
+/* a re-route asked (SIGUSR2): a protocol run */
+void proto_request(struct osmre *p);
+/* a pass found a new topology: a run in progress restarts */
+void proto_topology(struct osmre *p);
+unsigned proto_epoch(struct osmre *p);
+/* The SL of a path to dlid: the escape's for a high LID, sl otherwise. */
+uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
+/* SL-to-VL with the escape's VL apart (updn_sl2vl). */
+void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t);
 
 /* dump.c: dmodc's state after a pass, when routing dumps are enabled */
 void dump_dmodc(struct osmre *p, const struct fabric *f);

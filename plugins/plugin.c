@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The OpenSM event plugin "osmre": registers the routing engines "dmodc",
- * "pqft" and "sar" (routing_engine dmodc,updn in opensm.conf), reads
- * osmre.conf, handles SIGUSR2.
+ * The OpenSM event plugin "osmre": registers every routing engine of
+ * common/engine.c's table ("routing_engine dmodc,updn" in opensm.conf),
+ * reads osmre.conf, handles SIGUSR2.
  */
 #include "osmre_plugin.h"
 
@@ -14,9 +14,7 @@
 #include <opensm/osm_version.h>
 
 #include "lids.h"
-#include "updn.h"
 #include "clock.h"
-#include "pqft.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
 
@@ -38,61 +36,108 @@ static int dmodc_hops_cost(void *ctx, int sw, int leaf)
 	return c == DMODC_INF ? -1 : c;
 }
 
+/* What the engine says besides its tables. */
+static void log_result(struct osmre *p, const struct engine *e,
+		       const struct jobs *jobs, const struct route_result *r)
+{
+	if (r->inferred[0])
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: topology %s, inferred from the fabric\n",
+			e->name, r->inferred);
+	if (e->needs & ENGINE_TAKES_JOBS)
+		jobfile_report(p, jobs, r);
+	if (r->has_escape)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: escape: %ld high LID(s) by up*/down* from %d root(s)%s on SL/VL %d\n",
+			e->name, r->escape.lids, r->escape.roots,
+			r->escape.fallback ? " (one per part)" : "",
+			p->opt.update_escape_vl);
+}
+
+/*
+ * Runs the engine on f into s (the tables to install, by the staging
+ * object's rules); 0, or -1 with err (refused: "not routable" set).
+ */
+static int run_engine(struct osmre_engine *oe, const struct fabric *f,
+		      uint64_t sig, struct lft_set *s, int *refused,
+		      struct osmre_err *err)
+{
+	struct osmre *p = oe->p;
+	const struct engine *e = oe->e;
+	struct route_result r = { 0 };
+	struct guidlist io = { 0 };
+	struct jobs jobs = { 0 };
+	struct engine_opts o;
+	int rc = -1;
+
+	engine_opts_from_options(&p->opt, e, &o);
+	o.dmodc = p->dmodc;
+	o.jobs = &jobs;
+	o.io = &io;
+	*refused = 1;
+	if ((e->needs & ENGINE_TAKES_JOBS) &&
+	    jobfile_load(p, f, &jobs, &io, err))
+		goto out;
+	if (engine_route(e, &o, f, &r, err)) {
+		if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && !o.topology[0] &&
+		    !r.inferred[0])
+			osmre_prefix(err, "no pqft_topology in the options file");
+		goto out;
+	}
+	*refused = 0;
+	log_result(p, e, &jobs, &r);
+	rc = staging_routed(&p->stage, sig, &r, s, err);
+	if (rc > 0) {		/* a new topology under committed tables */
+		proto_topology(p);
+		rc = 0;
+	}
+out:
+	route_result_free(&r);
+	jobs_free(&jobs);
+	guidlist_free(&io);
+	return rc;
+}
+
 /*
  * One routing pass of an engine: OpenSM's subnet into the fabric model,
- * the engine's core (route), the tables and hop counts back into OpenSM.
- * A refusal is logged and fails the pass, so that OpenSM falls back to the
- * next engine of routing_engine.  dump (may be NULL) writes the engine's
- * state after a routed pass.
+ * the engine (or the committed tables, with the update protocol), the
+ * tables and hop counts back into OpenSM.  A refusal is logged and fails
+ * the pass, so that OpenSM falls back to the next engine of
+ * routing_engine.
  */
-typedef int (*core_fn)(struct osmre *p, struct fabric *f, struct lft_set *s,
-		       struct osmre_err *err);
-typedef void (*dump_fn)(struct osmre *p, const struct fabric *f);
-
-static int routing_pass(struct osmre *p, const char *name, core_fn route,
-			lfts_cost_fn cost, void *cost_ctx, dump_fn dump)
+static int routing_pass(void *ctx)
 {
+	struct osmre_engine *oe = ctx;
+	struct osmre *p = oe->p;
+	const struct engine *e = oe->e;
+	const char *name = e->name;
+	int hops = (e->produces & ENGINE_CA_HOPS) && p->opt.dmodc_ca_hops;
 	struct lft_set s = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
 	double t0 = clock_mono(), t1, t2;
-	int rc = -1, kept = 0, settled;
+	int rc = -1, kept = 0, settled, refused = 0;
+	uint64_t sig;
 
 	f = subnet_to_fabric(p->osm, &err);
-	if (!f || lft_set_for_fabric(f, lids_max(f), &s, &err)) {
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n",
-			name, err.msg);
-		goto out;
-	}
+	if (!f)
+		goto fail;
+	sig = fabric_signature(f);
 	if (p->opt.update_protocol) {
-		kept = upd_reuse(p, f, &s, &err);
+		kept = staging_reuse(&p->stage, sig, &s, &err);
 		if (kept < 0)
 			goto fail;
+		if (kept == STAGING_APPLIED)
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: update: epoch %u: the new base-LID tables go to the switches\n",
+				proto_epoch(p));
 	}
-	if (!kept && route(p, f, &s, &err)) {
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"osmre ERR: %s: fabric not routable: %s\n", name, err.msg);
-		goto out;
-	}
-	if (!kept && p->opt.update_protocol) {
-		struct updn_info ui;
-
-		if (updn_route_high(f, &s, &ui, &err) ||
-		    upd_routed(p, f, &s, &err))
-			goto fail;
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: escape: %ld high LID(s) by up*/down* from %d root(s)%s on SL/VL %d\n",
-			name, ui.lids, ui.roots, ui.fallback ? " (one per part)" : "",
-			p->opt.update_escape_vl);
-	} else if (!kept) {
-		sar_promote(&p->sar);
-	}
+	if (!kept && run_engine(oe, f, sig, &s, &refused, &err))
+		goto fail;
 	t1 = clock_mono();
-	if (lfts_to_subnet(p->osm, f, &s, cost, cost_ctx, &err)) {
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n",
-			name, err.msg);
-		goto out;
-	}
+	if (lfts_to_subnet(p->osm, f, &s, hops ? dmodc_hops_cost : NULL,
+			   p->dmodc, &err))
+		goto fail;
 	t2 = clock_mono();
 	settled = subnet_settle_switches(p->osm);
 	if (settled)
@@ -103,131 +148,88 @@ static int routing_pass(struct osmre *p, const char *name, core_fn route,
 		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables)\n",
 		name, kept ? "kept the committed tables of" : "routed", s.n,
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	if (dump && !kept)
-		dump(p, f);
+	if ((e->produces & ENGINE_CA_HOPS) && !kept)
+		dump_dmodc(p, f);
 	rc = 0;
 	goto out;
 fail:
-	OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s\n", name, err.msg);
+	OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s%s\n", name,
+		refused ? "fabric not routable: " : "", err.msg);
 out:
 	if (rc && p->opt.update_protocol)
-		upd_failed(p);
+		staging_failed(&p->stage);
 	lft_set_free(&s);
 	fabric_free(f);
 	reroute_pass_done(p);	/* a pass, routed or refused */
 	return rc;
 }
 
-static int dmodc_core(struct osmre *p, struct fabric *f, struct lft_set *s,
-		      struct osmre_err *err)
-{
-	struct dmodc_opts o = { .threads = p->opt.dmodc_threads };
-
-	return dmodc_run(p->dmodc, f, &o, s, err);
-}
-
-static int dmodc_fwd_tables(void *ctx)
-{
-	struct osmre *p = ctx;
-
-	return routing_pass(p, "dmodc", dmodc_core,
-			    p->opt.dmodc_ca_hops ? dmodc_hops_cost : NULL,
-			    p->dmodc, dump_dmodc);
-}
-
-/*
- * pqft: the topology parameters come from pqft_topology (osmre.conf), or
- * are read off a complete fabric; when neither works the pass fails and
- * OpenSM falls back.
- */
-static int pqft_core(struct osmre *p, struct fabric *f, struct lft_set *s,
-		     struct osmre_err *err)
-{
-	struct pgft_params t;
-	struct pqft *q;
-	int rc;
-
-	if (!p->opt.pqft_topology[0]) {
-		char buf[256];
-
-		if (pqft_infer(f, &t, err))
-			return osmre_prefix(err, "no pqft_topology in the options file");
-		topo_spec_format(&t, buf, sizeof(buf));
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: pqft: topology %s, inferred from the fabric\n", buf);
-	} else if (topo_spec_parse(p->opt.pqft_topology, &t, err)) {
-		return -1;
-	}
-	q = pqft_new();
-	if (!q)
-		return osmre_fail(err, "out of memory");
-	q->seed = (uint64_t)p->opt.pqft_seed;
-	rc = pqft_assign(q, f, &t, err) ||
-	     pqft_route(q, s, p->opt.pqft_threads, err) ? -1 : 0;
-	pqft_free(q);
-	return rc;
-}
-
-static int pqft_fwd_tables(void *ctx)
-{
-	return routing_pass(ctx, "pqft", pqft_core, NULL, NULL, NULL);
-}
-
-/* dmodc and pqft route on SL 0; with the update protocol, the high LIDs
- * take the escape's SL and VL */
-static uint8_t updown_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
+/* The SL of a path: the engine's layer (OpenSM's hint for an engine
+ * without layers), the escape's for a high LID. */
+static uint8_t engine_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
 			      ib_net16_t dlid)
 {
-	(void)slid;
-	return upd_path_sl(ctx, hint, dlid);
+	struct osmre_engine *oe = ctx;
+	uint8_t sl = hint;
+
+	if (oe->e->produces & ENGINE_LAYERS)
+		sl = staging_path_sl(&oe->p->stage, cl_ntoh16(slid),
+				     cl_ntoh16(dlid));
+	return proto_path_sl(oe->p, sl, dlid);
 }
 
-static void updown_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
+/* The escape's VL apart with the update protocol; else VL = SL for an
+ * engine with layers (OpenSM applies it when qos is on). */
+static void engine_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
 			 uint8_t out, ib_slvl_table_t *t)
 {
-	struct osmre *p = ctx;
+	struct osmre_engine *oe = ctx;
+	int sl;
 
 	(void)port;
 	(void)in;
 	(void)out;
-	if (p->opt.update_protocol)
-		upd_sl2vl(p, t);
+	if (oe->p->opt.update_protocol) {
+		proto_sl2vl(oe->p, t);
+		return;
+	}
+	if (!(oe->e->produces & ENGINE_LAYERS))
+		return;
+	for (sl = 0; sl < 15; sl++)	/* SL 15 is not for data */
+		ib_slvl_table_set(t, (uint8_t)sl, (uint8_t)sl);
 }
 
-static void updown_engine(struct osm_routing_engine *re, int (*fwd)(void *))
-{
-	re->build_lid_matrices = no_lid_matrices;
-	re->ucast_build_fwd_tables = fwd;
-	re->path_sl = updown_path_sl;
-	re->update_sl2vl = updown_sl2vl;
-}
-
-static int pqft_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
-{
-	(void)osm;
-	updown_engine(re, pqft_fwd_tables);
-	return 0;
-}
-
-static int sar_fwd_tables(void *ctx)
-{
-	return routing_pass(ctx, "sar", sar_core, NULL, NULL, NULL);
-}
-
-static int sar_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+static int engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	(void)osm;
 	re->build_lid_matrices = no_lid_matrices;
-	re->ucast_build_fwd_tables = sar_fwd_tables;
-	re->path_sl = sar_path_sl;
-	re->update_sl2vl = sar_update_sl2vl;
+	re->ucast_build_fwd_tables = routing_pass;
+	re->path_sl = engine_path_sl;
+	re->update_sl2vl = engine_sl2vl;
 	return 0;
 }
 
-static int dmodc_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+/* Every engine of the table, registered with OpenSM. */
+static int register_engines(struct osmre *p)
 {
-	(void)osm;
-	updown_engine(re, dmodc_fwd_tables);
+	int n = 0, i;
+
+	while (engines[n].name)
+		n++;
+	p->engines = calloc((size_t)n, sizeof(*p->engines));
+	if (!p->engines)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct osmre_engine *oe = &p->engines[i];
+
+		oe->p = p;
+		oe->e = &engines[i];
+		oe->module.name = engines[i].name;
+		oe->module.setup = engine_setup;
+		if (osm_register_external_routing_engine(p->osm, &oe->module,
+							 oe) != CL_SUCCESS)
+			return -1;
+	}
 	return 0;
 }
 
@@ -260,15 +262,6 @@ static const char *conf_path(osm_opensm_t *osm)
 
 static void *osmre_create(osm_opensm_t *osm)
 {
-	static external_routing_engine_module_t dmodc_module = {
-		.name = "dmodc", .setup = dmodc_setup,
-	};
-	static external_routing_engine_module_t pqft_module = {
-		.name = "pqft", .setup = pqft_setup,
-	};
-	static external_routing_engine_module_t sar_module = {
-		.name = "sar", .setup = sar_setup,
-	};
 	struct osmre *p = calloc(1, sizeof(*p));
 	const char *path = conf_path(osm);
 
@@ -278,7 +271,6 @@ static void *osmre_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	p->osm = osm;
-	sar_state_init(&p->sar);
 	options_defaults(&p->opt);
 	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
 			 log_problem, osm) < 0)
@@ -287,20 +279,21 @@ static void *osmre_create(osm_opensm_t *osm)
 	else
 		OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: options from %s\n", path);
 	options_each(&p->opt, log_option, osm);
-	if (osm_register_external_routing_engine(osm, &dmodc_module, p) !=
-	    CL_SUCCESS ||
-	    osm_register_external_routing_engine(osm, &pqft_module, p) !=
-	    CL_SUCCESS ||
-	    osm_register_external_routing_engine(osm, &sar_module, p) !=
-	    CL_SUCCESS)
-		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"osmre ERR: cannot register the routing engines\n");
 	if (p->opt.update_protocol && !osm->subn.opt.lmc) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: update_protocol 1 needs lmc 1 or more in opensm.conf (a high LID per port for the escape): the protocol is off\n");
 		p->opt.update_protocol = 0;
 	}
-	if (upd_start(p))
+	if (staging_init(&p->stage, p->opt.update_protocol)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
+		dmodc_free(p->dmodc);
+		free(p);
+		return NULL;
+	}
+	if (register_engines(p))
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: cannot register the routing engines\n");
+	if (proto_start(p))
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no update protocol: cannot start its thread\n");
 	else if (p->opt.update_protocol)
@@ -311,7 +304,8 @@ static void *osmre_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
-		"osmre: loaded: routing engines dmodc, pqft and sar, SIGUSR2 re-routes\n");
+		"osmre: loaded: routing engines %s, SIGUSR2 re-routes\n",
+		engine_names());
 	return p;
 }
 
@@ -322,9 +316,11 @@ static void osmre_delete(void *data)
 	if (!p)
 		return;
 	reroute_stop(p);
-	upd_stop(p);
-	sar_state_free(&p->sar);
+	proto_stop(p);
+	staging_free(&p->stage);
+	jobfile_free(p);
 	dmodc_free(p->dmodc);
+	free(p->engines);
 	free(p);
 }
 

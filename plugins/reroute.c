@@ -93,7 +93,7 @@ static void *reroute_thread(void *arg)
 		pthread_mutex_unlock(&rr->lock);
 		if (p->opt.update_protocol) {
 			/* the protocol's thread re-routes, phase by phase */
-			upd_request(p);
+			proto_request(p);
 			continue;
 		}
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,

@@ -6,20 +6,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dmodc.h"
+#include "engine.h"
 #include "lft.h"
 #include "lids.h"
 #include "osmre.h"
-#include "pqft.h"
-#include "sar.h"
-#include "jobs.h"
-#include "updn.h"
+#include "pgft.h"
 
 static void route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine: dmodc (the default), pqft or sar\n"
+		"  -e, --engine NAME   routing engine: %s (default dmodc)\n"
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
@@ -39,7 +36,8 @@ static void route_usage(FILE *out)
 		"                      the compute nodes\n"
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
-		"                      (sar: on at most V layers); --sls then covers both\n");
+		"                      (sar: on at most V layers); --sls then covers both\n",
+		engine_names());
 }
 
 struct missing_ctx {
@@ -56,6 +54,29 @@ static int list_missing(void *arg, int node, int port)
 	fprintf(stderr, "  \"%s\"[%d] (GUID 0x%016" PRIx64 ")\n", nd->name,
 		port, nd->guid);
 	return ++mc->listed < 10;
+}
+
+/* What the engine says besides its tables, on stderr. */
+static void report(const struct engine *e, const struct jobs *jobs,
+		   const struct route_result *r, int escape_vl)
+{
+	const struct sar_result *sr = &r->layers.res;
+
+	if (r->inferred[0])
+		fprintf(stderr, "%s: topology %s (inferred)\n", e->name,
+			r->inferred);
+	if (r->layers.have && (!jobs || !jobs->njobs))
+		fprintf(stderr, "%s: %d virtual layer(s); no jobs: DFSSSP\n",
+			e->name, sr->layers);
+	else if (r->layers.have)
+		fprintf(stderr, "%s: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
+			e->name, sr->layers,
+			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
+			sr->efi_sar, sr->efi_dfsssp);
+	if (r->has_escape)
+		fprintf(stderr, "escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
+			r->escape.lids, r->escape.roots,
+			r->escape.fallback ? " (one per part)" : "", escape_vl);
 }
 
 int cmd_route(int argc, char **argv)
@@ -79,22 +100,21 @@ int cmd_route(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
-	const char *spec = NULL;
-	long seed = 1;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL;
+	const struct engine *e;
 	struct guidlist io = { 0 };
-	int max_vls = 8, escape_vl = -1, partial = 0;
+	int partial = 0;
 	struct jobs jobs = { 0 };
-	struct sar_result sr = { 0 };
-	struct pgft_params params;
-	struct pqft *pq = NULL;
-	struct dmodc_opts o = { 0 };
-	struct lft_set s = { 0 }, ls = { 0 };
+	struct route_result r = { 0 };
+	struct engine_opts o;
+	struct lft_set ls = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
 	int c, lmc = 0, rc = EXIT_USAGE;
 	double t0, t1;
 	FILE *fp;
+
+	engine_opts_defaults(&o);
 
 	while ((c = getopt_long(argc, argv, "e:t:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -120,10 +140,11 @@ int cmd_route(int argc, char **argv)
 			partial = 1;
 			break;
 		case 'T':
-			spec = optarg;
+			o.topology = optarg;
 			break;
 		case 'S':
-			seed = tool_number("--seed", optarg, 0x7fffffffL);
+			o.seed = (uint64_t)tool_number("--seed", optarg,
+						       0x7fffffffL);
 			break;
 		case 'J':
 			jobsf = optarg;
@@ -132,13 +153,14 @@ int cmd_route(int argc, char **argv)
 			slsf = optarg;
 			break;
 		case 'V':
-			max_vls = (int)tool_number("--max-vls", optarg, 15);
+			o.max_vls = (int)tool_number("--max-vls", optarg, 15);
 			break;
 		case 'I':
 			iof = optarg;
 			break;
 		case 'E':
-			escape_vl = (int)tool_number("--escape-vl", optarg, 14);
+			o.escape_vl = (int)tool_number("--escape-vl", optarg,
+						       14);
 			break;
 		case 'h':
 			route_usage(stdout);
@@ -153,18 +175,20 @@ int cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(engine, "dmodc") && strcmp(engine, "pqft") &&
-	    strcmp(engine, "sar")) {
-		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: dmodc, pqft, sar)\n",
-			engine);
+	e = engine_find(engine);
+	if (!e) {
+		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: %s)\n",
+			engine, engine_names());
 		return EXIT_USAGE;
 	}
-	if (slsf && escape_vl < 0 && strcmp(engine, "sar")) {
+	if (slsf && o.escape_vl < 0 && !(e->produces & ENGINE_LAYERS)) {
 		fprintf(stderr, "osmre route: --sls needs --engine sar or --escape-vl\n");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(engine, "pqft") && spec) {
-		if (topo_spec_parse(spec, &params, &err)) {
+	if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && o.topology) {
+		struct pgft_params params;
+
+		if (topo_spec_parse(o.topology, &params, &err)) {
 			fprintf(stderr, "osmre route: --topology: %s\n", err.msg);
 			return EXIT_USAGE;
 		}
@@ -194,91 +218,36 @@ int cmd_route(int argc, char **argv)
 				goto out;
 		}
 	}
-	if (escape_vl >= 0 && !lids_lmc_max(f)) {
+	if (o.escape_vl >= 0 && !lids_lmc_max(f)) {
 		fprintf(stderr, "osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");
 		goto out;
 	}
-	if (lft_set_for_fabric(f, lids_max(f), &s, &err)) {
+	if ((e->needs & ENGINE_TAKES_JOBS) &&
+	    ((jobsf && jobs_read(jobsf, f, &jobs, &err)) ||
+	     (iof && guidlist_read(iof, &io, &err)))) {
 		fprintf(stderr, "osmre route: %s\n", err.msg);
 		goto out;
 	}
+	o.jobs = &jobs;
+	o.io = &io;
 	t0 = tool_now();
-	if (!strcmp(engine, "pqft")) {
-		char buf[256];
-
-		if (!spec) {	/* read off the fabric */
-			if (pqft_infer(f, &params, &err)) {
-				fprintf(stderr, "osmre route: pqft: %s: %s\n", topo, err.msg);
-				rc = EXIT_INVALID;
-				goto out;
-			}
-			topo_spec_format(&params, buf, sizeof(buf));
-			fprintf(stderr, "pqft: topology %s (inferred)\n", buf);
-		}
-		pq = pqft_new();
-		if (pq)
-			pq->seed = (uint64_t)seed;
-		if (!pq || pqft_assign(pq, f, &params, &err) ||
-		    pqft_route(pq, &s, o.threads, &err)) {
-			fprintf(stderr, "osmre route: pqft: %s: %s\n", topo,
-				pq ? err.msg : "out of memory");
-			rc = EXIT_INVALID;
-			goto out;
-		}
-	} else if (!strcmp(engine, "sar")) {
-		struct sar_opts so = { .max_vls = max_vls, .jobs = &jobs, .io = &io };
-
-		if (escape_vl >= 0) {
-			so.base_only = 1;
-			if (so.max_vls > escape_vl)
-				so.max_vls = escape_vl;
-		}
-
-		if ((jobsf && jobs_read(jobsf, f, &jobs, &err)) ||
-		    (iof && guidlist_read(iof, &io, &err))) {
-			fprintf(stderr, "osmre route: %s\n", err.msg);
-			goto out;
-		}
-		if (sar_route(f, &so, &s, &sr, &err)) {
-			fprintf(stderr, "osmre route: sar: %s: %s\n", topo, err.msg);
-			rc = EXIT_INVALID;
-			goto out;
-		}
-		if (!jobsf || !jobs.njobs)
-			fprintf(stderr, "sar: %d virtual layer(s); no jobs: DFSSSP\n",
-				sr.layers);
-		else
-			fprintf(stderr, "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
-				sr.layers, sr.job_aware ? "job-aware" : "DFSSSP",
-				sr.efi_kept, sr.efi_sar, sr.efi_dfsssp);
-	} else if (dmodc_route(f, &o, &s, &err)) {
-		fprintf(stderr, "osmre route: dmodc: %s: %s\n", topo, err.msg);
+	if (engine_route(e, &o, f, &r, &err)) {
+		fprintf(stderr, "osmre route: %s: %s: %s\n", engine, topo, err.msg);
 		rc = EXIT_INVALID;
 		goto out;
 	}
-	if (escape_vl >= 0) {
-		struct updn_info ui;
-
-		if (updn_route_high(f, &s, &ui, &err)) {
-			fprintf(stderr, "osmre route: escape: %s: %s\n", topo, err.msg);
-			rc = EXIT_INVALID;
-			goto out;
-		}
-		fprintf(stderr, "escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
-			ui.lids, ui.roots, ui.fallback ? " (one per part)" : "",
-			escape_vl);
-	}
 	t1 = tool_now();
+	report(e, jobsf ? &jobs : NULL, &r, o.escape_vl);
 	if (slsf) {
 		FILE *sf = fopen(slsf, "w");
 		int bad = !sf;
 
-		if (sf && !strcmp(engine, "sar"))
-			bad = sar_write_sls(sf, f, &sr);
+		if (sf && r.layers.have)
+			bad = sar_write_sls(sf, f, &r.layers.res);
 		else if (sf)
 			fprintf(sf, "default 0\n");
-		if (sf && escape_vl >= 0)
-			bad |= updn_write_sls(sf, f, escape_vl);
+		if (sf && o.escape_vl >= 0)
+			bad |= updn_write_sls(sf, f, o.escape_vl);
 		if (bad || fclose(sf)) {
 			fprintf(stderr, "osmre route: %s: write error\n", slsf);
 			goto out;
@@ -289,19 +258,18 @@ int cmd_route(int argc, char **argv)
 		perror(out);
 		goto out;
 	}
-	if (lftdump_write(fp, f, &s, &err) || (fp != stdout && fclose(fp))) {
+	if (lftdump_write(fp, f, &r.tables, &err) ||
+	    (fp != stdout && fclose(fp))) {
 		fprintf(stderr, "osmre route: %s: write error\n", out);
 		goto out;
 	}
-	fprintf(stderr, "%s: routed %d switches in %.3f ms\n", engine, s.n,
+	fprintf(stderr, "%s: routed %d switches in %.3f ms\n", engine, r.tables.n,
 		(t1 - t0) * 1e3);
 	rc = 0;
 out:
-	sar_result_free(&sr);
+	route_result_free(&r);
 	jobs_free(&jobs);
 	guidlist_free(&io);
-	pqft_free(pq);
-	lft_set_free(&s);
 	lft_set_free(&ls);
 	fabric_free(f);
 	return rc;

@@ -28,8 +28,8 @@
  *   switch as OpenSM last read it back (OpenSM stores the blocks of the
  *   switches' answers), the new one.
  *
- * Lock order: OpenSM's lock, then u->lock.  The thread never holds u->lock
- * while it takes OpenSM's.
+ * Lock order: OpenSM's lock, then the staging object's; the protocol's
+ * own lock (its flags) is never held while another is taken.
  */
 #include "osmre_plugin.h"
 
@@ -49,10 +49,8 @@
 #define PASS_WAIT_S 120		/* a staged pass that never comes */
 #define TICK_MS 10
 
-enum { UPM_NORMAL, UPM_STAGE, UPM_APPLY };
 
-
-static void upd_log(void *ctx, int level, const char *msg)
+static void proto_log(void *ctx, int level, const char *msg)
 {
 	struct osmre *p = ctx;
 
@@ -62,99 +60,12 @@ static void upd_log(void *ctx, int level, const char *msg)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: update: %s\n", msg);
 }
 
-/* ---- routing passes (OpenSM's thread) ---- */
-
-int upd_reuse(struct osmre *p, const struct fabric *f, struct lft_set *s,
-	      struct osmre_err *err)
+unsigned proto_epoch(struct osmre *p)
 {
-	struct upd *u = &p->upd;
-	uint64_t sig = fabric_signature(f);
-	int rc = 0;
-
-	pthread_mutex_lock(&u->lock);
-	if (u->have_cur && sig == u->cur_sig && u->mode != UPM_STAGE) {
-		if (u->mode == UPM_APPLY && u->have_next) {
-			lft_set_free(&u->cur);
-			u->cur = u->next;
-			memset(&u->next, 0, sizeof(u->next));
-			u->have_next = 0;
-			sar_promote(&p->sar);
-			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-				"osmre: update: epoch %u: the new base-LID tables go to the switches\n",
-				u->sm.epoch);
-		}
-		u->mode = UPM_NORMAL;
-		lft_set_free(s);
-		rc = lft_set_clone(&u->cur, s, err) ? -1 : 1;
-		pthread_cond_broadcast(&u->cond);
-	}
-	pthread_mutex_unlock(&u->lock);
-	return rc;
+	return p->proto.sm.epoch;
 }
 
-int upd_routed(struct osmre *p, const struct fabric *f, struct lft_set *s,
-	       struct osmre_err *err)
-{
-	struct upd *u = &p->upd;
-	uint64_t sig = fabric_signature(f);
-	int rc = 0;
-
-	pthread_mutex_lock(&u->lock);
-	if (u->mode == UPM_STAGE && u->have_cur && sig == u->cur_sig) {
-		/* next := the engine's; new_lft keeps the committed tables */
-		lft_set_free(&u->next);
-		u->next = *s;
-		u->have_next = 1;
-		free(u->changed);
-		u->staged = lft_set_blocks_changed(&u->cur, &u->next,
-						   &u->changed);
-		if (u->staged < 0) {
-			u->changed = NULL;
-			rc = osmre_fail(err, "out of memory");
-		}
-		if (rc || lft_set_clone(&u->cur, s, err)) {
-			memset(s, 0, sizeof(*s));
-			rc = -1;
-		}
-	} else {
-		/* first pass, or a new topology: in force at once */
-		if (u->have_cur && sig != u->cur_sig)
-			u->topo = 1;
-		if (u->mode == UPM_STAGE)
-			u->staged = 0;
-		lft_set_free(&u->cur);
-		lft_set_free(&u->next);
-		u->have_next = 0;
-		free(u->changed);	/* blocks of the old topology */
-		u->changed = NULL;
-		if (lft_set_clone(s, &u->cur, err)) {
-			u->have_cur = 0;
-			rc = -1;
-		} else {
-			u->have_cur = 1;
-			u->cur_sig = sig;
-		}
-		sar_promote(&p->sar);
-	}
-	u->mode = UPM_NORMAL;
-	pthread_cond_broadcast(&u->cond);
-	pthread_mutex_unlock(&u->lock);
-	return rc;
-}
-
-void upd_failed(struct osmre *p)
-{
-	struct upd *u = &p->upd;
-
-	pthread_mutex_lock(&u->lock);
-	if (u->mode == UPM_STAGE)
-		u->staged = -1;
-	u->mode = UPM_NORMAL;
-	pthread_cond_broadcast(&u->cond);
-	pthread_mutex_unlock(&u->lock);
-}
-
-void upd_sl2vl(struct osmre *p, ib_slvl_table_t *t)
+void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t)
 {
 	int sl;
 
@@ -165,7 +76,7 @@ void upd_sl2vl(struct osmre *p, ib_slvl_table_t *t)
 				  (uint8_t)updn_sl2vl(p->opt.update_escape_vl, sl));
 }
 
-uint8_t upd_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
+uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
 {
 	osm_port_t *port;
 	uint16_t d = cl_ntoh16(dlid), lo, hi;
@@ -184,35 +95,18 @@ uint8_t upd_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
 /* Asks OpenSM for a routing pass in mode m. */
 static void ask_pass(struct osmre *p, int m)
 {
-	pthread_mutex_lock(&p->upd.lock);
-	p->upd.mode = m;
-	pthread_mutex_unlock(&p->upd.lock);
+	staging_ask(&p->stage, m);
 	p->osm->subn.force_reroute = TRUE;
 	osm_opensm_sweep(p->osm);
 }
 
+/* COMPUTE: a pass in stage mode; what changed */
 static long op_compute(void *ctx)
 {
 	struct osmre *p = ctx;
-	struct upd *u = &p->upd;
-	struct timespec until;
-	long n;
 
-	pthread_mutex_lock(&u->lock);
-	u->staged = -1;
-	pthread_mutex_unlock(&u->lock);
-	ask_pass(p, UPM_STAGE);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += PASS_WAIT_S;
-	/* the pass that takes the stage mode puts it back to normal */
-	pthread_mutex_lock(&u->lock);
-	while (u->mode == UPM_STAGE && u->running &&
-	       pthread_cond_timedwait(&u->cond, &u->lock, &until) != ETIMEDOUT)
-		;
-	n = u->mode == UPM_STAGE ? -1 : u->staged;
-	u->mode = UPM_NORMAL;
-	pthread_mutex_unlock(&u->lock);
-	return n;
+	ask_pass(p, STAGING_STAGE);
+	return staging_wait(&p->stage, PASS_WAIT_S);
 }
 
 static double op_now(void *ctx)
@@ -223,64 +117,51 @@ static double op_now(void *ctx)
 
 static int op_push(void *ctx)
 {
-	ask_pass(ctx, UPM_APPLY);
+	ask_pass(ctx, STAGING_APPLY);
 	return 0;
 }
 
-/* 1 when every block the update changes is, on its switch, as OpenSM
- * read it back, that of cur. */
+/* 1 when the block of t is, on its switch as OpenSM read it back, t's */
+static int block_pushed(void *ctx, const struct lft *t, unsigned block)
+{
+	struct osmre *p = ctx;
+	osm_switch_t *sw = osm_get_switch_by_guid(&p->osm->subn,
+						  cl_hton64(t->guid));
+	unsigned lid;
+
+	for (lid = block * 64; sw && sw->lft && lid < block * 64 + 64 &&
+	     lid <= t->top && lid <= sw->max_lid_ho; lid++)
+		if (sw->lft[lid] != t->port[lid])
+			return 0;
+	return 1;
+}
+
+/* 1 when every block the update changes is on its switch. */
 static int op_pushed(void *ctx)
 {
 	struct osmre *p = ctx;
-	struct upd *u = &p->upd;
-	int same = 1, mode;
-	long k;
+	int same;
 
-	pthread_mutex_lock(&u->lock);
-	mode = u->mode;
-	pthread_mutex_unlock(&u->lock);
-	if (mode == UPM_APPLY)	/* the pass has not come yet */
-		return 0;
+	if (staging_mode(&p->stage) == STAGING_APPLY)
+		return 0;	/* the pass has not come yet */
 	cl_plock_acquire(&p->osm->lock);
-	pthread_mutex_lock(&u->lock);
-	for (k = 0; same && u->changed && k < u->staged; k++) {
-		const struct lft *t = &u->cur.t[u->changed[k].table];
-		osm_switch_t *sw = osm_get_switch_by_guid(&p->osm->subn,
-							  cl_hton64(t->guid));
-		unsigned lid = u->changed[k].block * 64;
-
-		for (; same && sw && sw->lft && lid < u->changed[k].block * 64 + 64 &&
-		       lid <= t->top && lid <= sw->max_lid_ho; lid++)
-			same = sw->lft[lid] == t->port[lid];
-	}
-	pthread_mutex_unlock(&u->lock);
+	same = staging_each_changed(&p->stage, block_pushed, p);
 	cl_plock_release(&p->osm->lock);
 	return same;
 }
 
-static void drop_next(struct osmre *p)
-{
-	struct upd *u = &p->upd;
-
-	pthread_mutex_lock(&u->lock);
-	lft_set_free(&u->next);
-	u->have_next = 0;
-	free(u->changed);
-	u->changed = NULL;
-	u->staged = 0;
-	u->mode = UPM_NORMAL;
-	pthread_mutex_unlock(&u->lock);
-	sar_drop_next(&p->sar);
-}
-
 static void op_commit(void *ctx)
 {
-	drop_next(ctx);		/* nothing is left aside */
+	struct osmre *p = ctx;
+
+	staging_drop(&p->stage);	/* nothing is left aside */
 }
 
 static void op_abandon(void *ctx)
 {
-	drop_next(ctx);
+	struct osmre *p = ctx;
+
+	staging_drop(&p->stage);
 }
 
 /* ---- the transport ---- */
@@ -310,7 +191,7 @@ static struct updw_peer peer_of(struct osmre *p, unsigned slid)
 static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 		  int len, unsigned slid)
 {
-	struct upd *u = &p->upd;
+	struct proto *u = &p->proto;
 	struct updw_msg req, resp;
 	struct updw_peer peer;
 	uint8_t out[UPDW_MAD_SIZE];
@@ -349,10 +230,10 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 			resp.reply_lid);
 }
 
-static void *upd_thread(void *arg)
+static void *proto_thread(void *arg)
 {
 	struct osmre *p = arg;
-	struct upd *u = &p->upd;
+	struct proto *u = &p->proto;
 	struct umad_link l = { .fd = -1, .agent = -1 };
 	uint8_t mad[UPDW_MAD_SIZE];
 	double next_try = 0;
@@ -406,21 +287,28 @@ static void *upd_thread(void *arg)
 	return NULL;
 }
 
-void upd_request(struct osmre *p)
+void proto_request(struct osmre *p)
 {
-	pthread_mutex_lock(&p->upd.lock);
-	p->upd.request = 1;
-	pthread_mutex_unlock(&p->upd.lock);
+	pthread_mutex_lock(&p->proto.lock);
+	p->proto.request = 1;
+	pthread_mutex_unlock(&p->proto.lock);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"osmre: update: re-route requested\n");
 }
 
-int upd_start(struct osmre *p)
+void proto_topology(struct osmre *p)
 {
-	struct upd *u = &p->upd;
+	pthread_mutex_lock(&p->proto.lock);
+	p->proto.topo = 1;
+	pthread_mutex_unlock(&p->proto.lock);
+}
+
+int proto_start(struct osmre *p)
+{
+	struct proto *u = &p->proto;
 	static const struct upd_ops ops = {
 		.compute = op_compute, .push = op_push, .pushed = op_pushed,
-		.commit = op_commit, .abandon = op_abandon, .log = upd_log,
+		.commit = op_commit, .abandon = op_abandon, .log = proto_log,
 		.now = op_now,
 	};
 	struct upd_opts o = {
@@ -431,13 +319,12 @@ int upd_start(struct osmre *p)
 	};
 
 	pthread_mutex_init(&u->lock, NULL);
-	pthread_cond_init(&u->cond, NULL);
 	update_init(&u->sm, &ops, p, &o);
 	u->inited = 1;
 	if (!p->opt.update_protocol)
 		return 0;
 	u->running = 1;
-	if (pthread_create(&u->thread, NULL, upd_thread, p)) {
+	if (pthread_create(&u->thread, NULL, proto_thread, p)) {
 		u->running = 0;
 		return -1;
 	}
@@ -445,23 +332,19 @@ int upd_start(struct osmre *p)
 	return 0;
 }
 
-void upd_stop(struct osmre *p)
+void proto_stop(struct osmre *p)
 {
-	struct upd *u = &p->upd;
+	struct proto *u = &p->proto;
 
 	if (!u->inited)
 		return;
 	pthread_mutex_lock(&u->lock);
 	u->running = 0;
-	pthread_cond_broadcast(&u->cond);
 	pthread_mutex_unlock(&u->lock);
+	staging_close(&p->stage);	/* a COMPUTE waiting ends */
 	if (u->started)
 		pthread_join(u->thread, NULL);
 	update_free(&u->sm);
-	lft_set_free(&u->cur);
-	lft_set_free(&u->next);
-	free(u->changed);
 	pthread_mutex_destroy(&u->lock);
-	pthread_cond_destroy(&u->cond);
 	u->inited = 0;
 }

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The results of routing passes as the plugin keeps them: the committed
+ * one (in force on the switches; its layers give the paths' SLs) and,
+ * with the update protocol, a staged one that waits for the protocol's
+ * UPDATE phase.  Thread-safe: routing passes (OpenSM's thread), the
+ * protocol's thread and SA queries (path_sl) share it.
+ *
+ * Modes of the next routing pass:
+ *   STAGING_NORMAL  the pass's result is in force at once (the committed
+ *                   tables are installed again, without running the
+ *                   engine, while the topology is unchanged and tables
+ *                   are kept);
+ *   STAGING_STAGE   the protocol's COMPUTE: the engine runs, its result
+ *                   is kept aside ("next"), the committed tables are
+ *                   installed: nothing moves;
+ *   STAGING_APPLY   the protocol's UPDATE: next becomes committed and is
+ *                   installed.
+ * A pass on a changed topology is in force at once whatever the mode (dead
+ * links cannot wait), and ends a staged run: the caller restarts it.
+ *
+ * Without kept tables (the update protocol off) only the layers are kept:
+ * every pass runs the engine and its tables go to the switches.
+ */
+#ifndef OSMRE_STAGING_H
+#define OSMRE_STAGING_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "lft.h"
+
+enum staging_mode { STAGING_NORMAL, STAGING_STAGE, STAGING_APPLY };
+
+/* staging_reuse's answers */
+enum { STAGING_RUN = 0, STAGING_KEPT = 1, STAGING_APPLIED = 2 };
+
+struct staging_pass {
+	struct lft_set tables;	/* kept tables only */
+	struct route_layers layers;
+};
+
+struct staging {
+	pthread_mutex_t lock;	/* everything below */
+	pthread_cond_t cond;	/* a staged pass came, or closing */
+	int keep_tables;
+	int mode;
+	int closing;
+	struct staging_pass cur, next;
+	int have_cur, have_next;
+	uint64_t cur_sig;	/* topology of cur (fabric_signature) */
+	/* blocks changed by the last staged pass (-1: none came, or it
+	 * failed), and which (the tables of cur and next alike: one
+	 * topology) */
+	long staged;
+	struct lft_block *changed;
+};
+
+/* keep_tables: the update protocol is on.  0, or -1 (no memory). */
+int staging_init(struct staging *st, int keep_tables);
+void staging_free(struct staging *st);
+
+/*
+ * A routing pass, before the engine, on the topology sig: STAGING_KEPT
+ * (or STAGING_APPLIED, when an APPLY pass made next committed) with the
+ * committed tables copied into s (any old content freed), STAGING_RUN
+ * when the engine must run, -1 (no memory) with err.
+ */
+int staging_reuse(struct staging *st, uint64_t sig, struct lft_set *s,
+		  struct osmre_err *err);
+/*
+ * After the engine: takes r's tables and layers (r is left empty) and
+ * puts in s the tables to install: the committed ones while a STAGE pass
+ * keeps r's aside, r's otherwise.  0, 1 when the topology changed under
+ * committed tables (a staged run must restart), -1 (no memory) with err.
+ */
+int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
+		   struct lft_set *s, struct osmre_err *err);
+/* A pass that failed: a STAGE pass waited for ends with staged -1. */
+void staging_failed(struct staging *st);
+/* next becomes committed (none: nothing happens). */
+void staging_promote(struct staging *st);
+/* next is dropped with its changed blocks; the mode back to normal. */
+void staging_drop(struct staging *st);
+
+/* The mode of the next pass (STAGE: staged = -1 until the pass comes). */
+void staging_ask(struct staging *st, int mode);
+int staging_mode(struct staging *st);
+/* Waits at most timeout_s for the STAGE pass asked: its changed blocks,
+ * or -1 (none came, it failed, or staging_close). */
+long staging_wait(struct staging *st, double timeout_s);
+/* Wakes and ends every wait (shutdown). */
+void staging_close(struct staging *st);
+
+/* fn(ctx, table of cur, block) for each changed block while fn returns
+ * 1; returns 0 when one returned 0, 1 otherwise.  Under the lock. */
+int staging_each_changed(struct staging *st,
+			 int (*fn)(void *ctx, const struct lft *t,
+				   unsigned block),
+			 void *ctx);
+
+/* The committed layers' SL of the path slid -> dlid (0: no layers). */
+uint8_t staging_path_sl(struct staging *st, unsigned slid, unsigned dlid);
+/* 1 when the committed pass has layers. */
+int staging_has_layers(struct staging *st);
+
+#endif

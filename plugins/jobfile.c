@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sar's inputs inside OpenSM: the job file (read under a shared flock of
+ * "<job file>.lock", the lock osmre jobwatch takes to replace it; a
+ * malformed file is logged with file:line and the last good job set stays
+ * in force) and the I/O nodes.  The engine is common/sar.c, run through
+ * common/engine.c; its layers are kept by common/staging.c.
+ */
+#include "osmre_plugin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "infile.h"
+
+/*
+ * Takes a shared lock on fd, waiting at most 2 s: anyone who can open the
+ * lock file can hold it, and OpenSM must not wait on them.  jobwatch
+ * renames a complete file into place, so a read without the lock still
+ * sees a whole file.
+ */
+static int lock_shared(int fd)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!flock(fd, LOCK_SH | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* The whole job file (bounded: infile.h), read under the writers' lock
+ * when it can be had; NULL on error. */
+static char *read_job_file(const char *path, struct osmre_err *err)
+{
+	char lock[300], *buf = NULL;
+	size_t len = 0;
+	FILE *fp, *out;
+	int lfd, c;
+
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	lfd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (lfd >= 0 && lock_shared(lfd)) {
+		close(lfd);
+		lfd = -1;
+	}
+	fp = infile_open(path, "job file", INFILE_JOBS_SIZE, err);
+	if (!fp) {
+		if (lfd >= 0)
+			close(lfd);
+		return NULL;
+	}
+	out = open_memstream(&buf, &len);
+	if (out) {
+		long long n = 0;
+
+		while (n++ < INFILE_JOBS_SIZE && (c = getc(fp)) != EOF)
+			putc(c, out);
+		fclose(out);
+	}
+	fclose(fp);
+	if (lfd >= 0)
+		close(lfd);
+	if (!buf)
+		osmre_fail(err, "out of memory");
+	return buf;
+}
+
+static int parse_jobs(const char *text, const char *name,
+		      const struct fabric *f, struct jobs *j,
+		      struct osmre_err *err)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	if (!fp)
+		return osmre_fail(err, "out of memory");
+	rc = jobs_read_stream(fp, name, f, j, err);
+	fclose(fp);
+	return rc;
+}
+
+int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
+		 struct guidlist *io, struct osmre_err *err)
+{
+	const char *path = p->opt.sar_job_file;
+
+	if (path[0]) {
+		char *text = read_job_file(path, err);
+
+		if (text && !parse_jobs(text, path, f, jobs, err)) {
+			free(p->jobs_text);
+			p->jobs_text = text;
+		} else {
+			free(text);
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: sar: %s; the last good job set stays in force\n",
+				err->msg);
+			if (p->jobs_text &&
+			    parse_jobs(p->jobs_text, path, f, jobs, err))
+				return -1;
+		}
+		if (jobs->unknown)
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: sar: %d hostname(s) of %s not in the fabric, first \"%s\"\n",
+				jobs->unknown, path, jobs->first_unknown);
+	}
+	if (p->opt.sar_io_guid_file[0] &&
+	    guidlist_read(p->opt.sar_io_guid_file, io, err)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: sar: %s; I/O nodes are not told apart\n",
+			err->msg);
+		guidlist_free(io);
+	}
+	return 0;
+}
+
+void jobfile_report(struct osmre *p, const struct jobs *jobs,
+		    const struct route_result *r)
+{
+	const struct sar_result *res = &r->layers.res;
+	const char *path = p->opt.sar_job_file;
+
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"osmre: sar: %d job(s) from %s, %d virtual layer(s), %s tables (max effective EFI %ld; SAR %ld, DFSSSP %ld)\n",
+		jobs->njobs, path[0] ? path : "(no job file)", res->layers,
+		jobs->njobs && res->job_aware ? "job-aware" : "DFSSSP",
+		res->efi_kept, res->efi_sar, res->efi_dfsssp);
+}
+
+void jobfile_free(struct osmre *p)
+{
+	free(p->jobs_text);
+	p->jobs_text = NULL;
+}

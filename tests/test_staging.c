@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The engine table (engine.h) and the staging object (staging.h): the
+ * table's engines give the tables of their cores; a pass's result is
+ * committed, staged, applied, dropped, replaced by a new topology in the
+ * middle of a run, or lost to a failed pass, with the layers (path SLs)
+ * switching with the tables.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmodc.h"
+#include "engine.h"
+#include "lids.h"
+#include "pqft.h"
+#include "staging.h"
+#include "testutil.h"
+
+#define SIG_A 0x1111
+#define SIG_B 0x2222
+
+static struct fabric *fab(int lmc)
+{
+	/* 2:1 blocking, so that sar and dmodc disagree */
+	return tu_pgft("3", "4,4,4", "1,2,2", "1,1,1", lmc);
+}
+
+static void route(const char *name, const struct fabric *f, int escape_vl,
+		  struct route_result *r)
+{
+	const struct engine *e = engine_find(name);
+	struct engine_opts o;
+	struct osmre_err err;
+
+	assert_non_null(e);
+	engine_opts_defaults(&o);
+	o.threads = 2;
+	o.escape_vl = escape_vl;
+	if (engine_route(e, &o, f, r, &err))
+		fail_msg("%s: %s", name, err.msg);
+}
+
+static void test_table(void **state)
+{
+	const struct engine *e;
+
+	(void)state;
+	assert_string_equal(engine_names(), "dmodc, pqft, sar");
+	for (e = engines; e->name; e++) {
+		assert_ptr_equal(engine_find(e->name), e);
+		assert_non_null(e->route);
+		assert_non_null(e->summary);
+	}
+	assert_null(engine_find("minhop"));
+	assert_null(engine_find(NULL));
+	assert_true(engine_find("sar")->produces & ENGINE_LAYERS);
+	assert_true(engine_find("pqft")->needs & ENGINE_NEEDS_TOPOLOGY);
+}
+
+/* Each engine of the table gives its core's tables. */
+static void test_engines_are_their_cores(void **state)
+{
+	struct fabric *f = fab(1);
+	struct lft_set s = { 0 };
+	struct route_result r;
+	struct dmodc_opts d = { .threads = 1 };
+	struct osmre_err err;
+	struct pgft_params t;
+	struct pqft *q = pqft_new();
+	struct sar_result sr;
+	struct sar_opts so = { .max_vls = 8 };
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	assert_int_equal(dmodc_route(f, &d, &s, &err), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(lft_set_equal(&s, &r.tables, NULL, 0), 1);
+	assert_false(r.layers.have);
+	assert_false(r.has_escape);
+	route_result_free(&r);
+
+	lft_set_free(&s);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	assert_int_equal(pqft_infer(f, &t, &err), 0);
+	assert_int_equal(pqft_assign(q, f, &t, &err), 0);
+	assert_int_equal(pqft_route(q, &s, 1, &err), 0);
+	route("pqft", f, -1, &r);
+	assert_int_equal(lft_set_equal(&s, &r.tables, NULL, 0), 1);
+	assert_string_equal(r.inferred, "pgft(3;4,4,4;1,2,2;1,1,1)");
+	route_result_free(&r);
+	pqft_free(q);
+
+	lft_set_free(&s);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	assert_int_equal(sar_route(f, &so, &s, &sr, &err), 0);
+	route("sar", f, -1, &r);
+	assert_int_equal(lft_set_equal(&s, &r.tables, NULL, 0), 1);
+	assert_true(r.layers.have);
+	assert_int_equal(r.layers.res.layers, sr.layers);
+	sar_result_free(&sr);
+	route_result_free(&r);
+
+	/* the escape: every high LID, sar's layers below its VL */
+	route("sar", f, 1, &r);
+	assert_true(r.has_escape);
+	assert_int_equal(r.escape.lids, 64);
+	assert_int_equal(r.layers.res.layers, 1);
+	route_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+/* A pqft without parameters on a fabric they cannot be read off. */
+static void test_engine_refuses(void **state)
+{
+	struct fabric *f = tu_from_text(tu_ring3_net, 0);
+	const struct engine *e = engine_find("pqft");
+	struct route_result r;
+	struct engine_opts o;
+	struct osmre_err err;
+
+	(void)state;
+	engine_opts_defaults(&o);
+	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot infer"));
+	assert_string_equal(r.inferred, "");
+	route_result_free(&r);
+	o.topology = "pgft(1;3;1;1)";
+	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
+	route_result_free(&r);
+	fabric_free(f);
+}
+
+/* The SL of some path on a layer above 0, from the layers. */
+static int some_layered_path(const struct route_layers *l, unsigned *slid,
+			     unsigned *dlid)
+{
+	unsigned s, d;
+
+	for (s = 1; s <= l->res.maxlid; s++)
+		for (d = 1; d <= l->res.maxlid; d++)
+			if (route_layers_sl(l, s, d)) {
+				*slid = s;
+				*dlid = d;
+				return 1;
+			}
+	return 0;
+}
+
+/* The update protocol off: the tables go through, the layers stay. */
+static void test_no_kept_tables(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 }, want = { 0 };
+	struct osmre_err err;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 0), 0);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_RUN);
+	route("sar", f, -1, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &want, &err), 0);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_null(r.tables.t);	/* taken */
+	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
+	assert_true(staging_has_layers(&st));
+	assert_null(st.cur.tables.t);
+	/* never reused: every pass runs the engine */
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_RUN);
+	/* an engine without layers: SL 0 everywhere */
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_false(staging_has_layers(&st));
+	assert_int_equal(staging_path_sl(&st, 1, 2), 0);
+	lft_set_free(&s);
+	lft_set_free(&want);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+/* commit, reuse, stage, apply: the protocol's run on one topology */
+static void test_stage_and_apply(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 }, old = { 0 }, new = { 0 };
+	struct lft_block *blocks = NULL;
+	struct osmre_err err;
+	unsigned slid, dlid;
+	long changed;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	/* first pass: in force at once */
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_RUN);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &old, &err), 0);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_int_equal(lft_set_equal(&s, &old, NULL, 0), 1);
+	/* the same topology: the committed tables, no engine */
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &old, NULL, 0), 1);
+
+	/* COMPUTE: the engine runs, the committed tables are installed */
+	staging_ask(&st, STAGING_STAGE);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_RUN);
+	route("sar", f, -1, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &new, &err), 0);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_int_equal(lft_set_equal(&s, &old, NULL, 0), 1);
+	changed = lft_set_blocks_changed(&old, &new, &blocks);
+	assert_true(changed > 0);
+	assert_int_equal(staging_wait(&st, 1), changed);
+	assert_int_equal(staging_mode(&st), STAGING_NORMAL);
+	/* the old layers (none) still give the SLs */
+	assert_false(staging_has_layers(&st));
+	/* a pass in between (a heavy sweep): still the committed tables */
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &old, NULL, 0), 1);
+
+	/* UPDATE: the staged tables and layers come into force */
+	staging_ask(&st, STAGING_APPLY);
+	assert_int_equal(staging_mode(&st), STAGING_APPLY);
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err),
+			 STAGING_APPLIED);
+	assert_int_equal(lft_set_equal(&s, &new, NULL, 0), 1);
+	assert_true(staging_has_layers(&st));
+	if (some_layered_path(&st.cur.layers, &slid, &dlid))
+		assert_int_equal(staging_path_sl(&st, slid, dlid),
+				 route_layers_sl(&st.cur.layers, slid, dlid));
+	/* COMMIT: nothing left aside; applying again changes nothing */
+	staging_drop(&st);
+	staging_ask(&st, STAGING_APPLY);
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &new, NULL, 0), 1);
+	free(blocks);
+	lft_set_free(&s);
+	lft_set_free(&old);
+	lft_set_free(&new);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+struct seen {
+	const struct lft_block *want;
+	const struct lft_set *tables;
+	long n;
+};
+
+static int count_block(void *ctx, const struct lft *t, unsigned block)
+{
+	struct seen *c = ctx;
+
+	assert_ptr_equal(t->guid, c->tables->t[c->want[c->n].table].guid);
+	assert_int_equal(block, c->want[c->n].block);
+	c->n++;
+	return 1;
+}
+
+static int stop_at_first(void *ctx, const struct lft *t, unsigned block)
+{
+	(void)t;
+	(void)block;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* The changed blocks, for the protocol's "pushed" check. */
+static void test_changed_blocks(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 }, old = { 0 };
+	struct lft_block *blocks = NULL;
+	struct osmre_err err;
+	struct seen c = { 0 };
+	int calls = 0;
+	long n;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_int_equal(lft_set_clone(&s, &old, &err), 0);
+	/* nothing staged: nothing to check */
+	assert_int_equal(staging_each_changed(&st, stop_at_first, &calls), 1);
+	assert_int_equal(calls, 0);
+	staging_ask(&st, STAGING_STAGE);
+	route("sar", f, -1, &r);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	n = lft_set_blocks_changed(&old, &st.next.tables, &blocks);
+	assert_true(n > 1);
+	assert_int_equal(st.staged, n);
+	c.want = blocks;
+	c.tables = &old;
+	assert_int_equal(staging_each_changed(&st, count_block, &c), 1);
+	assert_int_equal(c.n, n);
+	assert_int_equal(staging_each_changed(&st, stop_at_first, &calls), 0);
+	assert_int_equal(calls, 1);
+	free(blocks);
+	lft_set_free(&s);
+	lft_set_free(&old);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+/* A new topology in the middle of a run: in force at once, the staged
+ * result dropped, the caller told to restart. */
+static void test_topology_change(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 }, want = { 0 };
+	struct osmre_err err;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	staging_ask(&st, STAGING_STAGE);
+	route("sar", f, -1, &r);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_true(st.have_next);
+	/* a link went down: a pass on another topology */
+	assert_int_equal(staging_reuse(&st, SIG_B, &s, &err), STAGING_RUN);
+	route("pqft", f, -1, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &want, &err), 0);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_B, &r, &s, &err), 1);
+	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
+	assert_false(st.have_next);
+	assert_null(st.changed);
+	assert_false(staging_has_layers(&st));	/* sar's were staged only */
+	/* a STAGE pass asked before the change ends with nothing staged */
+	staging_ask(&st, STAGING_STAGE);
+	route("pqft", f, -1, &r);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 1);
+	assert_int_equal(staging_wait(&st, 1), 0);
+	/* and on the new topology the committed tables stay */
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
+	lft_set_free(&s);
+	lft_set_free(&want);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+/* A STAGE pass that fails, or never comes. */
+static void test_failed_pass(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 };
+	struct osmre_err err;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	staging_ask(&st, STAGING_STAGE);
+	staging_failed(&st);
+	assert_int_equal(staging_wait(&st, 1), -1);
+	assert_false(st.have_next);
+	/* no pass at all: the wait times out */
+	staging_ask(&st, STAGING_STAGE);
+	assert_int_equal(staging_wait(&st, 0.05), -1);
+	assert_int_equal(staging_mode(&st), STAGING_NORMAL);
+	/* a failed pass in normal mode changes nothing */
+	staging_failed(&st);
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	lft_set_free(&s);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+struct waiter {
+	struct staging *st;
+	double timeout;
+	long got;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->got = staging_wait(w->st, w->timeout);
+	return NULL;
+}
+
+/* The protocol's thread waits, a routing pass (another thread) stages;
+ * closing ends a wait. */
+static void test_wait_across_threads(void **state)
+{
+	struct fabric *f = fab(0);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 };
+	struct osmre_err err;
+	struct waiter w = { &st, 30, -2 };
+	pthread_t th;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	staging_ask(&st, STAGING_STAGE);
+	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
+	route("sar", f, -1, &r);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	pthread_join(th, NULL);
+	assert_true(w.got > 0);
+	assert_int_equal(w.got, st.staged);
+
+	staging_ask(&st, STAGING_STAGE);
+	w.got = -2;
+	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
+	staging_close(&st);
+	pthread_join(th, NULL);
+	assert_int_equal(w.got, -1);
+	lft_set_free(&s);
+	staging_free(&st);
+	fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_engines_are_their_cores),
+		cmocka_unit_test(test_engine_refuses),
+		cmocka_unit_test(test_no_kept_tables),
+		cmocka_unit_test(test_stage_and_apply),
+		cmocka_unit_test(test_changed_blocks),
+		cmocka_unit_test(test_topology_change),
+		cmocka_unit_test(test_failed_pass),
+		cmocka_unit_test(test_wait_across_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -166,15 +166,26 @@ struct dest {
 	int job;		/* -1: none */
 };
 
+/* Per-switch buffers of one destination's routing (route_dest). */
+struct scratch {
+	uint64_t *add;		/* the sources each switch adds */
+	uint64_t *dist, *flow;
+	int *next, *order;
+	struct heap h;
+};
+
 /*
  * One destination: Dijkstra from its switch t over the links reversed,
  * the LFT entries, then the weights: every switch's sources (add[]) flow
  * along its path to t.
  */
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid,
-		      int t, int last_port, const uint64_t *add, uint64_t *dist,
-		      int *next, int *order, uint64_t *flow, struct heap *h)
+		      int t, int last_port, struct scratch *w)
 {
+	const uint64_t *add = w->add;
+	uint64_t *dist = w->dist, *flow = w->flow;
+	int *next = w->next, *order = w->order;
+	struct heap *h = &w->h;
 	int k, e, n = 0;
 
 	for (k = 0; k < g->nsw; k++) {
@@ -604,18 +615,55 @@ static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 		}
 }
 
-/* Every destination in order d[0..nd), weights updated as they go. */
-static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
-		     int nd, int **job_on, const int *ncas_on, uint64_t *add,
-		     uint64_t *dist, int *next, int *order, uint64_t *flow,
-		     struct heap *h)
+/* One sar_route: the graph, the destinations, what is counted per switch. */
+struct sar_work {
+	const struct fabric *f;
+	const struct sar_opts *o;
+	struct graph g;
+	struct scratch w;
+	struct dest *d;		/* in routing order */
+	int nd;
+	struct lid_owner *own;	/* LID -> port */
+	int *ncas_on;		/* per switch: its CA ports (DFSSSP's weights) */
+	int **job_on;		/* per job, per switch: the job's CA ports */
+	int njobs;
+};
+
+/*
+ * The ways sar routes with jobs; it keeps the tables whose maximum
+ * effective EFI for the jobs is lowest (the first, SAR, on ties).
+ */
+struct sar_variant {
+	int job_order;		/* destinations by job size (else DFSSSP's) */
+	int job_weights;	/* intra-job routes weigh (else every source) */
+	int refine;		/* then each destination routed again against
+				 * the others */
+};
+
+static const struct sar_variant variants[] = {
+	{ .job_order = 0, .job_weights = 0, .refine = 0 },	/* DFSSSP */
+	{ .job_order = 1, .job_weights = 0, .refine = 0 },
+	{ .job_order = 0, .job_weights = 1, .refine = 0 },
+	{ .job_order = 1, .job_weights = 1, .refine = 1 },	/* refined SAR */
+};
+#define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
+
+/*
+ * Every destination in order, weights updated as they go: a destination
+ * of a job weighs with its job's sources (job_on, SAR), any other with
+ * every source (DFSSSP).
+ */
+static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 {
-	const struct fabric *f = g->f;
+	const struct fabric *f = sw->f;
+	struct graph *g = &sw->g;
+	const struct dest *d = sw->d;
 	int k, i;
 	unsigned lid;
 
-	for (k = 0; k < nd; k++) {
+	for (k = 0; k < sw->nd; k++) {
 		const struct fab_port *pt = &f->nodes[d[k].node].ports[d[k].port];
+		unsigned nlids = 1u << (g->base_only ? 0 : pt->lmc);
 		int t, last;
 
 		if (d[k].port == 0) {	/* a switch LID */
@@ -625,205 +673,260 @@ static int route_all(struct graph *g, struct lft_set *s, const struct dest *d,
 			t = g->idx[pt->rnode];
 			last = pt->rport;
 		}
-		/* intra-job routes only (SAR), or every source (DFSSSP) */
 		for (i = 0; i < g->nsw; i++)
-			add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
-					    job_on[d[k].job][i] : ncas_on[i]);
-		for (lid = pt->lid; lid < pt->lid + (1u << (g->base_only ? 0 : pt->lmc));
-		     lid++) {
+			sw->w.add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
+						  job_on[d[k].job][i] :
+						  sw->ncas_on[i]);
+		for (lid = pt->lid; lid < pt->lid + nlids; lid++) {
 			if (g->rip)
-				rip_up(g, s, lid, t, add);
-			if (route_dest(g, s, lid, t, last, add, dist, next,
-				       order, flow, h))
+				rip_up(g, s, lid, t, sw->w.add);
+			if (route_dest(g, s, lid, t, last, &sw->w))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-int sar_route(const struct fabric *f, const struct sar_opts *o,
-	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
+/* The graph, the LID owners and the per-switch buffers. */
+static int work_init(struct sar_work *sw, const struct fabric *f,
+		     const struct sar_opts *o, struct sar_result *r,
+		     struct osmre_err *err)
 {
-	struct graph g = { 0 };
-	struct heap h = { 0 };
-	struct dest *d = NULL;
-	struct lid_owner *own = NULL;
-	struct layering L = { 0 };
-	uint64_t *add = NULL, *dist = NULL, *flow = NULL;
-	int *next = NULL, *order = NULL, *ncas_on = NULL, **job_on = NULL;
-	int n, k, p, nd, rc = -1;
-	unsigned lid;
+	size_t n;
+	int k, i;
 
-	memset(r, 0, sizeof(*r));
-	g.base_only = o->base_only;
-	if (graph_build(&g, f) || lids_owners(f, &own, &r->maxlid, err))
-		goto oom;
-	add = calloc((size_t)g.nsw + 1, sizeof(*add));
-	dist = malloc(((size_t)g.nsw + 1) * sizeof(*dist));
-	flow = malloc(((size_t)g.nsw + 1) * sizeof(*flow));
-	next = malloc(((size_t)g.nsw + 1) * sizeof(int));
-	order = malloc(((size_t)g.nsw + 1) * sizeof(int));
-	ncas_on = calloc((size_t)g.nsw + 1, sizeof(int));
-	for (n = 0, k = 1; n < f->nnodes; n++)
-		k += f->nodes[n].type == FAB_SWITCH ? 1 : f->nodes[n].nports;
-	d = malloc((size_t)k * sizeof(*d));
-	if (!add || !dist || !flow || !next || !order || !ncas_on || !d)
-		goto oom;
-	/* the CA ports: sources of the layering, counted per switch */
-	r->ca_node = malloc(((size_t)f->nnodes * 2 + 1) * sizeof(int));
-	r->ca_port = malloc(((size_t)f->nnodes * 2 + 1) * sizeof(int));
-	if (!r->ca_node || !r->ca_port)
-		goto oom;
+	sw->f = f;
+	sw->o = o;
+	sw->g.base_only = o->base_only;
+	if (graph_build(&sw->g, f) || lids_owners(f, &sw->own, &r->maxlid, err))
+		return -1;
+	n = (size_t)sw->g.nsw + 1;
+	sw->w.add = calloc(n, sizeof(*sw->w.add));
+	sw->w.dist = malloc(n * sizeof(*sw->w.dist));
+	sw->w.flow = malloc(n * sizeof(*sw->w.flow));
+	sw->w.next = malloc(n * sizeof(int));
+	sw->w.order = malloc(n * sizeof(int));
+	sw->ncas_on = calloc(n, sizeof(int));
+	/* at most every switch and every CA port is a destination */
+	for (i = 0, k = 1; i < f->nnodes; i++)
+		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
+	sw->d = malloc((size_t)k * sizeof(*sw->d));
+	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
+	    !sw->w.order || !sw->ncas_on || !sw->d)
+		return -1;
+	return 0;
+}
+
+static void work_free(struct sar_work *sw)
+{
+	int k;
+
+	for (k = 0; sw->job_on && k < sw->njobs; k++)
+		free(sw->job_on[k]);
+	free(sw->job_on);
+	free(sw->w.add);
+	free(sw->w.dist);
+	free(sw->w.flow);
+	free(sw->w.next);
+	free(sw->w.order);
+	free(sw->w.h.key);
+	free(sw->w.h.val);
+	free(sw->ncas_on);
+	free(sw->d);
+	free(sw->own);
+	graph_free(&sw->g);
+}
+
+/* A CA port with a LID linked to a switch: a source of the layering. */
+static int is_source(const struct sar_work *sw, int n, int p)
+{
+	const struct fab_port *pt = &sw->f->nodes[n].ports[p];
+
+	return sw->f->nodes[n].type != FAB_SWITCH && pt->lid &&
+	       pt->rnode >= 0 && sw->g.idx[pt->rnode] >= 0;
+}
+
+/* The CA ports (r->ca_node/ca_port), counted per switch (ncas_on). */
+static int collect_cas(struct sar_work *sw, struct sar_result *r)
+{
+	const struct fabric *f = sw->f;
+	int n, p, count = 0;
+
 	for (n = 0; n < f->nnodes; n++)
-		for (p = 1; f->nodes[n].type != FAB_SWITCH && p <= f->nodes[n].nports; p++) {
-			const struct fab_port *pt = &f->nodes[n].ports[p];
-			int *nn, *np;
-
-			if (!pt->lid || pt->rnode < 0 || g.idx[pt->rnode] < 0)
+		for (p = 1; p <= f->nodes[n].nports; p++)
+			count += is_source(sw, n, p);
+	r->ca_node = malloc(((size_t)count + 1) * sizeof(int));
+	r->ca_port = malloc(((size_t)count + 1) * sizeof(int));
+	if (!r->ca_node || !r->ca_port)
+		return -1;
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; p <= f->nodes[n].nports; p++) {
+			if (!is_source(sw, n, p))
 				continue;
-			nn = realloc(r->ca_node, ((size_t)r->ncas + 1) * sizeof(int));
-			if (!nn)
-				goto oom;
-			r->ca_node = nn;
-			np = realloc(r->ca_port, ((size_t)r->ncas + 1) * sizeof(int));
-			if (!np)
-				goto oom;
-			r->ca_port = np;
 			r->ca_node[r->ncas] = n;
 			r->ca_port[r->ncas++] = p;
-			ncas_on[g.idx[pt->rnode]]++;
+			sw->ncas_on[sw->g.idx[f->nodes[n].ports[p].rnode]]++;
 		}
-	if (o->jobs && o->jobs->njobs) {
-		job_on = calloc((size_t)o->jobs->njobs, sizeof(int *));
-		if (!job_on)
-			goto oom;
-		for (k = 0; k < o->jobs->njobs; k++) {
-			int i;
+	return 0;
+}
 
-			job_on[k] = calloc((size_t)g.nsw + 1, sizeof(int));
-			if (!job_on[k])
-				goto oom;
-			for (i = 0; i < o->jobs->count[k]; i++) {
-				int node = o->jobs->node[o->jobs->first[k] + i];
+/* Per job, its CA ports per switch (SAR's weights). */
+static int count_jobs(struct sar_work *sw, const struct jobs *jobs)
+{
+	const struct fabric *f = sw->f;
+	int k, i, p;
 
-				for (p = 1; p <= f->nodes[node].nports; p++) {
-					int sw = f->nodes[node].ports[p].rnode;
+	if (!jobs || !jobs->njobs)
+		return 0;
+	sw->job_on = calloc((size_t)jobs->njobs, sizeof(int *));
+	if (!sw->job_on)
+		return -1;
+	sw->njobs = jobs->njobs;
+	for (k = 0; k < jobs->njobs; k++) {
+		sw->job_on[k] = calloc((size_t)sw->g.nsw + 1, sizeof(int));
+		if (!sw->job_on[k])
+			return -1;
+		for (i = 0; i < jobs->count[k]; i++) {
+			int node = jobs->node[jobs->first[k] + i];
 
-					if (sw >= 0 && g.idx[sw] >= 0 &&
-					    f->nodes[node].ports[p].lid)
-						job_on[k][g.idx[sw]]++;
-				}
+			for (p = 1; p <= f->nodes[node].nports; p++) {
+				int s = f->nodes[node].ports[p].rnode;
+
+				if (s >= 0 && sw->g.idx[s] >= 0 &&
+				    f->nodes[node].ports[p].lid)
+					sw->job_on[k][sw->g.idx[s]]++;
 			}
 		}
 	}
-	nd = order_dests(f, &g, o->jobs, o->io, ncas_on, d);
-	if (nd < 0 || route_all(&g, s, d, nd, job_on, ncas_on, add, dist, next,
-				order, flow, &h))
-		goto oom;
-	r->job_aware = o->jobs && o->jobs->njobs;
-	if (r->job_aware) {
-		/*
-		 * Other ways to the same end, kept when they serve the jobs
-		 * better: DFSSSP (job order and weights off; a fabric with no
-		 * room to spare, sar180), and each half of SAR alone.
-		 */
-		static const int variant[4][3] = {
-			{ 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 1 },
-		};
-		struct lft_set s0 = { 0 };
-		struct efi_result ej, ev;
-		int i, v, *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	return 0;
+}
 
-		if (!job_of || lft_set_for_fabric(f, r->maxlid, &s0, err) ||
-		    jobs_efi(f, s, o->jobs, &ej, err)) {
-			free(job_of);
-			lft_set_free(&s0);
+/* The tables of variant v in s0 (cleared first, weights reset). */
+static int route_variant(struct sar_work *sw, const struct sar_variant *v,
+			 const int *job_of, struct lft_set *s0)
+{
+	const struct sar_opts *o = sw->o;
+	struct graph *g = &sw->g;
+	int i;
+
+	for (i = 0; i < g->nlink; i++)
+		g->l[i].weight = 1;
+	for (i = 0; i < s0->n; i++)
+		memset(s0->t[i].port, LFT_NONE, s0->t[i].top + 1);
+	sw->nd = order_dests(sw->f, g, v->job_order ? o->jobs : NULL, o->io,
+			     sw->ncas_on, sw->d);
+	if (sw->nd < 0)
+		return -1;
+	for (i = 0; v->job_weights && i < sw->nd; i++)
+		sw->d[i].job = sw->d[i].port ? job_of[sw->d[i].node] : -1;
+	g->rip = 0;
+	if (route_all(sw, s0, v->job_weights ? sw->job_on : NULL))
+		return -1;
+	if (!v->refine)
+		return 0;
+	g->rip = 1;
+	return route_all(sw, s0, sw->job_on);
+}
+
+/*
+ * With jobs: the other ways to the same end, kept when they serve the
+ * jobs better: DFSSSP (a fabric with no room to spare, sar180), each half
+ * of SAR alone, and SAR refined.  s holds SAR's tables and gets the best.
+ */
+static int try_variants(struct sar_work *sw, struct lft_set *s,
+			struct sar_result *r, struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	const struct jobs *jobs = sw->o->jobs;
+	struct lft_set s0 = { 0 };
+	struct efi_result ej, ev;
+	int i, k, v, rc = -1;
+	int *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+
+	if (!job_of) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (lft_set_for_fabric(f, r->maxlid, &s0, err) ||
+	    jobs_efi(f, s, jobs, &ej, err))
+		goto out;
+	for (i = 0; i < f->nnodes; i++)
+		job_of[i] = -1;
+	for (k = 0; k < jobs->njobs; k++)
+		for (i = 0; i < jobs->count[k]; i++)
+			job_of[jobs->node[jobs->first[k] + i]] = k;
+	r->efi_sar = ej.max;
+	for (v = 0; v < NVARIANTS; v++) {
+		if (route_variant(sw, &variants[v], job_of, &s0)) {
+			osmre_fail(err, "out of memory");
 			goto out;
 		}
-		for (i = 0; i < f->nnodes; i++)
-			job_of[i] = -1;
-		for (k = 0; k < o->jobs->njobs; k++)
-			for (i = 0; i < o->jobs->count[k]; i++)
-				job_of[o->jobs->node[o->jobs->first[k] + i]] = k;
-		r->efi_sar = ej.max;
-		for (v = 0; v < 4; v++) {
-			for (i = 0; i < g.nlink; i++)
-				g.l[i].weight = 1;
-			for (i = 0; i < s0.n; i++)
-				memset(s0.t[i].port, LFT_NONE, s0.t[i].top + 1);
-			nd = order_dests(f, &g, variant[v][0] ? o->jobs : NULL,
-					 o->io, ncas_on, d);
-			for (i = 0; nd > 0 && variant[v][1] && i < nd; i++)
-				d[i].job = d[i].port ? job_of[d[i].node] : -1;
-			g.rip = 0;
-			if (nd < 0 || route_all(&g, &s0, d, nd,
-						variant[v][1] ? job_on : NULL, ncas_on,
-						add, dist, next, order, flow, &h) ||
-			    (variant[v][2] && (g.rip = 1,
-					       route_all(&g, &s0, d, nd, job_on, ncas_on,
-							 add, dist, next, order, flow, &h))) ||
-			    jobs_efi(f, &s0, o->jobs, &ev, err)) {
-				free(job_of);
-				lft_set_free(&s0);
-				goto out;
-			}
-			if (v == 0)
-				r->efi_dfsssp = ev.max;
-			if (ev.max < ej.max) {
-				ej = ev;
-				for (i = 0; i < s->n; i++) {
-					const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
+		if (jobs_efi(f, &s0, jobs, &ev, err))
+			goto out;
+		if (v == 0)
+			r->efi_dfsssp = ev.max;
+		if (ev.max < ej.max) {
+			ej = ev;
+			for (i = 0; i < s->n; i++) {
+				const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
 
-					if (t0)
-						memcpy(s->t[i].port, t0->port,
-						       (t0->top < s->t[i].top ? t0->top : s->t[i].top) + 1);
-				}
-				r->job_aware = v ? 1 : 0;
+				if (t0)
+					memcpy(s->t[i].port, t0->port,
+					       (t0->top < s->t[i].top ? t0->top :
+									s->t[i].top) + 1);
 			}
+			r->job_aware = v ? 1 : 0;
 		}
-		r->efi_kept = ej.max;
-		free(job_of);
-		lft_set_free(&s0);
 	}
-	/* layers for the CA-to-CA paths */
+	r->efi_kept = ej.max;
+	rc = 0;
+out:
+	free(job_of);
+	lft_set_free(&s0);
+	return rc;
+}
+
+/* The layers of the CA-to-CA paths of s (make_layers), into r->layer. */
+static int layer_paths(struct sar_work *sw, const struct lft_set *s,
+		       struct sar_result *r, struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	const struct lid_owner *own = sw->own;
+	struct layering L = { 0 };
+	int *src_of_sw = NULL, k, rc = -1;
+	unsigned lid;
+
 	r->layer = calloc((size_t)r->ncas * (r->maxlid + 1) + 1, 1);
 	L.dlids = malloc(((size_t)r->maxlid + 1) * sizeof(unsigned));
-	if (!r->layer || !L.dlids)
+	L.src_node = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
+	src_of_sw = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	if (!r->layer || !L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
 		goto oom;
 	for (lid = 1; lid <= r->maxlid; lid++)
 		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH &&
-		    !(o->base_only &&
+		    !(sw->o->base_only &&
 		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port], lid)))
 			L.dlids[L.ndl++] = lid;
-	L.g = &g;
+	L.g = &sw->g;
 	L.s = s;
 	L.r = r;
-	L.src_node = malloc(((size_t)g.nsw + 1) * sizeof(int));
-	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
-	if (!L.src_node || !L.ca_src)
-		goto oom;
-	{
-		int *src_of_sw = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	/* the CA ports behind one switch share its paths */
+	for (k = 0; k < sw->g.nsw; k++)
+		src_of_sw[k] = -1;
+	for (k = 0; k < r->ncas; k++) {
+		int t = sw->g.idx[f->nodes[r->ca_node[k]].ports[r->ca_port[k]].rnode];
 
-		if (!src_of_sw)
-			goto oom;
-		for (k = 0; k < g.nsw; k++)
-			src_of_sw[k] = -1;
-		for (k = 0; k < r->ncas; k++) {
-			int sw = g.idx[f->nodes[r->ca_node[k]].ports[r->ca_port[k]].rnode];
-
-			if (src_of_sw[sw] < 0) {
-				src_of_sw[sw] = L.nsrc;
-				L.src_node[L.nsrc++] = g.node[sw];
-			}
-			L.ca_src[k] = src_of_sw[sw];
+		if (src_of_sw[t] < 0) {
+			src_of_sw[t] = L.nsrc;
+			L.src_node[L.nsrc++] = sw->g.node[t];
 		}
-		free(src_of_sw);
+		L.ca_src[k] = src_of_sw[t];
 	}
 	L.lay = calloc((size_t)L.nsrc * (r->maxlid + 1) + 1, 1);
 	if (!L.lay)
 		goto oom;
-	if (make_layers(&L, o->max_vls > 0 ? o->max_vls : 8, err))
+	if (make_layers(&L, sw->o->max_vls > 0 ? sw->o->max_vls : 8, err))
 		goto out;
 	for (k = 0; k < r->ncas; k++)
 		memcpy(r->layer + (size_t)k * (r->maxlid + 1),
@@ -833,25 +936,39 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 oom:
 	osmre_fail(err, "out of memory");
 out:
-	if (job_on)
-		for (k = 0; k < o->jobs->njobs; k++)
-			free(job_on[k]);
-	free(job_on);
+	free(src_of_sw);
 	free(L.dlids);
 	free(L.src_node);
 	free(L.ca_src);
 	free(L.lay);
-	free(add);
-	free(dist);
-	free(flow);
-	free(next);
-	free(order);
-	free(ncas_on);
-	free(d);
-	free(h.key);
-	free(h.val);
-	free(own);
-	graph_free(&g);
+	return rc;
+}
+
+int sar_route(const struct fabric *f, const struct sar_opts *o,
+	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
+{
+	struct sar_work sw = { 0 };
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (work_init(&sw, f, o, r, err) || collect_cas(&sw, r) ||
+	    count_jobs(&sw, o->jobs))
+		goto oom;
+	/* SAR (or DFSSSP without jobs) */
+	sw.nd = order_dests(f, &sw.g, o->jobs, o->io, sw.ncas_on, sw.d);
+	if (sw.nd < 0 || route_all(&sw, s, sw.job_on))
+		goto oom;
+	r->job_aware = o->jobs && o->jobs->njobs;
+	if (r->job_aware && try_variants(&sw, s, r, err))
+		goto out;
+	if (layer_paths(&sw, s, r, err))
+		goto out;
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	work_free(&sw);
 	if (rc)
 		sar_result_free(r);
 	return rc;

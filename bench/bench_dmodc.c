@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	int rep, reps;
 
 	if (argc < 6) {
-		fprintf(stderr, "usage: bench_dmodc H M W P THREADS [REPEAT]\n");
+		fprintf(stderr,
+			"usage: bench_dmodc H M W P THREADS [REPEAT]\n");
 		return 2;
 	}
 	o.threads = atoi(argv[5]);

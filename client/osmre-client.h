@@ -48,11 +48,11 @@ enum osmre_client_phase {
 };
 
 struct osmre_client_opts {
-	const char *ca;		/* NULL: the first CA with an active port */
-	int port;		/* 0: its first active port */
-	int mgmt_class;		/* 0: 0x09 (osmre.conf update_mgmt_class) */
-	int timeout_ms;		/* per request; 0: 1000 */
-	int retries;		/* 0: 3 */
+	const char *ca; /* NULL: the first CA with an active port */
+	int port;	/* 0: its first active port */
+	int mgmt_class; /* 0: 0x09 (osmre.conf update_mgmt_class) */
+	int timeout_ms; /* per request; 0: 1000 */
+	int retries;	/* 0: 3 */
 	/* the SM's update_key when it has one (at most 32 characters);
 	 * NULL: none */
 	const char *key;

@@ -19,12 +19,12 @@ struct osmre_client {
 	struct umad_link l;
 	int mgmt_class, timeout_ms, retries;
 	uint32_t tid, sub;
-	int sl;			/* of our MADs: the escape's, once known */
+	int sl; /* of our MADs: the escape's, once known */
 	int poll_ms;
 	int on_escape;
 	uint32_t acked_epoch;
 	int acked_phase;
-	char key[UPDW_KEY_MAX + 1];	/* "": none */
+	char key[UPDW_KEY_MAX + 1]; /* "": none */
 	char err[256];
 };
 
@@ -91,7 +91,8 @@ struct osmre_client *osmre_client_open(const struct osmre_client_opts *o,
 	c->tid = (uint32_t)getpid() << 16;
 	if (o->key) {
 		if (strlen(o->key) > UPDW_KEY_MAX) {
-			snprintf(err, errlen, "the key is longer than %d characters",
+			snprintf(err, errlen,
+				 "the key is longer than %d characters",
 				 UPDW_KEY_MAX);
 			free(c);
 			return NULL;
@@ -119,8 +120,12 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 {
 	unsigned dlid = escape_lid(c->l.sm_lid, c->l.lmc);
 	struct updw_msg m = {
-		.op = (uint8_t)op, .phase = (uint8_t)phase, .sub = c->sub,
-		.epoch = epoch, .guid = c->l.guid, .lid = (uint16_t)c->l.lid,
+		.op = (uint8_t)op,
+		.phase = (uint8_t)phase,
+		.sub = c->sub,
+		.epoch = epoch,
+		.guid = c->l.guid,
+		.lid = (uint16_t)c->l.lid,
 		.reply_lid = (uint16_t)escape_lid(c->l.lid, c->l.lmc),
 	};
 	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
@@ -146,7 +151,8 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 
 			if (left <= 0)
 				break;
-			n = umadport_recv(&c->l, in, sizeof(in), &slid, (int)left + 1);
+			n = umadport_recv(&c->l, in, sizeof(in), &slid,
+					  (int)left + 1);
 			if (n < 0) {
 				fail(c, "receive error");
 				return -1;
@@ -154,10 +160,11 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 			if (!n)
 				continue;
 			/* the simulator and the kernel own the TID's high bits */
-			if (updw_decode(in, (size_t)n, c->mgmt_class, resp, &method,
-					&rtid) || method != UPDW_METHOD_GET_RESP ||
+			if (updw_decode(in, (size_t)n, c->mgmt_class, resp,
+					&method, &rtid) ||
+			    method != UPDW_METHOD_GET_RESP ||
 			    (uint32_t)rtid != tid)
-				continue;	/* a late answer to an earlier try */
+				continue; /* a late answer to an earlier try */
 			if (resp->poll_ms)
 				c->poll_ms = resp->poll_ms;
 			c->sl = resp->sl;
@@ -277,7 +284,8 @@ static int ack_once(struct osmre_client *c, const struct osmre_client_hooks *h,
 		return 0;
 	if (osmre_client_ack(c, epoch, phase))
 		return -1;
-	say(h, "epoch %u: %s acked", epoch, phase == OSMRE_UNPATH ? "UNPATH" : "REPATH");
+	say(h, "epoch %u: %s acked", epoch,
+	    phase == OSMRE_UNPATH ? "UNPATH" : "REPATH");
 	return 0;
 }
 
@@ -290,12 +298,13 @@ int osmre_client_step(struct osmre_client *c,
 	if (!c->sub) {
 		if (osmre_client_register(c))
 			return -1;
-		say(h, "registered as subscriber %u (port 0x%016llx, LID %u, escape LID %u)",
+		say(h,
+		    "registered as subscriber %u (port 0x%016llx, LID %u, escape LID %u)",
 		    c->sub, (unsigned long long)c->l.guid, c->l.lid,
 		    escape_lid(c->l.lid, c->l.lmc));
 	}
 	if (osmre_client_poll(c, &epoch, &phase))
-		return c->sub ? -1 : 0;	/* forgotten: registers next time */
+		return c->sub ? -1 : 0; /* forgotten: registers next time */
 	switch (phase) {
 	case OSMRE_UNPATH:
 		if (!c->on_escape) {

@@ -6,7 +6,7 @@
 #include "cycle.h"
 #include "lids.h"
 
-#define NVL 16
+#define NVL   16
 #define EMPTY UINT64_MAX
 
 /*
@@ -17,8 +17,8 @@
 struct graph {
 	const struct fabric *f;
 	const struct lft_set *s;
-	long *chan;		/* per node: first channel (switches only) */
-	int *cnode;		/* per channel: its switch */
+	long *chan; /* per node: first channel (switches only) */
+	int *cnode; /* per channel: its switch */
 	long nchan;
 	uint64_t *set;
 	size_t cap, n;
@@ -74,7 +74,8 @@ static int add_dep(struct graph *g, uint64_t from, uint64_t to)
 		g->set = ns;
 		g->cap = nc;
 	}
-	for (i = slot_of(k, g->cap); g->set[i] != EMPTY; i = (i + 1) & (g->cap - 1))
+	for (i = slot_of(k, g->cap); g->set[i] != EMPTY;
+	     i = (i + 1) & (g->cap - 1))
 		if (g->set[i] == k)
 			return 0;
 	g->set[i] = k;
@@ -168,7 +169,8 @@ static int mark_all(struct graph *g, const struct sl_map *m,
 				continue;
 			for (lid = 1; lid <= max; lid++)
 				if (own[lid].node >= 0 && own[lid].node != c &&
-				    f->nodes[own[lid].node].type != FAB_SWITCH &&
+				    f->nodes[own[lid].node].type !=
+					    FAB_SWITCH &&
 				    mark_route(g, m, c, p, lid))
 					return -1;
 		}
@@ -194,7 +196,8 @@ static int find_cycle(const struct graph *g, const long *first,
 
 	if (!color || !stack || !it)
 		goto out;
-	if (cycle_find(nvc, first, csr_head, (void *)to, color, stack, it, &c)) {
+	if (cycle_find(nvc, first, csr_head, (void *)to, color, stack, it,
+		       &c)) {
 		r->acyclic = 0;
 		r->cycle_len = (int)c.len;
 		r->cycle_node = malloc((size_t)c.len * sizeof(int));

@@ -20,9 +20,9 @@
 #include "slmap.h"
 
 struct cdg_result {
-	long channels;		/* virtual channels used by routes */
-	long deps;		/* distinct dependencies */
-	int nvl;		/* VLs used: 1 + the highest */
+	long channels; /* virtual channels used by routes */
+	long deps;     /* distinct dependencies */
+	int nvl;       /* VLs used: 1 + the highest */
 	int acyclic;
 	/* one cycle when not acyclic: its channels (switch node, port, VL) */
 	int cycle_len;

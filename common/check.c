@@ -19,7 +19,7 @@ struct memo {
 	unsigned gen;
 	uint8_t visiting, res, alldown, ud;
 	int16_t hops;
-	int32_t at;		/* switch where the walk failed */
+	int32_t at; /* switch where the walk failed */
 };
 
 struct problem {
@@ -36,8 +36,8 @@ struct tstate {
 };
 
 struct ctx {
-	const int *comp;	/* per node: switch component, CAs -1 */
-	const char *hosted;	/* per component: a CA port links into it */
+	const int *comp;    /* per node: switch component, CAs -1 */
+	const char *hosted; /* per component: a CA port links into it */
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct check_opts *o;
@@ -63,7 +63,7 @@ static void resolve(struct ctx *c, struct tstate *t, int u, unsigned lid,
 		int port;
 
 		if (m->gen == t->gen && !m->visiting)
-			break;	/* known */
+			break; /* known */
 		if (m->gen == t->gen && m->visiting) {
 			res = R_LOOP;
 			at = cur;
@@ -76,7 +76,7 @@ static void resolve(struct ctx *c, struct tstate *t, int u, unsigned lid,
 		tb = lft_of_node(c->s, cur);
 		port = tb ? lft_get(tb, lid) : LFT_NONE;
 		if (port == 0 && cur == dn) {
-			cur = -1;	/* arrived at the destination switch */
+			cur = -1; /* arrived at the destination switch */
 			break;
 		}
 		if (port == LFT_NONE || port == 0 ||
@@ -146,7 +146,9 @@ static void check_lid(void *arg, long li, int tid)
 		return;
 	to_switch = f->nodes[dn].type == FAB_SWITCH;
 	dcomp = to_switch ? c->comp[dn] :
-		f->nodes[dn].ports[dp].rnode >= 0 ? c->comp[f->nodes[dn].ports[dp].rnode] : -1;
+		f->nodes[dn].ports[dp].rnode >= 0 ?
+			    c->comp[f->nodes[dn].ports[dp].rnode] :
+			    -1;
 	t->gen++;
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *src = &f->nodes[i];
@@ -200,12 +202,13 @@ static void check_lid(void *arg, long li, int tid)
 				resolve(c, t, pt->rnode, lid, dn, dp);
 				m = &t->m[pt->rnode];
 				kind = m->res;
-				if (kind == R_OK && !to_switch && c->o->updown &&
-				    !m->ud)
+				if (kind == R_OK && !to_switch &&
+				    c->o->updown && !m->ud)
 					kind = R_UPDOWN;
 			}
 			if (kind == R_UNREACH)
-				to_switch ? t->r.sw_unreachable++ : t->r.unreachable++;
+				to_switch ? t->r.sw_unreachable++ :
+					    t->r.unreachable++;
 			else if (kind == R_LOOP)
 				to_switch ? t->r.sw_loops++ : t->r.loops++;
 			else if (kind == R_UPDOWN)
@@ -228,9 +231,11 @@ static void check_lid(void *arg, long li, int tid)
 
 static void print_problems(const struct ctx *c, unsigned max, FILE *out)
 {
+	/* clang-format off */
 	static const char *const what[] = {
 		"", "unreachable", "loop", "not up-down",
 	};
+	/* clang-format on */
 	const struct fabric *f = c->f;
 	unsigned lid;
 	int shown = 0;
@@ -246,8 +251,10 @@ static void print_problems(const struct ctx *c, unsigned max, FILE *out)
 			what[p->kind], f->nodes[p->src].name, p->src_port,
 			d->name, c->own[lid].port, lid);
 		if (p->at >= 0)
-			fprintf(out, " %s \"%s\"", p->kind == R_LOOP ? "looping through" :
-				p->kind == R_UPDOWN ? "via" : "no route at",
+			fprintf(out, " %s \"%s\"",
+				p->kind == R_LOOP   ? "looping through" :
+				p->kind == R_UPDOWN ? "via" :
+						      "no route at",
 				f->nodes[p->at].name);
 		fputc('\n', out);
 		shown++;
@@ -271,8 +278,8 @@ static int report_no_lid(void *arg, int node, int port)
 }
 
 int check_lfts(const struct fabric *f, const struct lft_set *s,
-	       const struct check_opts *o, struct check_result *r,
-	       FILE *report, struct osmre_err *err)
+	       const struct check_opts *o, struct check_result *r, FILE *report,
+	       struct osmre_err *err)
 {
 	struct ctx c = { .f = f, .s = s, .o = o };
 	struct lid_owner *own = NULL;

@@ -15,20 +15,20 @@
 #include "lft.h"
 
 struct check_opts {
-	int updown;		/* check the up-down property */
-	int threads;		/* <= 0: online CPUs */
-	int max_report;		/* problems printed (first ones by LID) */
+	int updown;	/* check the up-down property */
+	int threads;	/* <= 0: online CPUs */
+	int max_report; /* problems printed (first ones by LID) */
 };
 
 struct check_result {
-	long pairs;		/* CA port -> CA LID pairs walked */
+	long pairs; /* CA port -> CA LID pairs walked */
 	long unreachable;
 	long loops;
-	long updown;		/* up-down violations */
-	long sw_pairs, sw_unreachable, sw_loops;	/* CA -> switch LID */
+	long updown;				 /* up-down violations */
+	long sw_pairs, sw_unreachable, sw_loops; /* CA -> switch LID */
 	long no_lid;		/* switches and linked CA ports without a LID:
 				 * nobody reaches them (a partial dump) */
-	int min_hops, max_hops;	/* links, over reachable CA pairs */
+	int min_hops, max_hops; /* links, over reachable CA pairs */
 	double avg_hops;
 };
 
@@ -38,8 +38,8 @@ struct check_result {
  * valid), -1 on error.
  */
 int check_lfts(const struct fabric *f, const struct lft_set *s,
-	       const struct check_opts *o, struct check_result *r,
-	       FILE *report, struct osmre_err *err);
+	       const struct check_opts *o, struct check_result *r, FILE *report,
+	       struct osmre_err *err);
 
 static inline int check_ok(const struct check_result *r)
 {

@@ -42,7 +42,7 @@ int switch_components(const struct fabric *f, int *comp)
 /* The switch components a CA's linked ports reach, sorted, unique. */
 struct casig {
 	int node, n;
-	int c[8];		/* the first 8 components are enough to compare */
+	int c[8]; /* the first 8 components are enough to compare */
 };
 
 static int casig_cmp(const void *a, const void *b)
@@ -115,8 +115,10 @@ int components_split_pair(const struct fabric *f, const int *comp, int *a,
 	for (i = 0; i < d && !rc; i++)
 		for (j = i + 1; j < d && !rc; j++)
 			if (!casig_meet(&s[i], &s[j])) {
-				*a = s[i].node < s[j].node ? s[i].node : s[j].node;
-				*b = s[i].node < s[j].node ? s[j].node : s[i].node;
+				*a = s[i].node < s[j].node ? s[i].node :
+							     s[j].node;
+				*b = s[i].node < s[j].node ? s[j].node :
+							     s[i].node;
 				rc = 1;
 			}
 	free(s);

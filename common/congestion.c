@@ -145,7 +145,7 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 		d = dmodc_new();
 		if (!d || dmodc_run(d, f, &opts, NULL, NULL)) {
 			dmodc_free(d);
-			d = NULL;	/* not a fat tree dmodc can rank: GUIDs */
+			d = NULL; /* not a fat tree dmodc can rank: GUIDs */
 		}
 	}
 	for (i = 0; i < f->nnodes; i++)
@@ -169,7 +169,8 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 				continue;
 			k[n] = (struct sortkey){
 				d ? dmodc_nid(d, i, p) : 0, nd->ports[p].guid,
-				kind == CONG_ORDER_NAME ? nd->name : NULL, i, p };
+				kind == CONG_ORDER_NAME ? nd->name : NULL, i, p
+			};
 			n++;
 		}
 	qsort(k, (size_t)n, sizeof(*k), key_cmp);
@@ -207,8 +208,7 @@ static int by_guid(const struct fabric *f, uint64_t g, int *node, int *port)
 }
 
 int cong_order_read(const char *path, const struct fabric *f,
-		    struct cong_order *o, int *unlisted,
-		    struct osmre_err *err)
+		    struct cong_order *o, int *unlisted, struct osmre_err *err)
 {
 	FILE *fp = infile_open(path, "order file", INFILE_LIST_SIZE, err);
 	long *off, total;
@@ -241,15 +241,19 @@ int cong_order_read(const char *path, const struct fabric *f,
 		if (k <= 0)
 			continue;
 		if (k > 2 || (k == 2 && port < 1)) {
-			osmre_fail(err, "%s:%d: expected \"NAME\", \"NAME PORT\" or \"0xGUID\"",
-				   path, ln);
+			osmre_fail(
+				err,
+				"%s:%d: expected \"NAME\", \"NAME PORT\" or \"0xGUID\"",
+				path, ln);
 			goto fail;
 		}
 		if (!strncmp(name, "0x", 2) &&
 		    sscanf(name, "0x%" SCNx64 "%1s", &g, extra) == 1) {
 			if (k == 2 || by_guid(f, g, &node, &port)) {
-				osmre_fail(err, "%s:%d: %s is no CA port or node GUID of the topology",
-					   path, ln, name);
+				osmre_fail(
+					err,
+					"%s:%d: %s is no CA port or node GUID of the topology",
+					path, ln, name);
 				goto fail;
 			}
 		} else if ((node = fabric_find_host(f, name)) < 0) {
@@ -261,7 +265,8 @@ int cong_order_read(const char *path, const struct fabric *f,
 		hi = port ? port : f->nodes[node].nports;
 		if (hi > f->nodes[node].nports ||
 		    (port && !is_order_port(f, node, port))) {
-			osmre_fail(err, "%s:%d: \"%s\" port %d has no LID or no link",
+			osmre_fail(err,
+				   "%s:%d: \"%s\" port %d has no LID or no link",
 				   path, ln, f->nodes[node].name, port);
 			goto fail;
 		}
@@ -271,8 +276,11 @@ int cong_order_read(const char *path, const struct fabric *f,
 			if (!is_order_port(f, node, p))
 				continue;
 			if (seen[q]) {
-				osmre_fail(err, "%s:%d: \"%s\" port %d already listed at line %d",
-					   path, ln, f->nodes[node].name, p, seen[q]);
+				osmre_fail(
+					err,
+					"%s:%d: \"%s\" port %d already listed at line %d",
+					path, ln, f->nodes[node].name, p,
+					seen[q]);
 				goto fail;
 			}
 			seen[q] = ln;
@@ -320,9 +328,9 @@ struct a2a_job {
 	const struct cong_order *o;
 	const long *off;
 	long total;
-	long **stamp;		/* per thread: last item that counted a port */
-	int **cnt;		/* per thread: sources, then destinations */
-	long *bad;		/* per item */
+	long **stamp; /* per thread: last item that counted a port */
+	int **cnt;    /* per thread: sources, then destinations */
+	long *bad;    /* per item */
 };
 
 static void a2a_item(void *arg, long item, int tid)
@@ -387,7 +395,8 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 			j.cnt[0][q] += j.cnt[t][q];
 	for (q = 0; q < j.total; q++) {
 		int m = j.cnt[0][q] < j.cnt[0][j.total + q] ?
-			j.cnt[0][q] : j.cnt[0][j.total + q];
+				j.cnt[0][q] :
+				j.cnt[0][j.total + q];
 
 		if (m > r->risk)
 			r->risk = m;
@@ -407,17 +416,17 @@ out:
 }
 
 struct shift_job {
-	int random;		/* random permutations, else shifts */
+	int random; /* random permutations, else shifts */
 	uint64_t seed;
-	int **perm;		/* per thread, for random permutations */
+	int **perm; /* per thread, for random permutations */
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct cong_order *o;
 	const long *off;
 	long total;
-	int **load;		/* per thread */
-	int *risk;		/* per shift */
-	long *bad;		/* per shift */
+	int **load; /* per thread */
+	int *risk;  /* per shift */
+	long *bad;  /* per shift */
 };
 
 /* In a permutation every flow has its own source and destination: the
@@ -430,14 +439,15 @@ static void one_shift(void *arg, long kk, int tid)
 	long path[MAX_PATH];
 
 	memset(load, 0, (size_t)j->total * sizeof(int));
-	if (perm) {	/* Fisher-Yates, seeded per permutation */
+	if (perm) { /* Fisher-Yates, seeded per permutation */
 		struct rng r;
 
 		rng_seed(&r, j->seed + (uint64_t)kk);
 		for (i = 0; i < j->o->n; i++)
 			perm[i] = i;
 		for (i = j->o->n - 1; i > 0; i--) {
-			int t = (int)rng_below(&r, (uint64_t)i + 1), v = perm[i];
+			int t = (int)rng_below(&r, (uint64_t)i + 1),
+			    v = perm[i];
 
 			perm[i] = perm[t];
 			perm[t] = v;
@@ -448,7 +458,8 @@ static void one_shift(void *arg, long kk, int tid)
 
 		if (b == i)
 			continue;
-		unsigned lid = j->f->nodes[j->o->node[b]].ports[j->o->port[b]].lid;
+		unsigned lid =
+			j->f->nodes[j->o->node[b]].ports[j->o->port[b]].lid;
 
 		n = walk(j->f, j->s, j->off, j->o->node[i], j->o->port[i], lid,
 			 path, MAX_PATH);
@@ -475,7 +486,10 @@ static int run_patterns(const struct fabric *f, const struct lft_set *s,
 			uint64_t seed, int threads, struct cong_result *r,
 			struct osmre_err *err)
 {
-	struct shift_job j = { .f = f, .s = s, .o = o, .random = random,
+	struct shift_job j = { .f = f,
+			       .s = s,
+			       .o = o,
+			       .random = random,
 			       .seed = seed };
 	int t, rc = 0;
 	long k;
@@ -491,7 +505,8 @@ static int run_patterns(const struct fabric *f, const struct lft_set *s,
 	j.risk = calloc((size_t)count, sizeof(int));
 	j.bad = calloc((size_t)count, sizeof(long));
 	for (t = 0; j.load && j.perm && t < threads; t++)
-		if (!(j.load[t] = malloc(((size_t)j.total + 1) * sizeof(int))) ||
+		if (!(j.load[t] =
+			      malloc(((size_t)j.total + 1) * sizeof(int))) ||
 		    !(j.perm[t] = malloc(((size_t)o->n + 1) * sizeof(int))))
 			break;
 	if (!j.off || !j.load || !j.perm || !j.risk || !j.bad || t < threads) {
@@ -504,7 +519,7 @@ static int run_patterns(const struct fabric *f, const struct lft_set *s,
 			r->risk = j.risk[k];
 		r->unroutable += j.bad[k];
 	}
-	if (random) {	/* RP: the median of the maxima */
+	if (random) { /* RP: the median of the maxima */
 		qsort(j.risk, (size_t)count, sizeof(int), cmp_int);
 		r->risk = j.risk[(count - 1) / 2];
 	}

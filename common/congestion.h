@@ -19,7 +19,7 @@ struct progress;
 struct cong_order {
 	int n;
 	int *node, *port;
-	struct progress *progress;	/* of the pattern sweeps; NULL: none */
+	struct progress *progress; /* of the pattern sweeps; NULL: none */
 };
 
 enum cong_order_kind { CONG_ORDER_NID, CONG_ORDER_GUID, CONG_ORDER_NAME };
@@ -32,8 +32,7 @@ enum cong_order_kind { CONG_ORDER_NID, CONG_ORDER_GUID, CONG_ORDER_NAME };
  * *unlisted tells how many.  Errors name file:line.
  */
 int cong_order_read(const char *path, const struct fabric *f,
-		    struct cong_order *o, int *unlisted,
-		    struct osmre_err *err);
+		    struct cong_order *o, int *unlisted, struct osmre_err *err);
 
 /*
  * NID order is dmodc's topological order (Algorithm 2; falls back to GUID
@@ -49,8 +48,8 @@ void cong_order_free(struct cong_order *o);
 int cong_natural_cmp(const char *a, const char *b);
 
 struct cong_result {
-	int risk;		/* max over ports (and shifts) */
-	long unroutable;	/* pairs whose walk failed */
+	int risk;	 /* max over ports (and shifts) */
+	long unroutable; /* pairs whose walk failed */
 };
 
 int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
@@ -64,7 +63,8 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
  */
 int cong_random_perms(const struct fabric *f, const struct lft_set *s,
 		      const struct cong_order *o, int nperm, uint64_t seed,
-		      int threads, struct cong_result *r, struct osmre_err *err);
+		      int threads, struct cong_result *r,
+		      struct osmre_err *err);
 int cong_shifts(const struct fabric *f, const struct lft_set *s,
 		const struct cong_order *o, int threads, struct cong_result *r,
 		struct osmre_err *err);

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 struct cycle {
-	long top;		/* stack[0 .. top) was the search's path */
-	long len;		/* the cycle: stack[top - len .. top) */
+	long top; /* stack[0 .. top) was the search's path */
+	long len; /* the cycle: stack[top - len .. top) */
 };
 
 /*

@@ -32,7 +32,7 @@ static long collect(const struct fabric *f, enum degrade_kind kind,
 			    f->nodes[pt->rnode].type != FAB_SWITCH)
 				continue;
 			if (pt->rnode < i || (pt->rnode == i && pt->rport < p))
-				continue;	/* count each link once */
+				continue; /* count each link once */
 			if (out)
 				out[n] = (struct item){ i, p };
 			n++;
@@ -53,8 +53,9 @@ int degrade_remove(struct fabric *f, enum degrade_kind kind, long n,
 	struct item *it;
 
 	if (n < 0 || n > total)
-		return osmre_fail(err, "cannot remove %ld %s: the fabric has %ld",
-				  n, kind == DEGRADE_LINKS ? "links" : "switches",
+		return osmre_fail(err,
+				  "cannot remove %ld %s: the fabric has %ld", n,
+				  kind == DEGRADE_LINKS ? "links" : "switches",
 				  total);
 	it = malloc((total ? (size_t)total : 1) * sizeof(*it));
 	if (!it)

@@ -48,17 +48,17 @@
 #define DMODC_MAX_RANK 60
 
 struct group {
-	int32_t remote;		/* switch index */
-	uint32_t first;		/* into gports */
-	uint8_t n;		/* parallel ports */
-	int8_t dir;		/* +1 up, -1 down, 0 same rank */
+	int32_t remote; /* switch index */
+	uint32_t first; /* into gports */
+	uint8_t n;	/* parallel ports */
+	int8_t dir;	/* +1 up, -1 down, 0 same rank */
 };
 
 struct dst {
-	uint32_t t;		/* NID */
+	uint32_t t; /* NID */
 	uint16_t lid;
 	uint16_t nlids;
-	uint8_t lport;		/* leaf port to it */
+	uint8_t lport; /* leaf port to it */
 };
 
 #define UPSEQ_MAX 4096
@@ -66,7 +66,7 @@ struct dst {
 struct scratch {
 	uint8_t *cnt, *first, *mode, *wd, *wu;
 	uint8_t list[FAB_MAX_PORTS + 1];
-	uint8_t seq[UPSEQ_MAX];	/* see build_upseq() */
+	uint8_t seq[UPSEQ_MAX]; /* see build_upseq() */
 	int seqlen;
 };
 
@@ -78,42 +78,42 @@ struct override {
 
 /* A switch as a destination: its own LID and the CA ports of a leaf. */
 struct target {
-	uint32_t dfirst;	/* into dst */
-	uint16_t dn;		/* CA destinations */
-	uint16_t lid;		/* switch LID, 0 when none */
-	uint16_t run_lid;	/* first LID when the CA LIDs are consecutive
+	uint32_t dfirst;  /* into dst */
+	uint16_t dn;	  /* CA destinations */
+	uint16_t lid;	  /* switch LID, 0 when none */
+	uint16_t run_lid; /* first LID when the CA LIDs are consecutive
 				 * single LIDs, else 0 */
 };
 
 struct dmodc {
 	const struct fabric *f;
-	int S;			/* switches */
+	int S; /* switches */
 	int *sw_node, *node_sw;
-	uint8_t *rank;		/* per switch, DMODC_INF when none */
+	uint8_t *rank; /* per switch, DMODC_INF when none */
 	int maxrank;
-	int *order, *level_first;	/* switches by rank */
+	int *order, *level_first; /* switches by rank */
 	/* groups of switch s: groups[p_first[s] .. + ngroups[s]]; their up
 	 * then down indices (relative to s) in ud[p_first[s] ..] */
 	int *p_first, *ngroups, *nup, *ndown;
 	struct group *groups;
 	uint8_t *gports, *ud;
-	uint8_t *cost;		/* S x L: row = switch, column = leaf */
+	uint8_t *cost; /* S x L: row = switch, column = leaf */
 	size_t cost_cap;
 	uint64_t *div;
 	int *comp;
-	int L, *leaves;		/* switch indices, GUID order */
-	int *col;		/* per switch: its leaf column, or -1 */
+	int L, *leaves; /* switch indices, GUID order */
+	int *col;	/* per switch: its leaf column, or -1 */
 	/* switch LIDs: per switch the column of its anchor leaf, and the
 	 * chain overrides (see compute_anchors) of each switch */
 	int *ov_first;
 	struct override *ov;
 	struct dst *dst;
-	int *dst_first, *dst_n;	/* per switch */
+	int *dst_first, *dst_n; /* per switch */
 	struct target *tg;	/* per switch */
 	long *nid;		/* per node: nid_off[node] + port */
 	long *nid_off;
 	uint32_t *swnid;
-	int *anchor;		/* per switch: leaf column */
+	int *anchor; /* per switch: leaf column */
 	int threads;
 	struct scratch *scr;
 	struct lft_set *out;
@@ -294,7 +294,8 @@ static void build_groups_of(void *arg, long si, int tid)
 			gr->first = base + (uint32_t)k;
 			gr->n = 0;
 			gr->dir = (int8_t)(rr > d->rank[s] ? 1 :
-					   rr < d->rank[s] ? -1 : 0);
+					   rr < d->rank[s] ? -1 :
+							     0);
 		}
 		d->groups[base + g].n++;
 	}
@@ -325,8 +326,9 @@ static int build_groups(struct dmodc *d)
 
 		d->p_first[s] = (int)total;
 		for (p = 1; p <= nd->nports; p++)
-			total += nd->ports[p].rnode >= 0 &&
-				 f->nodes[nd->ports[p].rnode].type == FAB_SWITCH;
+			total +=
+				nd->ports[p].rnode >= 0 &&
+				f->nodes[nd->ports[p].rnode].type == FAB_SWITCH;
 	}
 	d->p_first[d->S] = (int)total;
 	d->groups = malloc((total + 1) * sizeof(*d->groups));
@@ -342,8 +344,8 @@ static int build_groups(struct dmodc *d)
 
 struct level_job {
 	struct dmodc *d;
-	int first;		/* into order[] */
-	int dir;		/* pull from groups of this direction */
+	int first; /* into order[] */
+	int dir;   /* pull from groups of this direction */
 };
 
 static void pull_costs(void *arg, long i, int tid)
@@ -363,8 +365,10 @@ static void pull_costs(void *arg, long i, int tid)
 		nrow = d->cost + (size_t)gr[g].remote * L;
 		for (x = 0; x < L; x++) {
 			/* saturating +1: INF stays INF */
-			uint8_t v = (uint8_t)((nrow[x] < DMODC_INF - 1 ? nrow[x]
-								     : DMODC_INF - 1) + 1);
+			uint8_t v = (uint8_t)((nrow[x] < DMODC_INF - 1 ?
+						       nrow[x] :
+						       DMODC_INF - 1) +
+					      1);
 
 			row[x] = v < row[x] ? v : row[x];
 		}
@@ -442,9 +446,13 @@ static int components(struct dmodc *d, struct osmre_err *err)
 	if (r < 0)
 		return osmre_fail(err, "out of memory");
 	if (r)
-		return osmre_fail(err, "the fabric is split: hosts \"%s\" (0x%016" PRIx64 ") and \"%s\" (0x%016" PRIx64 ") have no port in a common connected part (a piece of a plane is not a plane)",
-				  d->f->nodes[a].name, d->f->nodes[a].guid,
-				  d->f->nodes[b].name, d->f->nodes[b].guid);
+		return osmre_fail(
+			err,
+			"the fabric is split: hosts \"%s\" (0x%016" PRIx64
+			") and \"%s\" (0x%016" PRIx64
+			") have no port in a common connected part (a piece of a plane is not a plane)",
+			d->f->nodes[a].name, d->f->nodes[a].guid,
+			d->f->nodes[b].name, d->f->nodes[b].guid);
 	return 0;
 }
 
@@ -462,9 +470,11 @@ static int check_validity(struct dmodc *d, struct osmre_err *err)
 				continue;
 			na = &d->f->nodes[d->sw_node[a]];
 			nb = &d->f->nodes[d->sw_node[b]];
-			return osmre_fail(err, "no up-down path between leaf switches \"%s\" (0x%016" PRIx64 ") and \"%s\" (0x%016" PRIx64 ")",
-					  na->name, na->guid, nb->name,
-					  nb->guid);
+			return osmre_fail(
+				err,
+				"no up-down path between leaf switches \"%s\" (0x%016" PRIx64
+				") and \"%s\" (0x%016" PRIx64 ")",
+				na->name, na->guid, nb->name, nb->guid);
 		}
 	return 0;
 }
@@ -574,9 +584,10 @@ static int compute_nids(struct dmodc *d)
 					continue;
 				cp = &f->nodes[pt->rnode].ports[pt->rport];
 				d->nid[d->nid_off[pt->rnode] + pt->rport] = t;
-				d->dst[ndst++] = (struct dst){
-					t++, cp->lid, (uint16_t)(1u << cp->lmc),
-					(uint8_t)p };
+				d->dst[ndst++] =
+					(struct dst){ t++, cp->lid,
+						      (uint16_t)(1u << cp->lmc),
+						      (uint8_t)p };
 			}
 			d->dst_n[lj] = (int)ndst - d->dst_first[lj];
 		}
@@ -602,8 +613,8 @@ static int chain_step(const struct dmodc *d, int y, int a)
 	int g;
 
 	for (g = 0; g < d->ngroups[y]; g++)
-		if (gr[g].dir < 0 &&
-		    d->cost[(size_t)gr[g].remote * d->L + a] == d->rank[gr[g].remote])
+		if (gr[g].dir < 0 && d->cost[(size_t)gr[g].remote * d->L + a] ==
+					     d->rank[gr[g].remote])
 			return gr[g].remote;
 	return -1;
 }
@@ -630,7 +641,8 @@ static int compute_anchors(struct dmodc *d)
 		return -1;
 	for (x = 0; x < S; x++) {
 		d->anchor[x] = d->col[x];
-		for (i = 0; i < L && d->anchor[x] < 0 && d->rank[x] != DMODC_INF; i++)
+		for (i = 0;
+		     i < L && d->anchor[x] < 0 && d->rank[x] != DMODC_INF; i++)
 			if (d->cost[(size_t)x * L + i] == d->rank[x])
 				d->anchor[x] = i;
 	}
@@ -639,7 +651,8 @@ static int compute_anchors(struct dmodc *d)
 		if (pass) {
 			for (x = 0; x < S; x++)
 				d->ov_first[x + 1] += d->ov_first[x];
-			d->ov = malloc(((size_t)d->ov_first[S] + 1) * sizeof(*d->ov));
+			d->ov = malloc(((size_t)d->ov_first[S] + 1) *
+				       sizeof(*d->ov));
 			fill = malloc(((size_t)S + 1) * sizeof(int));
 			if (!d->ov || !fill) {
 				free(fill);
@@ -656,10 +669,11 @@ static int compute_anchors(struct dmodc *d)
 				int nxt = chain_step(d, cur, a);
 
 				if (nxt < 0)
-					break;	/* cannot happen: cost = rank */
+					break; /* cannot happen: cost = rank */
 				if (pass)
 					d->ov[fill[nxt]++] = (struct override){
-						x, port_towards(d, nxt, cur) };
+						x, port_towards(d, nxt, cur)
+					};
 				else
 					d->ov_first[nxt + 1]++;
 				cur = nxt;
@@ -689,7 +703,7 @@ static inline struct fdiv fdiv_make(uint32_t d)
 
 static inline uint32_t fdiv_div(uint32_t n, struct fdiv f)
 {
-	if (f.d == 1)	/* m wrapped to 0 */
+	if (f.d == 1) /* m wrapped to 0 */
 		return n;
 	return (uint32_t)(((__uint128_t)f.m * n) >> 64);
 }
@@ -711,8 +725,8 @@ static void init_small_div(void)
 }
 
 /* Candidate groups C_{s,x} for leaf column x (indices relative to s). */
-static int candidates(const struct dmodc *d, struct scratch *sc, int s,
-		      int x, const uint8_t **list)
+static int candidates(const struct dmodc *d, struct scratch *sc, int s, int x,
+		      const uint8_t **list)
 {
 	const uint8_t *row = d->cost + (size_t)s * d->L;
 	const struct group *gr = &d->groups[d->p_first[s]];
@@ -743,7 +757,8 @@ static int candidates(const struct dmodc *d, struct scratch *sc, int s,
 static inline uint8_t port_in(const struct dmodc *d, const struct group *g,
 			      uint32_t qq)
 {
-	return d->gports[g->first + (g->n == 1 ? 0 : fdiv_mod(qq, small_div[g->n]))];
+	return d->gports[g->first +
+			 (g->n == 1 ? 0 : fdiv_mod(qq, small_div[g->n]))];
 }
 
 /* eq. (3)-(4) for q = floor(t_d / Pi_s). */
@@ -752,7 +767,7 @@ static inline uint8_t pick_port(const struct dmodc *d, const struct group *gr,
 {
 	struct fdiv f = small_div[nc];
 
-	if (nc == 1)	/* the common down route: no division */
+	if (nc == 1) /* the common down route: no division */
 		return port_in(d, &gr[list[0]], q);
 	return port_in(d, &gr[list[fdiv_mod(q, f)]], fdiv_div(q, f));
 }
@@ -815,7 +830,7 @@ static void build_upseq(const struct dmodc *d, struct scratch *sc, int s)
 	for (i = 0; i < nup && l <= UPSEQ_MAX; i++) {
 		long a = l, b = gr[up[i]].n;
 
-		while (b) {	/* l = lcm(l, n) */
+		while (b) { /* l = lcm(l, n) */
 			long t = a % b;
 
 			a = b;
@@ -844,7 +859,7 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 	int n = tg->dn, i, k;
 	uint32_t q = fdiv_div(ds[0].t, fpi), r = ds[0].t - q * fpi.d;
 
-	if (nc == 1 && gr[list[0]].n == 1) {	/* one port for all */
+	if (nc == 1 && gr[list[0]].n == 1) { /* one port for all */
 		uint8_t port = d->gports[gr[list[0]].first];
 
 		if (tg->run_lid && tg->run_lid + n - 1u <= t->top) {
@@ -867,11 +882,12 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 
 				if (len > (uint32_t)(n - i))
 					len = (uint32_t)(n - i);
-				uint8_t *o = t->port + tg->run_lid + i, v = sc->seq[idx];
+				uint8_t *o = t->port + tg->run_lid + i,
+					v = sc->seq[idx];
 
 				if (len > 16)
 					memset(o, v, len);
-				else	/* short runs: no call */
+				else /* short runs: no call */
 					for (k = 0; k < (int)len; k++)
 						o[k] = v;
 				i += (int)len;
@@ -891,7 +907,8 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 			if (!ds[i].lid || ds[i].lid + ds[i].nlids - 1u > t->top)
 				continue;
 			for (k = 0; k < ds[i].nlids; k++)
-				t->port[ds[i].lid + k] = sc->seq[(idx + (uint32_t)k) % p];
+				t->port[ds[i].lid + k] =
+					sc->seq[(idx + (uint32_t)k) % p];
 		}
 		return;
 	}
@@ -916,21 +933,22 @@ static void route_cas(const struct dmodc *d, const struct scratch *sc, int s,
 			/* LMC: the k-th LID uses NID t_d + k * Pi_s */
 			for (k = 1; k < ds[i].nlids; k++)
 				t->port[ds[i].lid + k] =
-					pick_port(d, gr, list, nc, q + (uint32_t)k);
+					pick_port(d, gr, list, nc,
+						  q + (uint32_t)k);
 		}
 	}
 }
 
 /* The LID of switch x at switch s: towards x's anchor leaf column a. */
-static uint8_t switch_lid_port(const struct dmodc *d, struct scratch *sc,
-			       int s, int x, int a, struct fdiv fpi)
+static uint8_t switch_lid_port(const struct dmodc *d, struct scratch *sc, int s,
+			       int x, int a, struct fdiv fpi)
 {
 	const struct group *gr = &d->groups[d->p_first[s]];
 	const uint8_t *list;
 	int nc = candidates(d, sc, s, a, &list);
 
-	return nc ? pick_port(d, gr, list, nc, fdiv_div(d->swnid[x], fpi))
-		  : LFT_NONE;
+	return nc ? pick_port(d, gr, list, nc, fdiv_div(d->swnid[x], fpi)) :
+		    LFT_NONE;
 }
 
 static void route_switch(void *arg, long si, int tid)
@@ -948,7 +966,8 @@ static void route_switch(void *arg, long si, int tid)
 		t->port[d->tg[s].lid] = 0;
 	if (d->rank[s] == DMODC_INF)
 		return;
-	fpi = fdiv_make(d->div[s] > UINT32_MAX ? UINT32_MAX : (uint32_t)d->div[s]);
+	fpi = fdiv_make(d->div[s] > UINT32_MAX ? UINT32_MAX :
+						 (uint32_t)d->div[s]);
 	closer_groups(d, sc, s);
 	build_upseq(d, sc, s);
 	/* CA ports, leaf by leaf */
@@ -965,8 +984,10 @@ static void route_switch(void *arg, long si, int tid)
 
 			for (j = 0; j < tg->dn; j++)
 				for (k = 0; k < ds[j].nlids; k++)
-					if (ds[j].lid && ds[j].lid + k <= (int)t->top)
-						t->port[ds[j].lid + k] = ds[j].lport;
+					if (ds[j].lid &&
+					    ds[j].lid + k <= (int)t->top)
+						t->port[ds[j].lid + k] =
+							ds[j].lport;
 			continue;
 		}
 		if (row[i] == DMODC_INF || !tg->dn)
@@ -986,8 +1007,9 @@ static void route_switch(void *arg, long si, int tid)
 		if (!lid || lid > t->top || x == s || a < 0 ||
 		    row[a] == DMODC_INF)
 			continue;
-		al = d->tg[d->leaves[a]].run_lid ? d->tg[d->leaves[a]].run_lid
-						 : d->dst[d->tg[d->leaves[a]].dfirst].lid;
+		al = d->tg[d->leaves[a]].run_lid ?
+			     d->tg[d->leaves[a]].run_lid :
+			     d->dst[d->tg[d->leaves[a]].dfirst].lid;
 		if (al && al <= t->top && t->port[al] != LFT_NONE)
 			t->port[lid] = t->port[al];
 		else
@@ -1048,8 +1070,8 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 	      const struct dmodc_opts *o, struct lft_set *out,
 	      struct osmre_err *err)
 {
-	int threads = o && o->threads > 0 ? o->threads
-					   : parallel_default_threads();
+	int threads =
+		o && o->threads > 0 ? o->threads : parallel_default_threads();
 
 	reset(d);
 	pthread_once(&small_div_once, init_small_div);
@@ -1059,7 +1081,8 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 	case 0:
 		break;
 	case -2:
-		return osmre_fail(err, "more than %d switch ranks: not a fat tree",
+		return osmre_fail(err,
+				  "more than %d switch ranks: not a fat tree",
 				  DMODC_MAX_RANK);
 	default:
 		return osmre_fail(err, "out of memory");

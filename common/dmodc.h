@@ -12,10 +12,10 @@
 #include "fabric.h"
 #include "lft.h"
 
-#define DMODC_INF 0xFF		/* no up-down path */
+#define DMODC_INF 0xFF /* no up-down path */
 
 struct dmodc_opts {
-	int threads;		/* <= 0: online CPUs */
+	int threads; /* <= 0: online CPUs */
 };
 
 struct dmodc;
@@ -46,6 +46,6 @@ int dmodc_cost(const struct dmodc *d, int from, int to);
 /* Topological NID of CA port (node, port), or -1. */
 long dmodc_nid(const struct dmodc *d, int node, int port);
 int dmodc_num_leaves(const struct dmodc *d);
-int dmodc_leaf(const struct dmodc *d, int i);	/* node of i-th leaf */
+int dmodc_leaf(const struct dmodc *d, int i); /* node of i-th leaf */
 
 #endif

@@ -41,7 +41,9 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 		return osmre_fail(err, "out of memory");
 	q->seed = o->seed;
 	rc = pqft_assign(q, f, &t, err) ||
-	     pqft_route(q, &r->tables, o->threads, err) ? -1 : 0;
+			     pqft_route(q, &r->tables, o->threads, err) ?
+		     -1 :
+		     0;
 	pqft_free(q);
 	return rc;
 }
@@ -72,7 +74,8 @@ static int *src_of_lid(const struct fabric *f, const struct sar_result *res)
 static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 		      struct route_result *r, struct osmre_err *err)
 {
-	struct sar_opts so = { .max_vls = o->max_vls, .jobs = o->jobs,
+	struct sar_opts so = { .max_vls = o->max_vls,
+			       .jobs = o->jobs,
 			       .io = o->io };
 	struct route_layers *l = &r->layers;
 
@@ -90,6 +93,7 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 	return 0;
 }
 
+/* clang-format off */
 const struct engine engines[] = {
 	{ "dmodc", "closed-form fat-tree routing (Gliksberg et al.)",
 	  ENGINE_NEEDS_TREE, ENGINE_CA_HOPS, dmodc_engine },
@@ -99,6 +103,7 @@ const struct engine engines[] = {
 	  ENGINE_TAKES_JOBS, ENGINE_LAYERS, sar_engine },
 	{ NULL, NULL, 0, 0, NULL },
 };
+/* clang-format on */
 
 const struct engine *engine_find(const char *name)
 {
@@ -182,6 +187,6 @@ uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
 	if (!l->have || !l->src_of_lid || slid > res->maxlid ||
 	    dlid > res->maxlid || l->src_of_lid[slid] < 0)
 		return 0;
-	return res->layer[(size_t)l->src_of_lid[slid] * (res->maxlid + 1) +
-			  dlid];
+	return res
+		->layer[(size_t)l->src_of_lid[slid] * (res->maxlid + 1) + dlid];
 }

@@ -26,23 +26,24 @@
 struct dmodc;
 
 /* what an engine needs (engine.needs) */
-#define ENGINE_NEEDS_TREE	0x1	/* a fat tree (ranks.h) */
-#define ENGINE_NEEDS_TOPOLOGY	0x2	/* pqft: the topology's parameters
+#define ENGINE_NEEDS_TREE 0x1 /* a fat tree (ranks.h) */
+#define ENGINE_NEEDS_TOPOLOGY                                                  \
+	0x2		      /* pqft: the topology's parameters
 					 * (read off a complete fabric) */
-#define ENGINE_TAKES_JOBS	0x4	/* a job file (and I/O nodes) */
+#define ENGINE_TAKES_JOBS 0x4 /* a job file (and I/O nodes) */
 /* what it produces (engine.produces) */
-#define ENGINE_LAYERS		0x1	/* an SL per path (VL = SL) */
-#define ENGINE_CA_HOPS		0x2	/* hop counts to CAs (dmodc's costs) */
+#define ENGINE_LAYERS	  0x1 /* an SL per path (VL = SL) */
+#define ENGINE_CA_HOPS	  0x2 /* hop counts to CAs (dmodc's costs) */
 
 struct engine_opts {
-	int threads;		/* <= 0: online CPUs */
+	int threads; /* <= 0: online CPUs */
 	/* pqft */
-	const char *topology;	/* pgft()/qft() spec; NULL or "": inferred */
-	uint64_t seed;		/* of the choices around faults */
+	const char *topology; /* pgft()/qft() spec; NULL or "": inferred */
+	uint64_t seed;	      /* of the choices around faults */
 	/* sar */
-	const struct jobs *jobs;	/* NULL or empty: DFSSSP */
-	const struct guidlist *io;	/* NULL: no I/O nodes */
-	int max_vls;		/* layers allowed, 1..15 */
+	const struct jobs *jobs;   /* NULL or empty: DFSSSP */
+	const struct guidlist *io; /* NULL: no I/O nodes */
+	int max_vls;		   /* layers allowed, 1..15 */
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
@@ -55,12 +56,12 @@ struct engine_opts {
 struct route_layers {
 	int have;
 	struct sar_result res;
-	int *src_of_lid;	/* LID -> CA port index of res, -1 */
+	int *src_of_lid; /* LID -> CA port index of res, -1 */
 };
 
 struct route_result {
-	struct lft_set tables;	/* one per switch, every LID */
-	struct route_layers layers;	/* ENGINE_LAYERS */
+	struct lft_set tables;	    /* one per switch, every LID */
+	struct route_layers layers; /* ENGINE_LAYERS */
 	int has_escape;
 	struct updn_info escape;
 	/* pqft: the parameters read off the fabric ("" when given) */
@@ -69,7 +70,7 @@ struct route_result {
 
 struct engine {
 	const char *name;
-	const char *summary;	/* one line for usage texts */
+	const char *summary; /* one line for usage texts */
 	unsigned needs, produces;
 	int (*route)(const struct engine_opts *o, const struct fabric *f,
 		     struct route_result *r, struct osmre_err *err);

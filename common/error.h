@@ -23,6 +23,7 @@ void osmre_sanitize(char *msg, size_t size);
 int osmre_fail(struct osmre_err *err, const char *fmt, ...) OSMRE_PRINTF(2, 3);
 
 /* Prepends a formatted prefix and ": " to err's message; returns -1. */
-int osmre_prefix(struct osmre_err *err, const char *fmt, ...) OSMRE_PRINTF(2, 3);
+int osmre_prefix(struct osmre_err *err, const char *fmt, ...)
+	OSMRE_PRINTF(2, 3);
 
 #endif

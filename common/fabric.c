@@ -8,7 +8,7 @@
 
 static uint64_t name_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
 
 	while (*s) {
 		h ^= (unsigned char)*s++;
@@ -106,8 +106,10 @@ int fabric_find_host(const struct fabric *f, const char *name)
 		if (host_is(&f->nodes[i], name, n))
 			return i;
 	i = fabric_find(f, name);
-	return i >= 0 && f->nodes[i].type != FAB_SWITCH && !f->nodes[i].removed ?
-		i : -1;
+	return i >= 0 && f->nodes[i].type != FAB_SWITCH &&
+			       !f->nodes[i].removed ?
+		       i :
+		       -1;
 }
 
 int fabric_add_node(struct fabric *f, int type, const char *name,
@@ -166,10 +168,11 @@ int fabric_link(struct fabric *f, int a, int ap, int b, int bp,
 		return osmre_fail(err, "port %d of \"%s\" out of range 1..%d",
 				  bp, nb->name, nb->nports);
 	if (a == b && ap == bp)
-		return osmre_fail(err, "port %d of \"%s\" linked to itself",
-				  ap, na->name);
+		return osmre_fail(err, "port %d of \"%s\" linked to itself", ap,
+				  na->name);
 	if (na->ports[ap].rnode >= 0 || nb->ports[bp].rnode >= 0)
-		return osmre_fail(err, "\"%s\"[%d] or \"%s\"[%d] already linked",
+		return osmre_fail(err,
+				  "\"%s\"[%d] or \"%s\"[%d] already linked",
 				  na->name, ap, nb->name, bp);
 	na->ports[ap].rnode = b;
 	na->ports[ap].rport = (uint8_t)bp;
@@ -284,7 +287,8 @@ int guid_map_build(const struct fabric *f, struct guid_map *m,
 	int i, p;
 
 	for (i = 0; i < f->nnodes; i++)
-		n += f->nodes[i].type == FAB_SWITCH ? 1 : 1 + f->nodes[i].nports;
+		n += f->nodes[i].type == FAB_SWITCH ? 1 :
+						      1 + f->nodes[i].nports;
 	m->e = malloc((n ? n : 1) * sizeof(*m->e));
 	if (!m->e)
 		return osmre_fail(err, "out of memory");
@@ -337,14 +341,14 @@ uint64_t fabric_signature(const struct fabric *f)
 		const struct fab_node *n = &f->nodes[i];
 
 		h = fnv(h, (uint64_t)n->type << 32 | (uint64_t)n->nports << 8 |
-			   (uint64_t)n->removed);
+				   (uint64_t)n->removed);
 		h = fnv(h, n->guid);
 		for (p = 0; p <= n->nports; p++) {
 			const struct fab_port *pt = &n->ports[p];
 
 			h = fnv(h, (uint64_t)(uint32_t)pt->rnode << 32 |
-				   (uint64_t)pt->rport << 24 |
-				   (uint64_t)pt->lmc << 16 | pt->lid);
+					   (uint64_t)pt->rport << 24 |
+					   (uint64_t)pt->lmc << 16 | pt->lid);
 		}
 	}
 	return h;

@@ -21,30 +21,30 @@
 #include "error.h"
 
 enum fab_node_type {
-	FAB_CA = 1,		/* values match IB NodeInfo.NodeType */
+	FAB_CA = 1, /* values match IB NodeInfo.NodeType */
 	FAB_SWITCH = 2,
 	FAB_ROUTER = 3,
 };
 
-#define FAB_MAX_PORTS 254	/* IB switches have at most 254 ports */
+#define FAB_MAX_PORTS	  254 /* IB switches have at most 254 ports */
 #define FAB_MAX_UCAST_LID 0xBFFF
 
 struct fab_port {
 	uint64_t guid;
-	int32_t rnode;		/* remote node index, -1 when unconnected */
-	uint8_t rport;		/* remote port number */
+	int32_t rnode; /* remote node index, -1 when unconnected */
+	uint8_t rport; /* remote port number */
 	uint8_t lmc;
-	uint16_t lid;		/* base LID, 0 when none */
+	uint16_t lid; /* base LID, 0 when none */
 };
 
 struct fab_node {
 	int type;
-	int nports;		/* physical ports, numbered 1..nports */
+	int nports; /* physical ports, numbered 1..nports */
 	int removed;
 	uint64_t guid;
 	char *name;		/* the net file's node id */
 	char *desc;		/* NodeDescription */
-	struct fab_port *ports;	/* nports + 1 entries */
+	struct fab_port *ports; /* nports + 1 entries */
 };
 
 struct fabric {
@@ -101,9 +101,9 @@ const char *fab_type_name(int type);
 
 struct fab_counts {
 	int switches, cas, routers;
-	int ca_ports;		/* CA ports with a link */
-	int sw_links;		/* switch-to-switch links */
-	int ca_links;		/* switch-to-CA links */
+	int ca_ports; /* CA ports with a link */
+	int sw_links; /* switch-to-switch links */
+	int ca_links; /* switch-to-CA links */
 };
 void fabric_count(const struct fabric *f, struct fab_counts *c);
 

@@ -40,7 +40,8 @@ int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
 		if (k == EOF || (k <= 0 && strspn(line, " \t") == strlen(line)))
 			continue;
 		if (k != 1) {
-			osmre_fail(err, "%s:%d: expected a GUID (0x...)", path, ln);
+			osmre_fail(err, "%s:%d: expected a GUID (0x...)", path,
+				   ln);
 			goto fail;
 		}
 		if ((size_t)l->n == gcap) {

@@ -12,7 +12,7 @@
 
 struct guidlist {
 	int n;
-	uint64_t *g;		/* sorted */
+	uint64_t *g; /* sorted */
 };
 
 /* Errors name file:line. */

@@ -50,7 +50,8 @@ FILE *infile_open(const char *path, const char *what, long long max_size,
 		return NULL;
 	}
 	if ((long long)st.st_size > max_size) {
-		osmre_fail(err, "%s: %lld bytes, more than the %lld a %s may have",
+		osmre_fail(err,
+			   "%s: %lld bytes, more than the %lld a %s may have",
 			   path, (long long)st.st_size, max_size, what);
 		close(fd);
 		return NULL;

@@ -16,17 +16,17 @@
 #include "error.h"
 
 /* The limits of each format (bytes). */
-#define INFILE_NET_SIZE (4LL << 30)	/* ibsim net files */
-#define INFILE_NET_LINE 4096
-#define INFILE_LFT_SIZE (1LL << 40)	/* LFT dumps: 35k hosts are ~20 GB */
-#define INFILE_LFT_LINE 4096
-#define INFILE_SL_SIZE (4LL << 30)	/* SL files */
-#define INFILE_SL_LINE 1024
-#define INFILE_JOBS_SIZE (256LL << 20)	/* job files, squeue output */
+#define INFILE_NET_SIZE	 (4LL << 30) /* ibsim net files */
+#define INFILE_NET_LINE	 4096
+#define INFILE_LFT_SIZE	 (1LL << 40) /* LFT dumps: 35k hosts are ~20 GB */
+#define INFILE_LFT_LINE	 4096
+#define INFILE_SL_SIZE	 (4LL << 30) /* SL files */
+#define INFILE_SL_LINE	 1024
+#define INFILE_JOBS_SIZE (256LL << 20) /* job files, squeue output */
 #define INFILE_JOBS_LINE 4096
-#define INFILE_CONF_SIZE (1LL << 20)	/* osmre.conf */
+#define INFILE_CONF_SIZE (1LL << 20) /* osmre.conf */
 #define INFILE_CONF_LINE 4096
-#define INFILE_LIST_SIZE (256LL << 20)	/* GUID lists, order files */
+#define INFILE_LIST_SIZE (256LL << 20) /* GUID lists, order files */
 #define INFILE_LIST_LINE 4096
 
 /*

@@ -58,30 +58,34 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		if (k <= 0)
 			continue;
 		if (k != 2) {
-			osmre_fail(err, "%s:%d: expected \"<hostname> <jobid>\"",
+			osmre_fail(err,
+				   "%s:%d: expected \"<hostname> <jobid>\"",
 				   path, lineno);
 			goto out;
 		}
 		node = fabric_find_host(f, host);
 		if (node < 0) {
 			if (!j->unknown++) {
-				snprintf(j->first_unknown, sizeof(j->first_unknown),
-					 "%s", host);
+				snprintf(j->first_unknown,
+					 sizeof(j->first_unknown), "%s", host);
 				osmre_sanitize(j->first_unknown,
 					       sizeof(j->first_unknown));
 			}
 			continue;
 		}
 		if (seen[node]) {
-			osmre_fail(err, "%s:%d: host \"%s\" already listed at line %d",
-				   path, lineno, host, seen[node]);
+			osmre_fail(
+				err,
+				"%s:%d: host \"%s\" already listed at line %d",
+				path, lineno, host, seen[node]);
 			goto out;
 		}
 		seen[node] = lineno;
 		for (k = 0; k < j->njobs && strcmp(j->id[k], id); k++)
 			;
 		if (k == j->njobs) {
-			char **ids = realloc(j->id, ((size_t)k + 1) * sizeof(char *));
+			char **ids = realloc(j->id,
+					     ((size_t)k + 1) * sizeof(char *));
 
 			if (!ids)
 				goto oom;
@@ -189,24 +193,30 @@ int jobs_efi(const struct fabric *f, const struct lft_set *s,
 			for (b = 0; b < j->count[job]; b++) {
 				const struct fab_node *src = &f->nodes[h[a]];
 				const struct fab_node *dst = &f->nodes[h[b]];
-				int sp = first_port(src), dp = first_port(dst), cur, hops = 0;
+				int sp = first_port(src), dp = first_port(dst),
+				    cur, hops = 0;
 				unsigned lid;
 
 				if (a == b || !sp || !dp)
 					continue;
 				lid = dst->ports[dp].lid;
 				cur = src->ports[sp].rnode;
-				while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH &&
+				while (cur >= 0 &&
+				       f->nodes[cur].type == FAB_SWITCH &&
 				       hops++ < 256) {
-					const struct lft *t = lft_of_node(s, cur);
-					int o = t ? lft_get(t, lid) : LFT_NONE, nx;
+					const struct lft *t =
+						lft_of_node(s, cur);
+					int o = t ? lft_get(t, lid) : LFT_NONE,
+					    nx;
 
-					if (o == LFT_NONE || o == 0 || o > f->nodes[cur].nports) {
+					if (o == LFT_NONE || o == 0 ||
+					    o > f->nodes[cur].nports) {
 						cur = -1;
 						break;
 					}
 					nx = f->nodes[cur].ports[o].rnode;
-					if (nx >= 0 && f->nodes[nx].type == FAB_SWITCH) {
+					if (nx >= 0 &&
+					    f->nodes[nx].type == FAB_SWITCH) {
 						q = off[cur] + o;
 						gamma[q]++;
 						if (stamp[q] != job) {

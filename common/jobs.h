@@ -14,11 +14,11 @@
 
 struct jobs {
 	int njobs;
-	char **id;		/* job ids, in order of first appearance */
-	int *first, *count;	/* hosts of job j: node[first[j] .. +count[j]] */
-	int *node;		/* fabric node of each host */
+	char **id;	    /* job ids, in order of first appearance */
+	int *first, *count; /* hosts of job j: node[first[j] .. +count[j]] */
+	int *node;	    /* fabric node of each host */
 	int nhosts;
-	int unknown;		/* hostnames not in the fabric */
+	int unknown; /* hostnames not in the fabric */
 	char first_unknown[128];
 };
 
@@ -43,7 +43,7 @@ struct efi_result {
 	long max;
 	double avg_job_max;
 	double dark_pct;
-	long links;		/* directed inter-switch links */
+	long links; /* directed inter-switch links */
 	long unroutable;
 };
 int jobs_efi(const struct fabric *f, const struct lft_set *s,

@@ -91,7 +91,7 @@ static void filter(struct jw_list *l, const int *leaf_of_entry, int min,
 		run++;
 		while (j < l->n && !strcmp(l->e[j].job, l->e[i].job))
 			j++;
-		for (a = i; a < j; a++) {	/* distinct leaves */
+		for (a = i; a < j; a++) { /* distinct leaves */
 			int *st = &stamp[leaf_of_entry[a] + 1];
 
 			nleaf += *st != run;
@@ -112,9 +112,8 @@ static void filter(struct jw_list *l, const int *leaf_of_entry, int min,
 	l->n = k;
 }
 
-int jw_from_squeue(const char *text, const struct fabric *f,
-		   int min_switches, struct jw_list *out,
-		   struct osmre_err *err)
+int jw_from_squeue(const char *text, const struct fabric *f, int min_switches,
+		   struct jw_list *out, struct osmre_err *err)
 {
 	const char *p = text;
 	int ln = 0, i, *leaf = NULL, *stamp;
@@ -137,15 +136,19 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 		bar = memchr(line, '|', len);
 		if (!bar || bar == line || (size_t)(bar - line) >= sizeof(id) ||
 		    len - (size_t)(bar - line) - 1 >= sizeof(nodes)) {
-			osmre_fail(err, "squeue output, line %d: expected \"JOBID|NODELIST\"", ln);
+			osmre_fail(
+				err,
+				"squeue output, line %d: expected \"JOBID|NODELIST\"",
+				ln);
 			goto fail;
 		}
 		memcpy(id, line, (size_t)(bar - line));
 		id[bar - line] = '\0';
 		memcpy(nodes, bar + 1, len - (size_t)(bar - line) - 1);
 		nodes[len - (size_t)(bar - line) - 1] = '\0';
-		id[strcspn(id, "+")] = '\0';	/* heterogeneous job components */
-		if (!*nodes || !strcmp(nodes, "(null)") || !strcmp(nodes, "n/a"))
+		id[strcspn(id, "+")] = '\0'; /* heterogeneous job components */
+		if (!*nodes || !strcmp(nodes, "(null)") ||
+		    !strcmp(nodes, "n/a"))
 			continue;
 		if (hostlist_expand(nodes, &h, err)) {
 			osmre_prefix(err, "squeue output, line %d", ln);
@@ -154,18 +157,21 @@ int jw_from_squeue(const char *text, const struct fabric *f,
 		total += h.n;
 		if (total > JW_MAX_NAMES) {
 			hostlist_free(&h);
-			osmre_fail(err, "squeue output, line %d: more than %d host names in all",
-				   ln, JW_MAX_NAMES);
+			osmre_fail(
+				err,
+				"squeue output, line %d: more than %d host names in all",
+				ln, JW_MAX_NAMES);
 			goto fail;
 		}
 		for (i = 0; i < h.n; i++) {
 			if (fabric_find_host(f, h.name[i]) < 0) {
 				if (!out->unknown++) {
 					snprintf(out->first_unknown,
-						 sizeof(out->first_unknown), "%s",
-						 h.name[i]);
-					osmre_sanitize(out->first_unknown,
-						       sizeof(out->first_unknown));
+						 sizeof(out->first_unknown),
+						 "%s", h.name[i]);
+					osmre_sanitize(
+						out->first_unknown,
+						sizeof(out->first_unknown));
 				}
 				continue;
 			}
@@ -198,8 +204,7 @@ fail:
 	return -1;
 }
 
-int jw_read_file(const char *path, struct jw_list *out,
-		 struct osmre_err *err)
+int jw_read_file(const char *path, struct jw_list *out, struct osmre_err *err)
 {
 	FILE *fp;
 	char *line = NULL;
@@ -224,7 +229,9 @@ int jw_read_file(const char *path, struct jw_list *out,
 		if (k <= 0)
 			continue;
 		if (k != 2) {
-			osmre_fail(err, "%s:%d: expected \"<hostname> <jobid>\"", path, ln);
+			osmre_fail(err,
+				   "%s:%d: expected \"<hostname> <jobid>\"",
+				   path, ln);
 			goto fail;
 		}
 		if (add(out, host, job)) {
@@ -266,7 +273,8 @@ char *jw_format(const struct jw_list *l)
 
 	if (!fp)
 		return NULL;
-	fprintf(fp, "# written by osmre jobwatch: %d jobs, %d hosts\n", l->jobs, l->n);
+	fprintf(fp, "# written by osmre jobwatch: %d jobs, %d hosts\n", l->jobs,
+		l->n);
 	for (i = 0; i < l->n; i++)
 		fprintf(fp, "%s %s\n", l->e[i].host, l->e[i].job);
 	fputs("# end\n", fp);

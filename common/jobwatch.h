@@ -19,11 +19,11 @@ struct jw_entry {
 
 struct jw_list {
 	int n, cap;
-	struct jw_entry *e;	/* sorted by job, then host */
-	int jobs;		/* distinct jobs */
-	int unknown;		/* hosts not in the topology */
+	struct jw_entry *e; /* sorted by job, then host */
+	int jobs;	    /* distinct jobs */
+	int unknown;	    /* hosts not in the topology */
 	char first_unknown[128];
-	int dropped;		/* jobs on fewer leaf switches than asked */
+	int dropped; /* jobs on fewer leaf switches than asked */
 };
 
 /*
@@ -31,12 +31,10 @@ struct jw_list {
  * hosts sit on at least min_switches leaf switches of f (a host is the
  * first word of an HCA's NodeDescription).  Errors name the line.
  */
-int jw_from_squeue(const char *text, const struct fabric *f,
-		   int min_switches, struct jw_list *out,
-		   struct osmre_err *err);
+int jw_from_squeue(const char *text, const struct fabric *f, int min_switches,
+		   struct jw_list *out, struct osmre_err *err);
 /* Reads the (host, job) pairs of a job file; a missing file is empty. */
-int jw_read_file(const char *path, struct jw_list *out,
-		 struct osmre_err *err);
+int jw_read_file(const char *path, struct jw_list *out, struct osmre_err *err);
 /* 1 when both hold the same pairs (in any order). */
 int jw_same(const struct jw_list *a, const struct jw_list *b);
 /* The job file text: a header comment, the pairs, "# end". */

@@ -5,8 +5,8 @@
 
 #include "lft.h"
 
-int lft_set_for_fabric(const struct fabric *f, unsigned top,
-		       struct lft_set *s, struct osmre_err *err)
+int lft_set_for_fabric(const struct fabric *f, unsigned top, struct lft_set *s,
+		       struct osmre_err *err)
 {
 	int i, n = 0;
 
@@ -54,8 +54,8 @@ void lft_set_free(struct lft_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
-		  char *diff, size_t diffsz)
+int lft_set_equal(const struct lft_set *a, const struct lft_set *b, char *diff,
+		  size_t diffsz)
 {
 	int i;
 
@@ -68,15 +68,16 @@ int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 			if (b->t[(i + j) % b->n].guid == ta->guid)
 				tb = &b->t[(i + j) % b->n];
 		if (!tb) {
-			snprintf(diff, diffsz, "switch 0x%016" PRIx64 " missing",
-				 ta->guid);
+			snprintf(diff, diffsz,
+				 "switch 0x%016" PRIx64 " missing", ta->guid);
 			return 0;
 		}
 		top = ta->top > tb->top ? ta->top : tb->top;
 		for (lid = 0; lid <= top; lid++)
 			if (lft_get(ta, lid) != lft_get(tb, lid)) {
 				snprintf(diff, diffsz,
-					 "switch 0x%016" PRIx64 " LID %u: port %d vs %d",
+					 "switch 0x%016" PRIx64
+					 " LID %u: port %d vs %d",
 					 ta->guid, lid, lft_get(ta, lid),
 					 lft_get(tb, lid));
 				return 0;
@@ -91,8 +92,8 @@ int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
 
 /* 1 when block blk (LIDs up to top) differs between x and y (NULL: no
  * route at all). */
-static int block_differs(const struct lft *x, const struct lft *y,
-			 unsigned top, unsigned blk)
+static int block_differs(const struct lft *x, const struct lft *y, unsigned top,
+			 unsigned blk)
 {
 	unsigned lid;
 
@@ -112,13 +113,15 @@ long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
 	for (pass = 0; pass < (list ? 2 : 1); pass++) {
 		for (i = 0; i < a->n; i++) {
 			const struct lft *y = lft_of_node(b, a->t[i].node);
-			unsigned top = y && y->top > a->t[i].top ? y->top : a->t[i].top;
+			unsigned top = y && y->top > a->t[i].top ? y->top :
+								   a->t[i].top;
 
 			for (blk = 0; blk <= top / 64; blk++) {
 				if (!block_differs(&a->t[i], y, top, blk))
 					continue;
 				if (pass)
-					(*list)[k++] = (struct lft_block){ i, blk };
+					(*list)[k++] =
+						(struct lft_block){ i, blk };
 				else
 					n++;
 			}
@@ -144,14 +147,16 @@ int lft_set_clone(const struct lft_set *src, struct lft_set *dst,
 		goto oom;
 	dst->nnodes = src->nnodes;
 	if (src->by_node)
-		memcpy(dst->by_node, src->by_node, (size_t)src->nnodes * sizeof(int));
+		memcpy(dst->by_node, src->by_node,
+		       (size_t)src->nnodes * sizeof(int));
 	for (i = 0; i < src->n; i++) {
 		dst->t[i] = src->t[i];
 		dst->t[i].port = malloc((size_t)src->t[i].top + 1);
 		if (!dst->t[i].port)
 			goto oom;
 		dst->n = i + 1;
-		memcpy(dst->t[i].port, src->t[i].port, (size_t)src->t[i].top + 1);
+		memcpy(dst->t[i].port, src->t[i].port,
+		       (size_t)src->t[i].top + 1);
 	}
 	return 0;
 oom:

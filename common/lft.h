@@ -11,21 +11,21 @@
 
 #include "fabric.h"
 
-#define LFT_NONE 0xFF		/* no route, as OSM_NO_PATH */
+#define LFT_NONE 0xFF /* no route, as OSM_NO_PATH */
 
 struct lft {
-	int node;		/* fabric node index, -1 when not bound */
+	int node; /* fabric node index, -1 when not bound */
 	uint64_t guid;
-	int line;		/* of its header in the dump read, 0 otherwise */
-	unsigned top;		/* highest LID with an entry */
-	uint8_t *port;		/* top + 1 entries */
+	int line;      /* of its header in the dump read, 0 otherwise */
+	unsigned top;  /* highest LID with an entry */
+	uint8_t *port; /* top + 1 entries */
 };
 
 struct lft_set {
 	int n;
 	struct lft *t;
-	int *by_node;		/* fabric node -> table index, or -1 */
-	int nnodes;		/* size of by_node */
+	int *by_node; /* fabric node -> table index, or -1 */
+	int nnodes;   /* size of by_node */
 	/* what a dump said about its destinations: LID -> port GUID (0 when
 	 * not said); filled by lftdump_read() */
 	uint64_t *lid_guid;
@@ -33,8 +33,8 @@ struct lft_set {
 };
 
 /* One empty table (all LFT_NONE) per switch of f, LIDs 0..top. */
-int lft_set_for_fabric(const struct fabric *f, unsigned top,
-		       struct lft_set *s, struct osmre_err *err);
+int lft_set_for_fabric(const struct fabric *f, unsigned top, struct lft_set *s,
+		       struct osmre_err *err);
 void lft_set_free(struct lft_set *s);
 /* A deep copy of the tables (not of lid_guid); 0 or -1 (no memory). */
 int lft_set_clone(const struct lft_set *src, struct lft_set *dst,
@@ -54,8 +54,8 @@ static inline int lft_get(const struct lft *t, unsigned lid)
 }
 
 /* 1 when both sets route every LID of every switch the same way. */
-int lft_set_equal(const struct lft_set *a, const struct lft_set *b,
-		  char *diff, size_t diffsz);
+int lft_set_equal(const struct lft_set *a, const struct lft_set *b, char *diff,
+		  size_t diffsz);
 
 /* A block of 64 LIDs (OpenSM's LFT block) of table a->t[table]. */
 struct lft_block {

@@ -27,8 +27,8 @@ int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
 		const struct fab_node *nd = &f->nodes[i];
 
 		ix[i] = -1;
-		if (nd->type == FAB_SWITCH && !nd->removed && nd->ports[0].lid &&
-		    lft_of_node(s, i))
+		if (nd->type == FAB_SWITCH && !nd->removed &&
+		    nd->ports[0].lid && lft_of_node(s, i))
 			ix[i] = n++;
 	}
 	nn = (size_t)n * (size_t)n;
@@ -56,8 +56,8 @@ int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
 	for (b = 0; b < n; b += 64)
 		for (j = 0; j < n; j++)
 			for (i = b; i < n && i < b + 64; i++)
-				m->port[(size_t)j * n + i] =
-					(uint8_t)lft_get(lft_of_node(s, m->node[i]), m->lid[j]);
+				m->port[(size_t)j * n + i] = (uint8_t)lft_get(
+					lft_of_node(s, m->node[i]), m->lid[j]);
 	for (j = 0; j < n; j++) {
 		const uint8_t *pc = m->port + (size_t)j * n;
 		uint8_t *hc = m->hops + (size_t)j * n;
@@ -67,7 +67,7 @@ int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
 			const struct fab_port *pt;
 			int node = m->node[i];
 
-			hc[i] = 0xFE;	/* unknown */
+			hc[i] = 0xFE; /* unknown */
 			if (i == j) {
 				next[i] = -1;
 				continue;
@@ -85,21 +85,24 @@ int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
 			int k = 0, cur = i, res;
 
 			while (hc[cur] == 0xFE) {
-				hc[cur] = 0xFD;	/* on the current walk */
+				hc[cur] = 0xFD; /* on the current walk */
 				stack[k++] = cur;
 				if (next[cur] < 0)
 					break;
 				cur = next[cur];
 			}
 			if (k && next[stack[k - 1]] == -2)
-				res = LFT_HOPS_BYTE_NONE;	/* dead end */
-			else if (hc[cur] == 0xFD || hc[cur] == LFT_HOPS_BYTE_NONE)
-				res = LFT_HOPS_BYTE_NONE;	/* loop, or fails */
+				res = LFT_HOPS_BYTE_NONE; /* dead end */
+			else if (hc[cur] == 0xFD ||
+				 hc[cur] == LFT_HOPS_BYTE_NONE)
+				res = LFT_HOPS_BYTE_NONE; /* loop, or fails */
 			else
 				res = hc[cur];
 			while (k--) {
 				if (res != LFT_HOPS_BYTE_NONE)
-					res = res + 1 > 0xFC ? LFT_HOPS_BYTE_NONE : res + 1;
+					res = res + 1 > 0xFC ?
+						      LFT_HOPS_BYTE_NONE :
+						      res + 1;
 				hc[stack[k]] = (uint8_t)res;
 			}
 		}

@@ -20,9 +20,9 @@
 #define LFT_HOPS_BYTE_NONE 0xFF
 struct sw_hops {
 	int n;
-	int *node;		/* fabric node of switch j */
-	unsigned *lid;		/* its LID */
-	uint8_t *port, *hops;	/* n * n */
+	int *node;	      /* fabric node of switch j */
+	unsigned *lid;	      /* its LID */
+	uint8_t *port, *hops; /* n * n */
 };
 int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
 		    struct sw_hops *m, struct osmre_err *err);

@@ -33,7 +33,7 @@ static int grow_table(struct lft *t, unsigned top)
 
 static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
 {
-	if (!s->lid_guid) {	/* every unicast LID at once, zeroed lazily */
+	if (!s->lid_guid) { /* every unicast LID at once, zeroed lazily */
 		s->lid_guid = calloc((size_t)FAB_MAX_UCAST_LID + 1,
 				     sizeof(*s->lid_guid));
 		if (!s->lid_guid)
@@ -96,8 +96,10 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 		if (*p == '#' || !*p)
 			continue;
 		if (!strncmp(p, "Multicast", 9)) {
-			osmre_fail(err, "%s:%d: multicast dump, expected unicast LFTs",
-				   name, lineno);
+			osmre_fail(
+				err,
+				"%s:%d: multicast dump, expected unicast LFTs",
+				name, lineno);
 			goto out;
 		}
 		if (!strncmp(p, "Unicast lids", 12)) {
@@ -106,22 +108,30 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 
 			q = strstr(p, " guid 0x");
 			if (!q) {
-				osmre_fail(err, "%s:%d: expected \" guid 0x<switch GUID>\" in the switch header",
-					   name, lineno);
+				osmre_fail(
+					err,
+					"%s:%d: expected \" guid 0x<switch GUID>\" in the switch header",
+					name, lineno);
 				goto out;
 			}
 			errno = 0;
 			guid = strtoull(q + 8, &p, 16);
-			if (p == q + 8 || errno || !isspace((unsigned char)*p)) {
-				osmre_fail(err, "%s:%d: cannot parse the switch GUID",
+			if (p == q + 8 || errno ||
+			    !isspace((unsigned char)*p)) {
+				osmre_fail(err,
+					   "%s:%d: cannot parse the switch GUID",
 					   name, lineno);
 				goto out;
 			}
 			r = new_table(s, q, guid, lineno);
 			if (r) {
-				osmre_fail(err, r > 0 ? "%s:%d: switch 0x%016" PRIx64 " listed twice"
-					       : "%s:%d: out of memory (switch 0x%016" PRIx64 ")",
-					   name, lineno, guid);
+				osmre_fail(
+					err,
+					r > 0 ? "%s:%d: switch 0x%016" PRIx64
+						" listed twice" :
+						"%s:%d: out of memory (switch 0x%016" PRIx64
+						")",
+					name, lineno, guid);
 				goto out;
 			}
 			continue;
@@ -131,17 +141,22 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 			struct lft *t;
 
 			if (!s->n) {
-				osmre_fail(err, "%s:%d: LFT row before any \"Unicast lids\" header",
-					   name, lineno);
+				osmre_fail(
+					err,
+					"%s:%d: LFT row before any \"Unicast lids\" header",
+					name, lineno);
 				goto out;
 			}
 			t = &s->t[s->n - 1];
 			errno = 0;
 			lid = strtoul(p + 2, &q, 16);
-			if (q == p + 2 || errno || !isspace((unsigned char)*q) ||
+			if (q == p + 2 || errno ||
+			    !isspace((unsigned char)*q) ||
 			    lid > FAB_MAX_UCAST_LID) {
-				osmre_fail(err, "%s:%d: expected a unicast LID (0x0000..0xbfff)",
-					   name, lineno);
+				osmre_fail(
+					err,
+					"%s:%d: expected a unicast LID (0x0000..0xbfff)",
+					name, lineno);
 				goto out;
 			}
 			p = q;
@@ -150,8 +165,10 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 			port = strtoul(p, &q, 10);
 			if (q == p || (*q && !isspace((unsigned char)*q)) ||
 			    port > FAB_MAX_PORTS) {
-				osmre_fail(err, "%s:%d: expected an output port 0..254 after the LID",
-					   name, lineno);
+				osmre_fail(
+					err,
+					"%s:%d: expected an output port 0..254 after the LID",
+					name, lineno);
 				goto out;
 			}
 			if (lid > t->top && grow_table(t, (unsigned)lid)) {
@@ -165,9 +182,11 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 				int r = note_guid(s, (unsigned)lid, g);
 
 				if (r) {
-					osmre_fail(err, r > 0 ? "%s:%d: LID 0x%04lx names two different port GUIDs"
-						       : "%s:%d: out of memory (LID 0x%04lx)",
-						   name, lineno, lid);
+					osmre_fail(
+						err,
+						r > 0 ? "%s:%d: LID 0x%04lx names two different port GUIDs" :
+							"%s:%d: out of memory (LID 0x%04lx)",
+						name, lineno, lid);
 					goto out;
 				}
 			}
@@ -182,7 +201,8 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 		goto out;
 	}
 	if (!s->n) {
-		osmre_fail(err, "%s: no \"Unicast lids\" switch table found", name);
+		osmre_fail(err, "%s: no \"Unicast lids\" switch table found",
+			   name);
 		goto out;
 	}
 	rc = 0;
@@ -226,7 +246,9 @@ int lft_set_bind(struct lft_set *s, const struct fabric *f,
 		const struct guid_ent *e = guid_map_find(&m, s->t[i].guid);
 
 		if (!e || f->nodes[e->node].type != FAB_SWITCH) {
-			osmre_fail(err, "line %d: switch GUID 0x%016" PRIx64 " is not a switch of the topology",
+			osmre_fail(err,
+				   "line %d: switch GUID 0x%016" PRIx64
+				   " is not a switch of the topology",
 				   s->t[i].line, s->t[i].guid);
 			guid_map_free(&m);
 			return -1;
@@ -263,7 +285,9 @@ int lft_set_import_lids(const struct lft_set *s, struct fabric *f,
 			continue;
 		e = guid_map_find(&m, s->lid_guid[lid]);
 		if (!e || (f->nodes[e->node].type != FAB_SWITCH && !e->port)) {
-			osmre_fail(err, "LID %u: port GUID 0x%016" PRIx64 " is not a port of the topology",
+			osmre_fail(err,
+				   "LID %u: port GUID 0x%016" PRIx64
+				   " is not a port of the topology",
 				   lid, s->lid_guid[lid]);
 			guid_map_free(&m);
 			return -1;

@@ -19,9 +19,10 @@ int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,
 		const struct lft *t = &s->t[i];
 		const struct fab_node *sw = &f->nodes[t->node];
 
-		fprintf(fp, "Unicast lids [0-%u] of switch Lid %u guid 0x%016"
-			PRIx64 " ('%s'):\n", t->top, sw->ports[0].lid,
-			sw->guid, sw->desc);
+		fprintf(fp,
+			"Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64
+			" ('%s'):\n",
+			t->top, sw->ports[0].lid, sw->guid, sw->desc);
 		for (lid = 0; lid <= t->top; lid++) {
 			int port = t->port[lid];
 
@@ -29,11 +30,14 @@ int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,
 				continue;
 			fprintf(fp, "0x%04x %03u # ", lid, port);
 			if (lid <= max && own[lid].node >= 0) {
-				const struct fab_node *d = &f->nodes[own[lid].node];
+				const struct fab_node *d =
+					&f->nodes[own[lid].node];
 
-				fprintf(fp, "%s portguid 0x%016" PRIx64 ": '%s'\n",
+				fprintf(fp,
+					"%s portguid 0x%016" PRIx64 ": '%s'\n",
 					fab_type_name(d->type),
-					fab_port_guid(d, own[lid].port), d->desc);
+					fab_port_guid(d, own[lid].port),
+					d->desc);
 			} else {
 				fprintf(fp, "unknown node and type\n");
 			}

@@ -33,8 +33,10 @@ int lids_assign(struct fabric *f, int lmc, struct osmre_err *err)
 				continue;
 			next = (next + width - 1) & ~(width - 1);
 			if (next + width - 1 > FAB_MAX_UCAST_LID)
-				return osmre_fail(err, "out of unicast LIDs at node \"%s\"",
-						  n->name);
+				return osmre_fail(
+					err,
+					"out of unicast LIDs at node \"%s\"",
+					n->name);
 			pt->lid = (uint16_t)next;
 			pt->lmc = n->type == FAB_SWITCH ? 0 : (uint8_t)lmc;
 			next += width;
@@ -54,8 +56,8 @@ int lids_present(const struct fabric *f)
 	return 0;
 }
 
-int lids_missing(const struct fabric *f, int (*each)(void *arg, int node,
-						      int port), void *arg)
+int lids_missing(const struct fabric *f,
+		 int (*each)(void *arg, int node, int port), void *arg)
 {
 	int i, p, n = 0, more = 1;
 
@@ -82,8 +84,11 @@ int lids_lmc_max(const struct fabric *f)
 	int i, p, max = 0;
 
 	for (i = 0; i < f->nnodes; i++)
-		for (p = 1; p <= f->nodes[i].nports && !fab_is_switch(&f->nodes[i]); p++)
-			if (f->nodes[i].ports[p].lid && f->nodes[i].ports[p].lmc > max)
+		for (p = 1;
+		     p <= f->nodes[i].nports && !fab_is_switch(&f->nodes[i]);
+		     p++)
+			if (f->nodes[i].ports[p].lid &&
+			    f->nodes[i].ports[p].lmc > max)
 				max = f->nodes[i].ports[p].lmc;
 	return max;
 }
@@ -106,8 +111,8 @@ unsigned lids_max(const struct fabric *f)
 	return max;
 }
 
-int lids_owners(const struct fabric *f, struct lid_owner **owner,
-		unsigned *max, struct osmre_err *err)
+int lids_owners(const struct fabric *f, struct lid_owner **owner, unsigned *max,
+		struct osmre_err *err)
 {
 	unsigned m = lids_max(f), l, k;
 	struct lid_owner *o = malloc(((size_t)m + 1) * sizeof(*o));
@@ -126,9 +131,11 @@ int lids_owners(const struct fabric *f, struct lid_owner **owner,
 			for (k = 0; k < (1u << pt->lmc); k++) {
 				l = pt->lid + k;
 				if (o[l].node >= 0) {
-					osmre_fail(err, "LID %u used by \"%s\" and \"%s\"",
-						   l, f->nodes[o[l].node].name,
-						   f->nodes[i].name);
+					osmre_fail(
+						err,
+						"LID %u used by \"%s\" and \"%s\"",
+						l, f->nodes[o[l].node].name,
+						f->nodes[i].name);
 					free(o);
 					return -1;
 				}

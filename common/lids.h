@@ -19,8 +19,8 @@ int lids_present(const struct fabric *f);
 /* Ports that ought to have a LID and have none (a switch's port 0, a
  * linked CA or router port): their count; each(arg, node, port) is
  * called for them in node order until it returns 0 (each may be NULL). */
-int lids_missing(const struct fabric *f, int (*each)(void *arg, int node,
-						      int port), void *arg);
+int lids_missing(const struct fabric *f,
+		 int (*each)(void *arg, int node, int port), void *arg);
 /* Highest LMC of a CA or router port (0 when none). */
 int lids_lmc_max(const struct fabric *f);
 /* Highest LID in use (0 when none). */
@@ -32,7 +32,7 @@ struct lid_owner {
 	int32_t port;
 };
 /* Fills owner[0..max] (allocated); fails on a LID used twice. */
-int lids_owners(const struct fabric *f, struct lid_owner **owner,
-		unsigned *max, struct osmre_err *err);
+int lids_owners(const struct fabric *f, struct lid_owner **owner, unsigned *max,
+		struct osmre_err *err);
 
 #endif

@@ -23,12 +23,12 @@ struct reader {
 	char *buf;
 	size_t bufsz;
 	int line;
-	int pushed;		/* buf holds a line not consumed yet */
-	int failed;		/* a line over the limit: err says so */
+	int pushed; /* buf holds a line not consumed yet */
+	int failed; /* a line over the limit: err says so */
 	struct fabric *f;
-	struct decl **decl;	/* per node, nports + 1 entries */
+	struct decl **decl; /* per node, nports + 1 entries */
 	int decl_cap;
-	uint64_t guid[4], absguid[4];	/* indexed by node type */
+	uint64_t guid[4], absguid[4]; /* indexed by node type */
 	struct osmre_err *err;
 };
 
@@ -52,8 +52,8 @@ static char *next_line(struct reader *r)
 		r->pushed = 0;
 		return r->buf;
 	}
-	n = infile_getline(&r->buf, &r->bufsz, r->fp, INFILE_NET_LINE,
-			   r->file, r->line + 1, r->err);
+	n = infile_getline(&r->buf, &r->bufsz, r->fp, INFILE_NET_LINE, r->file,
+			   r->line + 1, r->err);
 	if (n == -2)
 		r->failed = 1;
 	if (n < 0)
@@ -65,7 +65,8 @@ static char *next_line(struct reader *r)
 	for (i = 0; i < n; i++)
 		if (((unsigned char)r->buf[i] < 0x20 && r->buf[i] != '\t') ||
 		    r->buf[i] == 0x7f) {
-			osmre_fail(r->err, "%s:%d: column %zd: a control byte (0x%02x)",
+			osmre_fail(r->err,
+				   "%s:%d: column %zd: a control byte (0x%02x)",
 				   r->file, r->line, i + 1,
 				   (unsigned)(unsigned char)r->buf[i]);
 			r->failed = 1;
@@ -94,7 +95,6 @@ static const char *parse_quoted(const char *s, char **out)
 	*out = strndup(s + 1, (size_t)(e - s - 1));
 	return *out ? e + 1 : NULL;
 }
-
 
 
 static int parse_uint(const char **s, unsigned long max, unsigned long *v)
@@ -170,20 +170,22 @@ static int parse_port_line(struct reader *r, int node, const char *s)
 	char *rname = NULL;
 
 	if (parse_uint(&p, 1000, &port) || *p != ']')
-		return rfail(r, "expected \"[port]\" at the start of a port line", s);
+		return rfail(r,
+			     "expected \"[port]\" at the start of a port line",
+			     s);
 	if (port > (unsigned long)n->nports || port == 0)
 		return osmre_fail(r->err,
 				  "%s:%d: port %lu of \"%s\" out of range 1..%d",
 				  r->file, r->line, port, n->name, n->nports);
 	p++;
-	if (*p == '(') {	/* local port GUID as ibnetdiscover writes it */
+	if (*p == '(') { /* local port GUID as ibnetdiscover writes it */
 		p = strchr(p, ')');
 		if (!p)
 			return rfail(r, "expected ')' after the port GUID", s);
 		p++;
 	}
 	p = skip_ws(p);
-	if (!*p || *p == '#')	/* a port with no link */
+	if (!*p || *p == '#') /* a port with no link */
 		return 0;
 	p = parse_quoted(p, &rname);
 	if (!p)
@@ -192,15 +194,19 @@ static int parse_port_line(struct reader *r, int node, const char *s)
 		p++;
 		if (parse_uint(&p, 1000, &rport) || *p != ']' || rport == 0) {
 			free(rname);
-			return rfail(r, "expected \"[port]\" after the remote name", s);
+			return rfail(r,
+				     "expected \"[port]\" after the remote name",
+				     s);
 		}
 		p++;
 	}
 	d = &r->decl[node][port];
 	if (d->rname) {
 		free(rname);
-		return osmre_fail(r->err, "%s:%d: port %lu of \"%s\" listed twice (first at line %d)",
-				  r->file, r->line, port, n->name, d->line);
+		return osmre_fail(
+			r->err,
+			"%s:%d: port %lu of \"%s\" listed twice (first at line %d)",
+			r->file, r->line, port, n->name, d->line);
 	}
 	d->rname = rname;
 	d->rport = (int)rport;
@@ -212,13 +218,15 @@ static int parse_port_line(struct reader *r, int node, const char *s)
 		if (!strncmp(p, "lid ", 4)) {
 			p = skip_ws(p + 4);
 			if (parse_uint(&p, FAB_MAX_UCAST_LID, &v))
-				return rfail(r, "expected a LID after \"lid\"", s);
+				return rfail(r, "expected a LID after \"lid\"",
+					     s);
 			n->ports[port].lid = (uint16_t)v;
 			p = skip_ws(p);
 			if (!strncmp(p, "lmc ", 4)) {
 				p = skip_ws(p + 4);
 				if (parse_uint(&p, 7, &v))
-					return rfail(r, "expected an LMC 0..7", s);
+					return rfail(r, "expected an LMC 0..7",
+						     s);
 				n->ports[port].lmc = (uint8_t)v;
 			}
 		}
@@ -236,7 +244,9 @@ static int parse_node(struct reader *r, const char *s, int type, size_t kwlen)
 	char *l;
 
 	if (*p != ' ' && *p != '\t')
-		return rfail(r, "expected the number of ports after the node type", s);
+		return rfail(r,
+			     "expected the number of ports after the node type",
+			     s);
 	p = skip_ws(p);
 	if (parse_uint(&p, FAB_MAX_PORTS, &nports) || nports == 0)
 		return rfail(r, "expected a number of ports 1..254", s);
@@ -250,8 +260,9 @@ static int parse_node(struct reader *r, const char *s, int type, size_t kwlen)
 			q = parse_quoted(q, &desc);
 		} else {
 			const char *e = q + strlen(q);
-			const char *stops[] = { " enhanced port ", " base port ",
-						" lid ", " lmc " };
+			const char *stops[] = { " enhanced port ",
+						" base port ", " lid ",
+						" lmc " };
 			size_t i;
 
 			for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
@@ -280,7 +291,8 @@ static int parse_node(struct reader *r, const char *s, int type, size_t kwlen)
 			r->f->nodes[node].ports[0].lid = (uint16_t)v;
 		rc = find_keyed_uint(q, " lmc ", 7, &v);
 		if (rc < 0)
-			return rfail(r, "expected an LMC 0..7 after \"lmc\"", s);
+			return rfail(r, "expected an LMC 0..7 after \"lmc\"",
+				     s);
 		if (rc)
 			r->f->nodes[node].ports[0].lmc = (uint8_t)v;
 	}
@@ -291,11 +303,15 @@ static int parse_node(struct reader *r, const char *s, int type, size_t kwlen)
 			continue;
 		if (l[0] != '[' && l[0] != '@') {
 			if (l[0] && !isspace((unsigned char)l[0]))
-				return rfail(r, "expected a port line or a blank line ending the record (ibsim would swallow this line)", l);
+				return rfail(
+					r,
+					"expected a port line or a blank line ending the record (ibsim would swallow this line)",
+					l);
 			break;
 		}
 		if (l[0] == '@')
-			return rfail(r, "port aliases ('@') are not supported", l);
+			return rfail(r, "port aliases ('@') are not supported",
+				     l);
 		if (parse_port_line(r, node, l))
 			return -1;
 		lines++;
@@ -317,12 +333,15 @@ static int resolve_links(struct reader *r)
 			if (!d->rname)
 				continue;
 			if (b < 0)
-				return osmre_fail(r->err, "%s:%d: unknown node \"%s\"",
+				return osmre_fail(r->err,
+						  "%s:%d: unknown node \"%s\"",
 						  r->file, d->line, d->rname);
 			if (d->rport > f->nodes[b].nports)
-				return osmre_fail(r->err, "%s:%d: port %d of \"%s\" out of range 1..%d",
-						  r->file, d->line, d->rport,
-						  d->rname, f->nodes[b].nports);
+				return osmre_fail(
+					r->err,
+					"%s:%d: port %d of \"%s\" out of range 1..%d",
+					r->file, d->line, d->rport, d->rname,
+					f->nodes[b].nports);
 			back = &r->decl[b][d->rport];
 			if (!back->rname || fabric_find(f, back->rname) != a ||
 			    back->rport != ap) {
@@ -336,11 +355,12 @@ static int resolve_links(struct reader *r)
 				else
 					snprintf(other, sizeof(other),
 						 "nothing");
-				return osmre_fail(r->err, "%s:%d: asymmetric link: \"%s\"[%d] -> \"%s\"[%d], but \"%s\"[%d] lists %s",
-						  r->file, d->line,
-						  f->nodes[a].name, ap, d->rname,
-						  d->rport, d->rname, d->rport,
-						  other);
+				return osmre_fail(
+					r->err,
+					"%s:%d: asymmetric link: \"%s\"[%d] -> \"%s\"[%d], but \"%s\"[%d] lists %s",
+					r->file, d->line, f->nodes[a].name, ap,
+					d->rname, d->rport, d->rname, d->rport,
+					other);
 			}
 			if (b > a || (b == a && d->rport > ap))
 				fabric_link(f, a, ap, b, d->rport, NULL);
@@ -371,9 +391,15 @@ static int parse_all(struct reader *r)
 		else if (!strncmp(l, "rtguid", 6))
 			rc = parse_guid_line(r, l, FAB_ROUTER);
 		else if (!strncmp(l, "include", 7) || !strncmp(l, "module", 6))
-			rc = rfail(r, "\"include\" and \"module\" are not supported", l);
+			rc = rfail(
+				r,
+				"\"include\" and \"module\" are not supported",
+				l);
 		else if (l[0] == '[')
-			rc = rfail(r, "port line outside a node record (missing header, or a blank line inside the record)", l);
+			rc = rfail(
+				r,
+				"port line outside a node record (missing header, or a blank line inside the record)",
+				l);
 		/* other lines (vendid=, devid=, comments, blanks) are ignored
 		 * as ibsim ignores them */
 		if (rc)
@@ -390,7 +416,9 @@ int netfile_read_stream(FILE *fp, const char *name, struct fabric **out,
 			struct osmre_err *err)
 {
 	struct reader r = {
-		.file = name, .fp = fp, .err = err,
+		.file = name,
+		.fp = fp,
+		.err = err,
 		.guid = { 0, 0x100000, 0x200000, ~0ULL },
 		.absguid = { 0, 0x100000, 0x200000, ~0ULL },
 	};
@@ -417,8 +445,10 @@ int netfile_read_stream(FILE *fp, const char *name, struct fabric **out,
 	}
 	if (!r.f->nnodes) {
 		fabric_free(r.f);
-		return osmre_fail(err, "%s: no nodes found (expected \"Switch\" or \"Hca\" records)",
-				  name);
+		return osmre_fail(
+			err,
+			"%s: no nodes found (expected \"Switch\" or \"Hca\" records)",
+			name);
 	}
 	*out = r.f;
 	return 0;

@@ -5,12 +5,16 @@
 
 #include "netfile.h"
 
+/* clang-format off */
 static const char *const header_kw[] = {
 	[FAB_CA] = "Hca", [FAB_SWITCH] = "Switch", [FAB_ROUTER] = "Rt",
 };
+/* clang-format on */
+/* clang-format off */
 static const char *const guid_kw[] = {
 	[FAB_CA] = "caguid", [FAB_SWITCH] = "switchguid", [FAB_ROUTER] = "rtguid",
 };
+/* clang-format on */
 
 int netfile_write(FILE *fp, const struct fabric *f)
 {

@@ -15,10 +15,10 @@
 
 struct opt_def {
 	const char *name;
-	size_t off;		/* of an int, or of a char[] when size */
+	size_t off; /* of an int, or of a char[] when size */
 	long min, max, def;
 	const char *what;
-	size_t size;		/* string options: their buffer */
+	size_t size; /* string options: their buffer */
 	/* string options: 0 when the value is good, else why not */
 	int (*check)(const char *val, char *why, size_t whysz);
 };
@@ -48,7 +48,8 @@ static int check_key(const char *val, char *why, size_t whysz)
 
 	for (i = 0; i < n; i++)
 		if (val[i] <= ' ' || val[i] >= 0x7f) {
-			snprintf(why, whysz, "a blank or a control byte at %zu", i + 1);
+			snprintf(why, whysz, "a blank or a control byte at %zu",
+				 i + 1);
 			return -1;
 		}
 	if (n < 8 || n > 32) {
@@ -58,6 +59,7 @@ static int check_key(const char *val, char *why, size_t whysz)
 	return 0;
 }
 
+/* clang-format off */
 static const struct opt_def defs[] = {
 	{ "dmodc_threads", offsetof(struct osmre_options, dmodc_threads),
 	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
@@ -100,6 +102,7 @@ static const struct opt_def defs[] = {
 	  0, 0, 0, "8 to 32 printable characters without blanks",
 	  sizeof(((struct osmre_options *)0)->update_key), check_key },
 };
+/* clang-format on */
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
@@ -191,13 +194,14 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 		while (isspace((unsigned char)*p))
 			p++;
 		val = p;
-		for (end = val + strlen(val); end > val && isspace((unsigned char)end[-1]);)
+		for (end = val + strlen(val);
+		     end > val && isspace((unsigned char)end[-1]);)
 			*--end = 0;
 		for (i = 0; i < NDEFS && strcmp(defs[i].name, name); i++)
 			;
 		if (i == NDEFS) {
-			reportf(report, arg, "%s:%d: unknown option \"%s\"", path,
-				lineno, name);
+			reportf(report, arg, "%s:%d: unknown option \"%s\"",
+				path, lineno, name);
 			problems++;
 			continue;
 		}
@@ -205,18 +209,22 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 			char why[256];
 
 			if (set_string(&defs[i], o, val, why, sizeof(why))) {
-				reportf(report, arg, "%s:%d: %s: expected %s: %s; keeping \"%s\"",
+				reportf(report, arg,
+					"%s:%d: %s: expected %s: %s; keeping \"%s\"",
 					path, lineno, name, defs[i].what, why,
-					defs[i].check == check_key ? "(not shown)" :
-					(char *)o + defs[i].off);
+					defs[i].check == check_key ?
+						"(not shown)" :
+						(char *)o + defs[i].off);
 				problems++;
 			}
 			continue;
 		}
 		errno = 0;
 		v = strtol(val, &end, 10);
-		if (!*val || *end || errno || v < defs[i].min || v > defs[i].max) {
-			reportf(report, arg, "%s:%d: %s: expected %s, got \"%s\"; keeping %d",
+		if (!*val || *end || errno || v < defs[i].min ||
+		    v > defs[i].max) {
+			reportf(report, arg,
+				"%s:%d: %s: expected %s, got \"%s\"; keeping %d",
 				path, lineno, name, defs[i].what, val,
 				*(int *)((char *)o + defs[i].off));
 			problems++;
@@ -239,14 +247,16 @@ void options_each(const struct osmre_options *o, options_report fn, void *arg)
 	size_t i;
 
 	for (i = 0; i < NDEFS; i++) {
-		if (defs[i].check == check_key)	/* never in a log */
+		if (defs[i].check == check_key) /* never in a log */
 			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
 				 *((const char *)o + defs[i].off) ?
-					 "(set, not shown)" : "(none)");
+					 "(set, not shown)" :
+					 "(none)");
 		else if (defs[i].size)
 			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
 				 *((const char *)o + defs[i].off) ?
-					 (const char *)o + defs[i].off : "(none)");
+					 (const char *)o + defs[i].off :
+					 "(none)");
 		else
 			snprintf(buf, sizeof(buf), "%s %d", defs[i].name,
 				 *(const int *)((const char *)o + defs[i].off));

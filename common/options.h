@@ -10,26 +10,26 @@
 #include <stdio.h>
 
 struct osmre_options {
-	int dmodc_threads;	/* 0: online CPUs */
+	int dmodc_threads;	 /* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
-	int dmodc_ca_hops;	/* also fill OpenSM's hop tables for CA LIDs */
-	int pqft_threads;	/* 0: online CPUs */
-	int pqft_seed;		/* of pqft's choices among alternate ports */
+	int dmodc_ca_hops;	 /* also fill OpenSM's hop tables for CA LIDs */
+	int pqft_threads;	 /* 0: online CPUs */
+	int pqft_seed;		 /* of pqft's choices among alternate ports */
 	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
 	char pqft_topology[128];
-	char sar_job_file[256];	/* "": no jobs (DFSSSP) */
-	char sar_io_guid_file[256];	/* "": no I/O nodes apart */
-	int sar_max_vls;	/* virtual layers sar may use */
+	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */
+	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
+	int sar_max_vls;	    /* virtual layers sar may use */
 	/* the five-phase update protocol (update.h, updwire.h) */
-	int update_protocol;	/* 1: on (needs lmc >= 1) */
-	int update_escape_vl;	/* SL and VL of the escape */
+	int update_protocol;  /* 1: on (needs lmc >= 1) */
+	int update_escape_vl; /* SL and VL of the escape */
 	int update_ack_timeout_ms;
 	int update_push_timeout_ms;
-	int update_max_misses;	/* ack timeouts in a row before a drop */
-	int update_poll_ms;	/* poll period asked of subscribers */
-	int update_mgmt_class;	/* vendor class of the MADs */
-	int update_max_subscribers;	/* in all, one per port at most */
-	char update_key[33];	/* "": no shared key */
+	int update_max_misses;	    /* ack timeouts in a row before a drop */
+	int update_poll_ms;	    /* poll period asked of subscribers */
+	int update_mgmt_class;	    /* vendor class of the MADs */
+	int update_max_subscribers; /* in all, one per port at most */
+	char update_key[33];	    /* "": no shared key */
 };
 
 void options_defaults(struct osmre_options *o);

@@ -19,12 +19,15 @@ static int parse_list(const char *what, const char *s, int n, int *out,
 		errno = 0;
 		v = strtol(s, &end, 10);
 		if (end == s || errno || v < 1 || v > FAB_MAX_PORTS)
-			return osmre_fail(err, "%s: expected %d comma-separated integers 1..%d, got \"%s\"",
-					  what, n, FAB_MAX_PORTS, s);
+			return osmre_fail(
+				err,
+				"%s: expected %d comma-separated integers 1..%d, got \"%s\"",
+				what, n, FAB_MAX_PORTS, s);
 		out[i] = (int)v;
 		s = end;
 		if (i < n && *s++ != ',')
-			return osmre_fail(err, "%s: expected %d values, found %d",
+			return osmre_fail(err,
+					  "%s: expected %d values, found %d",
 					  what, n, i);
 	}
 	if (*s)
@@ -44,8 +47,9 @@ int pgft_parse(const char *h, const char *m, const char *w, const char *p,
 	errno = 0;
 	lh = strtol(h, &end, 10);
 	if (end == h || *end || errno || lh < 1 || lh > PGFT_MAX_LEVELS)
-		return osmre_fail(err, "h: expected a number of levels 1..%d, got \"%s\"",
-				  PGFT_MAX_LEVELS, h);
+		return osmre_fail(
+			err, "h: expected a number of levels 1..%d, got \"%s\"",
+			PGFT_MAX_LEVELS, h);
 	out->h = (int)lh;
 	if (parse_list("m", m, out->h, out->m, err) ||
 	    parse_list("w", w, out->h, out->w, err))
@@ -62,8 +66,10 @@ int pgft_parse(const char *h, const char *m, const char *w, const char *p,
 			    (l < out->h ? out->w[l + 1] * out->p[l + 1] : 0);
 
 		if (ports > FAB_MAX_PORTS)
-			return osmre_fail(err, "level %d switches need %d ports (at most %d)",
-					  l, ports, FAB_MAX_PORTS);
+			return osmre_fail(
+				err,
+				"level %d switches need %d ports (at most %d)",
+				l, ports, FAB_MAX_PORTS);
 	}
 	if (out->w[1] * out->p[1] > FAB_MAX_PORTS)
 		return osmre_fail(err, "hosts need %d ports (at most %d)",
@@ -95,21 +101,29 @@ int qft_parse(const char *h, const char *m, const char *w, const char *p,
 		if (out->p[l] == 1)
 			continue;
 		if (c)
-			return osmre_fail(err, "p: levels %d and %d both have p > 1; a QFT is cross-connected at one level only",
-					  c, l);
+			return osmre_fail(
+				err,
+				"p: levels %d and %d both have p > 1; a QFT is cross-connected at one level only",
+				c, l);
 		c = l;
 	}
 	if (!c)
-		return 0;	/* a plain fat tree */
+		return 0; /* a plain fat tree */
 	if (c == 1 || c == out->h)
-		return osmre_fail(err, "p: p_%d = %d: the cross-connected level must lie between 2 and h - 1 = %d (hosts and the top level are not cross-connected)",
-				  c, out->p[c], out->h - 1);
+		return osmre_fail(
+			err,
+			"p: p_%d = %d: the cross-connected level must lie between 2 and h - 1 = %d (hosts and the top level are not cross-connected)",
+			c, out->p[c], out->h - 1);
 	if (out->m[c + 1] % out->p[c])
-		return osmre_fail(err, "m_%d = %d is not divisible by p_%d = %d: the cross-connections of level %d join groups of p_%d subtrees",
-				  c + 1, out->m[c + 1], c, out->p[c], c, c);
+		return osmre_fail(
+			err,
+			"m_%d = %d is not divisible by p_%d = %d: the cross-connections of level %d join groups of p_%d subtrees",
+			c + 1, out->m[c + 1], c, out->p[c], c, c);
 	if (c + 2 <= out->h && out->w[c + 2] % out->p[c])
-		return osmre_fail(err, "w_%d = %d is not divisible by p_%d = %d (the paper's restriction for contention-free routing)",
-				  c + 2, out->w[c + 2], c, out->p[c]);
+		return osmre_fail(
+			err,
+			"w_%d = %d is not divisible by p_%d = %d (the paper's restriction for contention-free routing)",
+			c + 2, out->w[c + 2], c, out->p[c]);
 	return 0;
 }
 
@@ -122,17 +136,20 @@ int topo_spec_parse(const char *spec, struct pgft_params *out,
 
 	qft = !strncmp(spec, "qft(", 4);
 	if (!qft && strncmp(spec, "pgft(", 5))
-		return osmre_fail(err, "\"%s\": expected pgft(H;M;W[;P]) or qft(H;M;W;P)",
-				  spec);
+		return osmre_fail(
+			err, "\"%s\": expected pgft(H;M;W[;P]) or qft(H;M;W;P)",
+			spec);
 	if (len >= sizeof(buf) || spec[len - 1] != ')')
-		return osmre_fail(err, "\"%s\": expected a closing parenthesis", spec);
+		return osmre_fail(err, "\"%s\": expected a closing parenthesis",
+				  spec);
 	memcpy(buf, spec + (qft ? 4 : 5), len - (qft ? 5 : 6));
 	buf[len - (qft ? 5 : 6)] = '\0';
 	for (tok = strtok_r(buf, ";", &save); tok && n < 4;
 	     tok = strtok_r(NULL, ";", &save))
 		f[n++] = tok;
 	if (tok || n < 3 || (qft && n < 4))
-		return osmre_fail(err, "\"%s\": expected %s fields separated by ';'",
+		return osmre_fail(err,
+				  "\"%s\": expected %s fields separated by ';'",
 				  spec, qft ? "4" : "3 or 4");
 	if (qft ? qft_parse(f[0], f[1], f[2], f[3], out, err) :
 		  pgft_parse(f[0], f[1], f[2], n == 4 ? f[3] : NULL, out, err))
@@ -143,7 +160,8 @@ int topo_spec_parse(const char *spec, struct pgft_params *out,
 void topo_spec_format(const struct pgft_params *t, char *buf, size_t sz)
 {
 	const int *v[3] = { t->m, t->w, t->p };
-	size_t n = (size_t)snprintf(buf, sz, "%s(%d", t->qft ? "qft" : "pgft", t->h);
+	size_t n = (size_t)snprintf(buf, sz, "%s(%d", t->qft ? "qft" : "pgft",
+				    t->h);
 	int k, l;
 
 	for (k = 0; k < 3 && n < sz; k++)
@@ -261,9 +279,12 @@ int pgft_build(const struct pgft_params *t, struct fabric **out,
 
 			digits_of(t, l, idx, d);
 			node_name(t, l, d, idx, name, sizeof(name));
-			guid = l ? 0x200000 + (uint64_t)(f->nnodes - first[t->h])
-				 : 0x100000 + (uint64_t)idx *
-						      ((uint64_t)node_ports(t, 0) + 1);
+			guid = l ? 0x200000 + (uint64_t)(f->nnodes -
+							 first[t->h]) :
+				   0x100000 + (uint64_t)idx *
+						       ((uint64_t)node_ports(
+								t, 0) +
+							1);
 			if (fabric_add_node(f, l ? FAB_SWITCH : FAB_CA, name,
 					    NULL, node_ports(t, l), guid,
 					    err) < 0)
@@ -283,20 +304,28 @@ int pgft_build(const struct pgft_params *t, struct fabric **out,
 			memcpy(cd, d, sizeof(cd));
 			for (k = 0; k < t->p[l]; k++) {
 				for (c = 0; c < t->m[l]; c++) {
-					int up_base = l > 1 ? t->m[l - 1] * t->p[l - 1] : 0;
+					int up_base =
+						l > 1 ? t->m[l - 1] *
+								t->p[l - 1] :
+							0;
 					long b;
 
 					int g = k;
 
 					cd[l] = c;
 					if (t->qft && l < t->h && t->p[l] > 1) {
-						cd[l + 1] = d[l + 1] / t->p[l] * t->p[l] + k;
+						cd[l + 1] = d[l + 1] / t->p[l] *
+								    t->p[l] +
+							    k;
 						g = d[l + 1] % t->p[l];
 					}
-					b = first[l - 1] + index_of(t, l - 1, cd);
-					if (fabric_link(f, (int)a, 1 + c + t->m[l] * k,
+					b = first[l - 1] +
+					    index_of(t, l - 1, cd);
+					if (fabric_link(f, (int)a,
+							1 + c + t->m[l] * k,
 							(int)b,
-							up_base + 1 + d[l] + t->w[l] * g,
+							up_base + 1 + d[l] +
+								t->w[l] * g,
 							err))
 						goto fail;
 				}

@@ -21,9 +21,9 @@
 #define PGFT_MAX_LEVELS 8
 
 struct pgft_params {
-	int qft;		/* 1: p are QFT cross-connections, eq. (6)-(8) */
+	int qft; /* 1: p are QFT cross-connections, eq. (6)-(8) */
 	int h;
-	int m[PGFT_MAX_LEVELS + 1];	/* 1-based like the paper */
+	int m[PGFT_MAX_LEVELS + 1]; /* 1-based like the paper */
 	int w[PGFT_MAX_LEVELS + 1];
 	int p[PGFT_MAX_LEVELS + 1];
 };

@@ -46,11 +46,11 @@ static int down_port(const struct pqft *q, int l, int dst, long d)
 	const struct pgft_params *t = &q->t;
 	const uint8_t *dd = q->dig[dst];
 
-	if (t->qft && q->cross && l == q->cross + 1)	/* eq. (17) */
+	if (t->qft && q->cross && l == q->cross + 1) /* eq. (17) */
 		return dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
-	if (t->p[l] > 1 && t->qft)	/* eq. (18), l < h */
+	if (t->p[l] > 1 && t->qft) /* eq. (18), l < h */
 		return dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
-	if (t->p[l] > 1)	/* eq. (16) */
+	if (t->p[l] > 1) /* eq. (16) */
 		return dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
 	return dd[l];
 }
@@ -61,9 +61,10 @@ static int up_port(const struct pqft *q, int l, long d)
 	const struct pgft_params *t = &q->t;
 	long up = (long)t->w[l + 1] * t->p[l + 1];
 
-	if (t->qft && q->cross && l == q->cross + 1)	/* eq. (15) */
-		return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) % up);
-	return (int)(d / q->R[l] % up);	/* eq. (13) */
+	if (t->qft && q->cross && l == q->cross + 1) /* eq. (15) */
+		return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) %
+			     up);
+	return (int)(d / q->R[l] % up); /* eq. (13) */
 }
 
 int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
@@ -89,7 +90,8 @@ static void route_switch(void *arg, long i, int tid)
 	struct route_job *j = arg;
 	const struct pqft *q = j->q;
 	int sw = j->sw[i], l = q->level[sw], k, off;
-	const int *dn = j->dn + (size_t)l * j->nhost, *up = j->up + (size_t)l * j->nhost;
+	const int *dn = j->dn + (size_t)l * j->nhost,
+		  *up = j->up + (size_t)l * j->nhost;
 	struct lft *t = lft_of_node(j->s, sw);
 
 	(void)tid;
@@ -101,15 +103,17 @@ static void route_switch(void *arg, long i, int tid)
 		int desc = descends(q, sw, h);
 
 		if (pt->lid <= t->top)
-			t->port[pt->lid] = desc ? q->down[sw][dn[k]] :
-					   q->up[sw][up[k]];
+			t->port[pt->lid] =
+				desc ? q->down[sw][dn[k]] : q->up[sw][up[k]];
 		for (off = 1; off < 1 << pt->lmc; off++) {
 			unsigned lid = pt->lid + (unsigned)off;
 			long d = (q->hidx[h] + off) % q->nhosts;
 
 			if (lid <= t->top)
-				t->port[lid] = desc ? q->down[sw][down_port(q, l, h, d)] :
-						      q->up[sw][up_port(q, l, d)];
+				t->port[lid] =
+					desc ? q->down[sw]
+						      [down_port(q, l, h, d)] :
+					       q->up[sw][up_port(q, l, d)];
 		}
 	}
 }
@@ -150,9 +154,11 @@ int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 			for (k = 0; k < j.nhost; k++) {
 				int h = j.host[k];
 
-				j.dn[(size_t)l * j.nhost + k] = down_port(q, l, h, q->hidx[h]);
-				j.up[(size_t)l * j.nhost + k] = l < q->t.h ?
-					up_port(q, l, q->hidx[h]) : 0;
+				j.dn[(size_t)l * j.nhost + k] =
+					down_port(q, l, h, q->hidx[h]);
+				j.up[(size_t)l * j.nhost + k] =
+					l < q->t.h ? up_port(q, l, q->hidx[h]) :
+						     0;
 			}
 		parallel_for(threads, nsw, route_switch, &j);
 	}

@@ -33,22 +33,22 @@
 
 struct pqft {
 	struct pgft_params t;
-	int cross;		/* the QFT's cross-connected level c, 0: none */
+	int cross; /* the QFT's cross-connected level c, 0: none */
 	const struct fabric *f;
-	int *level;		/* per node: 0 host, 1..h switch, -1 not used */
-	uint8_t (*dig)[PQFT_MAX_LEVELS + 1];	/* per node: s_1..s_h */
-	long *hidx;		/* per node: host index d (eq. 4), -1 */
-	int *hport;		/* per node: the host's linked port */
+	int *level; /* per node: 0 host, 1..h switch, -1 not used */
+	uint8_t (*dig)[PQFT_MAX_LEVELS + 1]; /* per node: s_1..s_h */
+	long *hidx; /* per node: host index d (eq. 4), -1 */
+	int *hport; /* per node: the host's linked port */
 	long nhosts;
 	/* per switch: logical down-port f -> physical port, logical up-port
 	 * g -> physical port (0: none) */
 	uint8_t **down, **up;
-	long R[PQFT_MAX_LEVELS + 1];	/* eq. (12), or eq. (11) for PGFTs */
+	long R[PQFT_MAX_LEVELS + 1]; /* eq. (12), or eq. (11) for PGFTs */
 	/* faults: what the fabric lacks of the topology (switch-to-switch
 	 * links of present switches, switches) */
 	long missing_links, missing_switches;
-	long excluded;		/* switches left out: no link down left */
-	uint64_t seed;		/* of the choices among alternate ports (set
+	long excluded; /* switches left out: no link down left */
+	uint64_t seed; /* of the choices among alternate ports (set
 				 * before pqft_assign(); pqft_new(): 1) */
 };
 

@@ -28,9 +28,9 @@
 struct ft_job {
 	const struct pqft *q;
 	struct lft_set *s;
-	int *leaf, nleaf;	/* the leaves */
-	int *order, nsw;	/* switches, top level first */
-	uint8_t **dok, **ok;	/* per thread */
+	int *leaf, nleaf;    /* the leaves */
+	int *order, nsw;     /* switches, top level first */
+	uint8_t **dok, **ok; /* per thread */
 	int **queue;
 	atomic_long unreachable;
 	atomic_int reported;
@@ -58,7 +58,8 @@ static int pick(const struct pqft *q, const uint8_t *map, int n, int sw,
 		return 0;
 	want = (int)(h % (uint64_t)cnt);
 	for (i = 0; i < n; i++)
-		if (map[i] && flag[q->f->nodes[sw].ports[map[i]].rnode] && !want--)
+		if (map[i] && flag[q->f->nodes[sw].ports[map[i]].rnode] &&
+		    !want--)
 			return map[i];
 	return 0;
 }
@@ -68,10 +69,11 @@ static int port_to(const struct pqft *q, int sw, int x, long d,
 {
 	const struct pgft_params *t = &q->t;
 	const struct fab_node *nd = &q->f->nodes[sw];
-	int l = q->level[sw], down, lp = pqft_preferred(q, sw, x, d, &down), phys;
+	int l = q->level[sw], down, lp = pqft_preferred(q, sw, x, d, &down),
+	    phys;
 	uint64_t h = mix(q->seed ^ mix((uint64_t)d) ^ nd->guid);
 
-	if (l == 1 && dok[sw])	/* x's own leaf */
+	if (l == 1 && dok[sw]) /* x's own leaf */
 		return q->down[sw][lp];
 	if (dok[sw]) {
 		int n = t->m[l] * t->p[l];
@@ -101,24 +103,26 @@ static void one_leaf(void *arg, long i, int tid)
 	memset(dok, 0, (size_t)f->nnodes);
 	dok[leaf] = 1;
 	queue[tail++] = leaf;
-	while (head < tail) {	/* the leaf's ancestors */
+	while (head < tail) { /* the leaf's ancestors */
 		n = queue[head++];
 		for (p = 1; p <= f->nodes[n].nports; p++) {
 			int r = f->nodes[n].ports[p].rnode;
 
-			if (r >= 0 && q->level[r] == q->level[n] + 1 && !dok[r]) {
+			if (r >= 0 && q->level[r] == q->level[n] + 1 &&
+			    !dok[r]) {
 				dok[r] = 1;
 				queue[tail++] = r;
 			}
 		}
 	}
-	for (k = 0; k < j->nsw; k++) {	/* top level first */
+	for (k = 0; k < j->nsw; k++) { /* top level first */
 		n = j->order[k];
 		ok[n] = dok[n];
 		for (p = 1; !ok[n] && p <= f->nodes[n].nports; p++) {
 			int r = f->nodes[n].ports[p].rnode;
 
-			ok[n] = r >= 0 && q->level[r] == q->level[n] + 1 && ok[r];
+			ok[n] = r >= 0 && q->level[r] == q->level[n] + 1 &&
+				ok[r];
 		}
 	}
 	for (hp = 1; hp <= f->nodes[leaf].nports; hp++) {
@@ -141,15 +145,22 @@ static void one_leaf(void *arg, long i, int tid)
 					continue;
 				if (!ok[n]) {
 					if (q->level[n] == 1 && !off) {
-						atomic_fetch_add(&j->unreachable, 1);
-						if (!atomic_exchange(&j->reported, 1))
-							snprintf(j->first, sizeof(j->first),
-								 "no up-down path from leaf \"%s\" to \"%s\"",
-								 f->nodes[n].name, f->nodes[x].name);
+						atomic_fetch_add(
+							&j->unreachable, 1);
+						if (!atomic_exchange(
+							    &j->reported, 1))
+							snprintf(
+								j->first,
+								sizeof(j->first),
+								"no up-down path from leaf \"%s\" to \"%s\"",
+								f->nodes[n].name,
+								f->nodes[x]
+									.name);
 					}
 					continue;
 				}
-				t->port[lid] = (uint8_t)port_to(q, n, x, d, dok, ok);
+				t->port[lid] =
+					(uint8_t)port_to(q, n, x, d, dok, ok);
 			}
 		}
 	}
@@ -172,7 +183,8 @@ int pqft_route_faults(struct pqft *q, struct lft_set *s, int threads,
 	for (t = 0; j.dok && j.ok && j.queue && t < threads; t++)
 		if (!(j.dok[t] = malloc((size_t)f->nnodes + 1)) ||
 		    !(j.ok[t] = malloc((size_t)f->nnodes + 1)) ||
-		    !(j.queue[t] = malloc(((size_t)f->nnodes + 1) * sizeof(int))))
+		    !(j.queue[t] =
+			      malloc(((size_t)f->nnodes + 1) * sizeof(int))))
 			break;
 	if (!j.leaf || !j.order || !j.dok || !j.ok || !j.queue || t < threads) {
 		rc = osmre_fail(err, "out of memory");
@@ -187,8 +199,10 @@ int pqft_route_faults(struct pqft *q, struct lft_set *s, int threads,
 			}
 	parallel_for(threads, j.nleaf, one_leaf, &j);
 	if (atomic_load(&j.unreachable))
-		rc = osmre_fail(err, "%s (%ld leaf-to-host pairs without an up-down path)",
-				j.first, (long)atomic_load(&j.unreachable));
+		rc = osmre_fail(
+			err,
+			"%s (%ld leaf-to-host pairs without an up-down path)",
+			j.first, (long)atomic_load(&j.unreachable));
 out:
 	for (t = 0; j.dok && t < threads; t++)
 		free(j.dok[t]);

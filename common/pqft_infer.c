@@ -81,7 +81,8 @@ int pqft_infer(const struct fabric *f, struct pgft_params *t,
 			h = lvl[n];
 	}
 	if (h < 1 || h > PQFT_MAX_LEVELS) {
-		osmre_fail(err, "cannot infer the topology: %d switch levels", h);
+		osmre_fail(err, "cannot infer the topology: %d switch levels",
+			   h);
 		goto out;
 	}
 	/* components of the subfabric of levels <= j, j = 0..h */
@@ -105,7 +106,8 @@ int pqft_infer(const struct fabric *f, struct pgft_params *t,
 			}
 		}
 		for (n = 0; n < nn; n++)
-			comps[l] += lvl[n] >= 0 && lvl[n] <= l && find(par, n) == n;
+			comps[l] +=
+				lvl[n] >= 0 && lvl[n] <= l && find(par, n) == n;
 	}
 	t->h = h;
 	/* degrees: the largest at each level (links may be missing) */
@@ -129,8 +131,10 @@ int pqft_infer(const struct fabric *f, struct pgft_params *t,
 			}
 		}
 		if (!d || !dd || k % d || kk % dd) {
-			osmre_fail(err, "cannot infer the topology at level %d: \"%s\" has %d links to %d children",
-				   l, sw >= 0 ? f->nodes[sw].name : "?", k, d);
+			osmre_fail(
+				err,
+				"cannot infer the topology at level %d: \"%s\" has %d links to %d children",
+				l, sw >= 0 ? f->nodes[sw].name : "?", k, d);
 			goto out;
 		}
 		t->m[l] = d;
@@ -166,8 +170,10 @@ int pqft_infer(const struct fabric *f, struct pgft_params *t,
 		for (n = 0; n < nn; n++)
 			cnt += lvl[n] == l;
 		if (cnt != pgft_level_size(t, l)) {
-			osmre_fail(err, "cannot infer the topology: level %d has %ld nodes where %s has %ld (a degraded fabric needs pqft_topology)",
-				   l, cnt, spec, pgft_level_size(t, l));
+			osmre_fail(
+				err,
+				"cannot infer the topology: level %d has %ld nodes where %s has %ld (a degraded fabric needs pqft_topology)",
+				l, cnt, spec, pgft_level_size(t, l));
 			goto out;
 		}
 	}

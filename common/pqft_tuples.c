@@ -94,8 +94,10 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 			}
 		q->level[n] = links ? 0 : -1;
 		if (links > 1)
-			return osmre_fail(err, "host \"%s\" has %d links; pqft needs w_1 = 1 (one link per host)",
-					  nd->name, links);
+			return osmre_fail(
+				err,
+				"host \"%s\" has %d links; pqft needs w_1 = 1 (one link per host)",
+				nd->name, links);
 	}
 	/*
 	 * A switch that lost every link down sits too high (its distance to
@@ -122,10 +124,12 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 				continue;
 			l = q->level[n] - q->level[r];
 			if (l != 1 && l != -1)
-				return osmre_fail(err, "link \"%s\"[%d] - \"%s\"[%d] joins levels %d and %d",
-						  nd->name, p, f->nodes[r].name,
-						  nd->ports[p].rport, q->level[n],
-						  q->level[r]);
+				return osmre_fail(
+					err,
+					"link \"%s\"[%d] - \"%s\"[%d] joins levels %d and %d",
+					nd->name, p, f->nodes[r].name,
+					nd->ports[p].rport, q->level[n],
+					q->level[r]);
 		}
 	}
 	q->missing_switches = q->excluded;
@@ -133,15 +137,16 @@ static int assign_levels(struct pqft *q, struct osmre_err *err)
 		q->missing_switches += pgft_level_size(&q->t, l) - count[l];
 	for (l = 0; l <= q->t.h; l++)
 		if (count[l] > pgft_level_size(&q->t, l))
-			return osmre_fail(err, "level %d has %ld %s, the topology %ld",
-					  l, count[l], l ? "switches" : "hosts",
-					  pgft_level_size(&q->t, l));
+			return osmre_fail(
+				err, "level %d has %ld %s, the topology %ld", l,
+				count[l], l ? "switches" : "hosts",
+				pgft_level_size(&q->t, l));
 	return 0;
 }
 
 struct comp_key {
-	int parent;		/* the component it lies in, one step on */
-	uint64_t guid;		/* smallest GUID of the component */
+	int parent;    /* the component it lies in, one step on */
+	uint64_t guid; /* smallest GUID of the component */
 	int root;
 };
 
@@ -217,7 +222,8 @@ static int nest_comps(const struct pqft *q, int up, struct nest *ns)
 			}
 		}
 		for (n = 0; n < nn; n++) {
-			ns->comp[k * nn + n] = in_step(q, up, k, n) ? uf_find(par, n) : -1;
+			ns->comp[k * nn + n] =
+				in_step(q, up, k, n) ? uf_find(par, n) : -1;
 			ns->rank[k * nn + n] = -1;
 		}
 	}
@@ -229,14 +235,15 @@ static int nest_comps(const struct pqft *q, int up, struct nest *ns)
  * (parent, key). */
 struct keyset {
 	size_t cap;
-	int64_t *a, *b;		/* parent component, key; a = -1: empty */
+	int64_t *a, *b; /* parent component, key; a = -1: empty */
 	uint8_t (*uses)[256];
 };
 
 static uint8_t *keyset_get(struct keyset *ks, int64_t a, int64_t b)
 {
 	size_t i = (size_t)((uint64_t)a * 0x9e3779b97f4a7c15ULL ^
-			    (uint64_t)b * 0xc2b2ae3d27d4eb4fULL) & (ks->cap - 1);
+			    (uint64_t)b * 0xc2b2ae3d27d4eb4fULL) &
+		   (ks->cap - 1);
 
 	while (ks->a[i] != -1 && (ks->a[i] != a || ks->b[i] != b))
 		i = (i + 1) & (ks->cap - 1);
@@ -298,7 +305,10 @@ static int nest_color(const struct pqft *q, struct nest *ns, int k,
 		if (slot[r] < 0) {
 			slot[r] = nk;
 			ck[nk++] = (struct comp_key){
-				k + 1 < ns->steps ? ns->comp[(k + 1) * nn + n] : 0, g, r };
+				k + 1 < ns->steps ? ns->comp[(k + 1) * nn + n] :
+						    0,
+				g, r
+			};
 		} else if (g < ck[slot[r]].guid) {
 			ck[slot[r]].guid = g;
 		}
@@ -314,12 +324,17 @@ static int nest_color(const struct pqft *q, struct nest *ns, int k,
 			/* count this piece's own nodes per key as it goes */
 			for (n = first[ck[i].root]; n >= 0 && ok; n = next[n])
 				if (key[n] >= 0) {
-					uint8_t *u = keyset_get(&ks, ck[i].parent, key[n]);
+					uint8_t *u =
+						keyset_get(&ks, ck[i].parent,
+							   key[n]);
 
 					/* the twins of a QFT's cross level
 					 * share all digits but s_{c+1} mod p */
-					int share = q->cross && q->level[n] == q->cross ?
-						q->t.p[q->cross] : 1;
+					int share =
+						q->cross && q->level[n] ==
+									q->cross ?
+							q->t.p[q->cross] :
+							1;
 
 					ok = u[c] < share;
 					u[c]++;
@@ -330,14 +345,18 @@ static int nest_color(const struct pqft *q, struct nest *ns, int k,
 			/* undo the done counts */
 			for (n = first[ck[i].root]; n >= 0 && done; n = next[n])
 				if (key[n] >= 0) {
-					keyset_get(&ks, ck[i].parent, key[n])[c]--;
+					keyset_get(&ks, ck[i].parent,
+						   key[n])[c]--;
 					done--;
 				}
 		}
 		if (!ok) {
-			osmre_fail(err, "%s digit: more than %d subtrees where the topology has %d (see the node of GUID 0x%016" PRIx64 ")",
-				   ns->up ? "an upper" : "a lower", most, most,
-				   ck[i].guid);
+			osmre_fail(
+				err,
+				"%s digit: more than %d subtrees where the topology has %d (see the node of GUID 0x%016" PRIx64
+				")",
+				ns->up ? "an upper" : "a lower", most, most,
+				ck[i].guid);
 			goto out;
 		}
 		color[ck[i].root] = c;
@@ -370,7 +389,7 @@ static int most_up(const struct pqft *q, int j)
 	int c = q->cross;
 
 	if (j == q->t.h)
-		return 1;	/* the whole fabric: one component */
+		return 1; /* the whole fabric: one component */
 	if (c && j == c)
 		return q->t.m[c + 1] / q->t.p[c];
 	if (c && j == c - 1)
@@ -411,20 +430,27 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 		if (l < 0)
 			continue;
 		if (j < 0)
-			j = n;	/* the first node in use */
+			j = n; /* the first node in use */
 		if (up.comp[h * nn + n] == up.comp[h * nn + j])
 			continue;
-		for (x = 0; x < nn && !(q->level[x] == 1 &&
-				      up.comp[h * nn + x] == up.comp[h * nn + j]); x++)
+		for (x = 0;
+		     x < nn && !(q->level[x] == 1 &&
+				 up.comp[h * nn + x] == up.comp[h * nn + j]);
+		     x++)
 			;
-		for (l = 0; l < nn && !(q->level[l] == 0 &&
-				      up.comp[h * nn + l] == up.comp[h * nn + n]); l++)
+		for (l = 0;
+		     l < nn && !(q->level[l] == 0 &&
+				 up.comp[h * nn + l] == up.comp[h * nn + n]);
+		     l++)
 			;
 		if (x < nn && l < nn)
-			osmre_fail(err, "no up-down path from leaf \"%s\" to \"%s\" (the fabric falls apart)",
-				   f->nodes[x].name, f->nodes[l].name);
+			osmre_fail(
+				err,
+				"no up-down path from leaf \"%s\" to \"%s\" (the fabric falls apart)",
+				f->nodes[x].name, f->nodes[l].name);
 		else
-			osmre_fail(err, "the fabric falls apart: \"%s\" and \"%s\"",
+			osmre_fail(err,
+				   "the fabric falls apart: \"%s\" and \"%s\"",
 				   f->nodes[j].name, f->nodes[n].name);
 		goto out;
 	}
@@ -434,7 +460,7 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 	 * different digits j.
 	 */
 	for (k = 0; k + 1 < down.steps; k++) {
-		j = h - k;	/* the step's new level */
+		j = h - k; /* the step's new level */
 		for (n = 0; n < nn; n++) {
 			int l = q->level[n], i;
 			uint64_t v;
@@ -442,9 +468,12 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 			key[n] = -1;
 			if (l < j)
 				continue;
-			v = mix64((uint64_t)l << 32 | (uint64_t)up.comp[l * nn + n]);
+			v = mix64((uint64_t)l << 32 |
+				  (uint64_t)up.comp[l * nn + n]);
 			for (i = l; i > j; i--)
-				v = mix64(v ^ (uint64_t)down.rank[(h - i) * nn + n]);
+				v = mix64(
+					v ^
+					(uint64_t)down.rank[(h - i) * nn + n]);
 			key[n] = (int64_t)(v >> 1);
 		}
 		if (nest_color(q, &down, k, key, q->t.w[j], err))
@@ -473,7 +502,8 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 			for (i = 1; i <= l; i++)
 				v = mix64(v ^ q->dig[n][i]);
 			for (i = l; i < k; i++)
-				v = mix64(v ^ ((uint64_t)up.rank[i * nn + n] + 1000));
+				v = mix64(v ^ ((uint64_t)up.rank[i * nn + n] +
+					       1000));
 			key[n] = (int64_t)(v >> 1);
 		}
 		if (nest_color(q, &up, k, key, most_up(q, k), err))
@@ -499,7 +529,7 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 			}
 		}
 	}
-	if (c)		/* twins at the cross level */
+	if (c) /* twins at the cross level */
 		for (n = 0; n < nn; n++) {
 			int o, before = 0;
 
@@ -507,12 +537,16 @@ static int assign_digits(struct pqft *q, struct osmre_err *err)
 				continue;
 			for (o = 0; o < nn; o++)
 				before += q->level[o] == c && o != n &&
-					  up.comp[c * nn + o] == up.comp[c * nn + n] &&
-					  !memcmp(&q->dig[o][1], &q->dig[n][1], (size_t)c) &&
+					  up.comp[c * nn + o] ==
+						  up.comp[c * nn + n] &&
+					  !memcmp(&q->dig[o][1], &q->dig[n][1],
+						  (size_t)c) &&
 					  f->nodes[o].guid < f->nodes[n].guid;
 			if (before >= q->t.p[c]) {
-				osmre_fail(err, "switch \"%s\" has %d twins, the cross level has p_%d = %d",
-					   f->nodes[n].name, before, c, q->t.p[c]);
+				osmre_fail(
+					err,
+					"switch \"%s\" has %d twins, the cross level has p_%d = %d",
+					f->nodes[n].name, before, c, q->t.p[c]);
 				goto out;
 			}
 			q->dig[n][c + 1] = (uint8_t)(q->dig[n][c + 1] + before);
@@ -584,32 +618,43 @@ static int map_ports(struct pqft *q, struct osmre_err *err)
 			if (r < 0 || q->level[r] != l - 1)
 				continue;
 			if (!rule_holds(q, n, r))
-				return osmre_fail(err, "link \"%s\"[%d] - \"%s\"[%d] breaks the connection rule of eq. (%d)",
-						  nd->name, p, f->nodes[r].name, rp,
-						  q->t.qft ? 6 : 5);
+				return osmre_fail(
+					err,
+					"link \"%s\"[%d] - \"%s\"[%d] breaks the connection rule of eq. (%d)",
+					nd->name, p, f->nodes[r].name, rp,
+					q->t.qft ? 6 : 5);
 			for (k = 1; k < p; k++)
 				par += nd->ports[k].rnode == r;
-			if (pc(q, l) > 1) {	/* eq. (7)-(8) */
-				fo = q->dig[r][l] + q->t.m[l] * (q->dig[r][l + 1] % pc(q, l));
-				go = q->dig[n][l] + q->t.w[l] * (q->dig[n][l + 1] % pc(q, l));
-			} else {	/* parallel link par */
+			if (pc(q, l) > 1) { /* eq. (7)-(8) */
+				fo = q->dig[r][l] +
+				     q->t.m[l] * (q->dig[r][l + 1] % pc(q, l));
+				go = q->dig[n][l] +
+				     q->t.w[l] * (q->dig[n][l + 1] % pc(q, l));
+			} else { /* parallel link par */
 				fo = q->dig[r][l] + q->t.m[l] * par;
 				go = q->dig[n][l] + q->t.w[l] * par;
 			}
-			if (fo >= q->t.m[l] * q->t.p[l] || (l > 1 && go >= q->t.w[l] * q->t.p[l]))
-				return osmre_fail(err, "switch \"%s\" has more links to \"%s\" than the topology",
-						  nd->name, f->nodes[r].name);
+			if (fo >= q->t.m[l] * q->t.p[l] ||
+			    (l > 1 && go >= q->t.w[l] * q->t.p[l]))
+				return osmre_fail(
+					err,
+					"switch \"%s\" has more links to \"%s\" than the topology",
+					nd->name, f->nodes[r].name);
 			slot = &q->down[n][fo];
 			if (*slot)
-				return osmre_fail(err, "links \"%s\"[%d] and [%d] both map to down-port %d",
-						  nd->name, *slot, p, fo);
+				return osmre_fail(
+					err,
+					"links \"%s\"[%d] and [%d] both map to down-port %d",
+					nd->name, *slot, p, fo);
 			*slot = (uint8_t)p;
 			if (l == 1)
 				continue;
 			slot = &q->up[r][go];
 			if (*slot)
-				return osmre_fail(err, "links \"%s\"[%d] and [%d] both map to up-port %d",
-						  f->nodes[r].name, *slot, rp, go);
+				return osmre_fail(
+					err,
+					"links \"%s\"[%d] and [%d] both map to up-port %d",
+					f->nodes[r].name, *slot, rp, go);
 			*slot = (uint8_t)rp;
 		}
 	}
@@ -645,10 +690,14 @@ static int check_unique(struct pqft *q, struct osmre_err *err)
 				continue;
 			idx = tuple_index(q, n);
 			if (idx < 0 || idx >= size || who[idx] >= 0) {
-				osmre_fail(err, "\"%s\" and \"%s\" get the same tuple",
-					   q->f->nodes[n].name,
-					   idx >= 0 && idx < size && who[idx] >= 0 ?
-						   q->f->nodes[who[idx]].name : "?");
+				osmre_fail(
+					err,
+					"\"%s\" and \"%s\" get the same tuple",
+					q->f->nodes[n].name,
+					idx >= 0 && idx < size &&
+							who[idx] >= 0 ?
+						q->f->nodes[who[idx]].name :
+						"?");
 				free(who);
 				return -1;
 			}
@@ -673,8 +722,10 @@ int pqft_assign(struct pqft *q, const struct fabric *f,
 	q->f = f;
 	q->cross = qft_cross_level(t);
 	if (t->w[1] != 1 || t->p[1] != 1)
-		return osmre_fail(err, "w_1 = %d, p_1 = %d: pqft needs hosts with one link (w_1 = p_1 = 1)",
-				  t->w[1], t->p[1]);
+		return osmre_fail(
+			err,
+			"w_1 = %d, p_1 = %d: pqft needs hosts with one link (w_1 = p_1 = 1)",
+			t->w[1], t->p[1]);
 	q->level = malloc(((size_t)nn + 1) * sizeof(int));
 	q->dig = calloc((size_t)nn + 1, sizeof(*q->dig));
 	q->hidx = malloc(((size_t)nn + 1) * sizeof(long));

@@ -8,8 +8,7 @@
 #define EVERY_MS 2000
 
 
-void progress_start(struct progress *p, FILE *fp, const char *what,
-		    long total)
+void progress_start(struct progress *p, FILE *fp, const char *what, long total)
 {
 	p->fp = fp;
 	p->what = what;

@@ -12,17 +12,16 @@
 #include <stdio.h>
 
 struct progress {
-	FILE *fp;		/* NULL: silent */
+	FILE *fp; /* NULL: silent */
 	const char *what;
 	long total;
 	atomic_long done;
-	atomic_long next_ms;	/* next report, ms after start */
+	atomic_long next_ms; /* next report, ms after start */
 	double start;
 	atomic_int printed;
 };
 
-void progress_start(struct progress *p, FILE *fp, const char *what,
-		    long total);
+void progress_start(struct progress *p, FILE *fp, const char *what, long total);
 void progress_step(struct progress *p, long n);
 void progress_end(struct progress *p);
 

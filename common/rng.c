@@ -43,7 +43,7 @@ double rng_uniform(struct rng *r)
 
 uint64_t rng_below(struct rng *r, uint64_t n)
 {
-	uint64_t lim = -n % n, x;	/* 2^64 mod n */
+	uint64_t lim = -n % n, x; /* 2^64 mod n */
 
 	do
 		x = rng_next(r);

@@ -10,22 +10,22 @@
 #define INF UINT64_MAX
 
 struct link {
-	int from, to;		/* compact switch indices */
-	int port;		/* on from */
+	int from, to; /* compact switch indices */
+	int port;     /* on from */
 	uint64_t weight;
 };
 
 struct graph {
 	const struct fabric *f;
-	int nsw, *node, *idx;	/* compact index <-> fabric node */
+	int nsw, *node, *idx; /* compact index <-> fabric node */
 	int nlink;
 	struct link *l;
-	int *in_first, *in;	/* links into each switch (CSR) */
-	int *chan_first;	/* channel of (switch, port): chan_first[sw] + port */
+	int *in_first, *in; /* links into each switch (CSR) */
+	int *chan_first; /* channel of (switch, port): chan_first[sw] + port */
 	int nchan;
-	int base_only;		/* route base LIDs only (sar_opts) */
-	int *link_of;		/* channel -> link out of it, -1 */
-	int rip;		/* route_all takes each destination's routes off
+	int base_only; /* route base LIDs only (sar_opts) */
+	int *link_of;  /* channel -> link out of it, -1 */
+	int rip;       /* route_all takes each destination's routes off
 				 * the weights first (a refinement pass) */
 };
 
@@ -162,13 +162,13 @@ static void heap_pop(struct heap *h, uint64_t *k, int *v)
 }
 
 struct dest {
-	int node, port;		/* CA port, or switch with port 0 */
-	int job;		/* -1: none */
+	int node, port; /* CA port, or switch with port 0 */
+	int job;	/* -1: none */
 };
 
 /* Per-switch buffers of one destination's routing (route_dest). */
 struct scratch {
-	uint64_t *add;		/* the sources each switch adds */
+	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order;
 	struct heap h;
@@ -179,8 +179,8 @@ struct scratch {
  * the LFT entries, then the weights: every switch's sources (add[]) flow
  * along its path to t.
  */
-static int route_dest(struct graph *g, struct lft_set *s, unsigned lid,
-		      int t, int last_port, struct scratch *w)
+static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
+		      int last_port, struct scratch *w)
 {
 	const uint64_t *add = w->add;
 	uint64_t *dist = w->dist, *flow = w->flow;
@@ -274,7 +274,9 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 		}
 		/* largest jobs first (stable: job order for equal sizes) */
 		for (i = 1; i < jobs->njobs; i++)
-			for (j = i; j > 0 && jobs->count[jord[j - 1]] < jobs->count[jord[j]]; j--) {
+			for (j = i; j > 0 && jobs->count[jord[j - 1]] <
+						     jobs->count[jord[j]];
+			     j--) {
 				int tmp = jord[j];
 
 				jord[j] = jord[j - 1];
@@ -289,7 +291,8 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 				for (p = 1; p <= f->nodes[node].nports; p++)
 					if (f->nodes[node].ports[p].lid &&
 					    f->nodes[node].ports[p].rnode >= 0)
-						d[n++] = (struct dest){ node, p, jb };
+						d[n++] = (struct dest){ node, p,
+									jb };
 			}
 		}
 	}
@@ -312,10 +315,14 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 					d[n++] = (struct dest){ r, rp, -1 };
 			}
 		}
-		for (i = nd + 1; i < n; i++)	/* stable insertion sort */
+		for (i = nd + 1; i < n; i++) /* stable insertion sort */
 			for (j = i; j > nd; j--) {
-				int a = g->idx[f->nodes[d[j - 1].node].ports[d[j - 1].port].rnode];
-				int b = g->idx[f->nodes[d[j].node].ports[d[j].port].rnode];
+				int a = g->idx[f->nodes[d[j - 1].node]
+						       .ports[d[j - 1].port]
+						       .rnode];
+				int b = g->idx[f->nodes[d[j].node]
+						       .ports[d[j].port]
+						       .rnode];
 				struct dest tmp;
 
 				if (ncas_on[a] >= ncas_on[b])
@@ -325,7 +332,7 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 				d[j - 1] = tmp;
 			}
 	}
-	for (k = 0; k < g->nsw; k++)	/* switch LIDs last */
+	for (k = 0; k < g->nsw; k++) /* switch LIDs last */
 		if (f->nodes[g->node[k]].ports[0].lid)
 			d[n++] = (struct dest){ g->node[k], 0, -1 };
 	free(job_of);
@@ -337,7 +344,7 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 
 struct deps {
 	size_t cap, n;
-	uint64_t *key;		/* c1 << 32 | c2, UINT64_MAX empty */
+	uint64_t *key; /* c1 << 32 | c2, UINT64_MAX empty */
 	int *count;
 	int **paths, *npaths, *cappaths;
 };
@@ -391,8 +398,8 @@ static void deps_free(struct deps *d)
 }
 
 /* The channels of the path from switch cur (a source's leaf) to dlid. */
-static int path_chans(const struct graph *g, const struct lft_set *s,
-		      int cur, unsigned dlid, int *ch, int max)
+static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
+		      unsigned dlid, int *ch, int max)
 {
 	const struct fabric *f = g->f;
 	int n = 0;
@@ -421,32 +428,35 @@ struct layering {
 	const struct graph *g;
 	const struct lft_set *s;
 	struct sar_result *r;
-	unsigned *dlids;	/* the CA LIDs */
+	unsigned *dlids; /* the CA LIDs */
 	int ndl;
-	int nsrc, *src_node;	/* the source switches (fabric nodes) */
-	int *ca_src;		/* per CA port of r: its source switch */
-	uint8_t *lay;		/* [source switch][LID] */
+	int nsrc, *src_node; /* the source switches (fabric nodes) */
+	int *ca_src;	     /* per CA port of r: its source switch */
+	uint8_t *lay;	     /* [source switch][LID] */
 };
 
 /* Adds (or with sign -1 removes) path (src, dlid)'s dependencies. */
-static int path_deps(struct layering *L, struct deps *d, int src,
-		     unsigned dlid, int sign)
+static int path_deps(struct layering *L, struct deps *d, int src, unsigned dlid,
+		     int sign)
 {
 	int ch[256], n, i;
 	uint32_t pid = (uint32_t)(src * (L->r->maxlid + 1) + dlid);
 
 	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, 256);
 	for (i = 0; i + 1 < n; i++) {
-		long e = dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
-				  sign > 0);
+		long e =
+			dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
+				 sign > 0);
 
 		if (e < 0)
 			continue;
 		d->count[e] += sign;
 		if (sign > 0) {
 			if (d->npaths[e] == d->cappaths[e]) {
-				int nc = d->cappaths[e] ? d->cappaths[e] * 2 : 4;
-				int *np = realloc(d->paths[e], (size_t)nc * sizeof(int));
+				int nc =
+					d->cappaths[e] ? d->cappaths[e] * 2 : 4;
+				int *np = realloc(d->paths[e],
+						  (size_t)nc * sizeof(int));
 
 				if (!np)
 					return -1;
@@ -463,7 +473,7 @@ static int path_deps(struct layering *L, struct deps *d, int src,
  * its paths is left in the layer. */
 struct dep_walk {
 	const struct deps *d;
-	const long *out;	/* position -> slot in d */
+	const long *out; /* position -> slot in d */
 };
 
 static long dep_head(void *ctx, long pos)
@@ -489,7 +499,7 @@ static long weakest_in_cycle(const struct deps *d, const long *first,
 
 	if (!cycle_find(nchan, first, dep_head, &w, color, stack, it, &c))
 		return -1;
-	best = out[it[stack[c.top - 1]] - 1];	/* the closing one */
+	best = out[it[stack[c.top - 1]] - 1]; /* the closing one */
 	for (k = c.top - c.len; k < c.top - 1; k++) {
 		long e = out[it[stack[k]] - 1];
 
@@ -523,12 +533,15 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 
 		for (src = 0; src < L->nsrc && !any; src++)
 			for (k = 0; k < L->ndl && !any; k++)
-				any = L->lay[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer;
+				any = L->lay[(size_t)src * (r->maxlid + 1) +
+					     L->dlids[k]] == layer;
 		if (!any)
 			break;
 		if (layer >= max_vls) {
-			osmre_fail(err, "deadlock freedom needs more than %d virtual layers (sar_max_vls)",
-				   max_vls);
+			osmre_fail(
+				err,
+				"deadlock freedom needs more than %d virtual layers (sar_max_vls)",
+				max_vls);
 			goto out;
 		}
 		r->layers = layer + 1;
@@ -536,7 +549,8 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 			goto oom;
 		for (src = 0; src < L->nsrc; src++)
 			for (k = 0; k < L->ndl; k++)
-				if (L->lay[(size_t)src * (r->maxlid + 1) + L->dlids[k]] == layer &&
+				if (L->lay[(size_t)src * (r->maxlid + 1) +
+					   L->dlids[k]] == layer &&
 				    path_deps(L, &d, src, L->dlids[k], 1)) {
 					deps_free(&d);
 					goto oom;
@@ -568,7 +582,9 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 				uint32_t pid = (uint32_t)d.paths[e][j];
 				int s2 = (int)(pid / (r->maxlid + 1));
 				unsigned dl = pid % (r->maxlid + 1);
-				uint8_t *ly = &L->lay[(size_t)s2 * (r->maxlid + 1) + dl];
+				uint8_t *ly =
+					&L->lay[(size_t)s2 * (r->maxlid + 1) +
+						dl];
 
 				if (*ly != layer)
 					continue;
@@ -602,7 +618,8 @@ static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 	int i, u, hops;
 
 	for (i = 0; i < g->nsw; i++)
-		for (u = i, hops = 0; add[i] && u != t && hops < g->nsw; hops++) {
+		for (u = i, hops = 0; add[i] && u != t && hops < g->nsw;
+		     hops++) {
 			const struct lft *tb = lft_of_node(s, g->node[u]);
 			int p = tb ? lft_get(tb, lid) : LFT_NONE, li;
 
@@ -621,11 +638,11 @@ struct sar_work {
 	const struct sar_opts *o;
 	struct graph g;
 	struct scratch w;
-	struct dest *d;		/* in routing order */
+	struct dest *d; /* in routing order */
 	int nd;
-	struct lid_owner *own;	/* LID -> port */
-	int *ncas_on;		/* per switch: its CA ports (DFSSSP's weights) */
-	int **job_on;		/* per job, per switch: the job's CA ports */
+	struct lid_owner *own; /* LID -> port */
+	int *ncas_on;	       /* per switch: its CA ports (DFSSSP's weights) */
+	int **job_on;	       /* per job, per switch: the job's CA ports */
 	int njobs;
 };
 
@@ -634,18 +651,20 @@ struct sar_work {
  * effective EFI for the jobs is lowest (the first, SAR, on ties).
  */
 struct sar_variant {
-	int job_order;		/* destinations by job size (else DFSSSP's) */
-	int job_weights;	/* intra-job routes weigh (else every source) */
-	int refine;		/* then each destination routed again against
+	int job_order;	 /* destinations by job size (else DFSSSP's) */
+	int job_weights; /* intra-job routes weigh (else every source) */
+	int refine;	 /* then each destination routed again against
 				 * the others */
 };
 
+/* clang-format off */
 static const struct sar_variant variants[] = {
 	{ .job_order = 0, .job_weights = 0, .refine = 0 },	/* DFSSSP */
 	{ .job_order = 1, .job_weights = 0, .refine = 0 },
 	{ .job_order = 0, .job_weights = 1, .refine = 0 },
 	{ .job_order = 1, .job_weights = 1, .refine = 1 },	/* refined SAR */
 };
+/* clang-format on */
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
 /*
@@ -662,11 +681,12 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 	unsigned lid;
 
 	for (k = 0; k < sw->nd; k++) {
-		const struct fab_port *pt = &f->nodes[d[k].node].ports[d[k].port];
+		const struct fab_port *pt =
+			&f->nodes[d[k].node].ports[d[k].port];
 		unsigned nlids = 1u << (g->base_only ? 0 : pt->lmc);
 		int t, last;
 
-		if (d[k].port == 0) {	/* a switch LID */
+		if (d[k].port == 0) { /* a switch LID */
 			t = g->idx[d[k].node];
 			last = 0;
 		} else {
@@ -675,8 +695,8 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 		}
 		for (i = 0; i < g->nsw; i++)
 			sw->w.add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
-						  job_on[d[k].job][i] :
-						  sw->ncas_on[i]);
+							  job_on[d[k].job][i] :
+							  sw->ncas_on[i]);
 		for (lid = pt->lid; lid < pt->lid + nlids; lid++) {
 			if (g->rip)
 				rip_up(g, s, lid, t, sw->w.add);
@@ -868,12 +888,15 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 		if (ev.max < ej.max) {
 			ej = ev;
 			for (i = 0; i < s->n; i++) {
-				const struct lft *t0 = lft_of_node(&s0, s->t[i].node);
+				const struct lft *t0 =
+					lft_of_node(&s0, s->t[i].node);
 
 				if (t0)
 					memcpy(s->t[i].port, t0->port,
-					       (t0->top < s->t[i].top ? t0->top :
-									s->t[i].top) + 1);
+					       (t0->top < s->t[i].top ?
+							t0->top :
+							s->t[i].top) +
+						       1);
 			}
 			r->job_aware = v ? 1 : 0;
 		}
@@ -904,9 +927,11 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 	if (!r->layer || !L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
 		goto oom;
 	for (lid = 1; lid <= r->maxlid; lid++)
-		if (own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH &&
+		if (own[lid].node >= 0 &&
+		    f->nodes[own[lid].node].type != FAB_SWITCH &&
 		    !(sw->o->base_only &&
-		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port], lid)))
+		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port],
+				   lid)))
 			L.dlids[L.ndl++] = lid;
 	L.g = &sw->g;
 	L.s = s;
@@ -915,7 +940,9 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 	for (k = 0; k < sw->g.nsw; k++)
 		src_of_sw[k] = -1;
 	for (k = 0; k < r->ncas; k++) {
-		int t = sw->g.idx[f->nodes[r->ca_node[k]].ports[r->ca_port[k]].rnode];
+		int t = sw->g.idx[f->nodes[r->ca_node[k]]
+					  .ports[r->ca_port[k]]
+					  .rnode];
 
 		if (src_of_sw[t] < 0) {
 			src_of_sw[t] = L.nsrc;
@@ -930,7 +957,8 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 		goto out;
 	for (k = 0; k < r->ncas; k++)
 		memcpy(r->layer + (size_t)k * (r->maxlid + 1),
-		       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1), r->maxlid + 1);
+		       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1),
+		       r->maxlid + 1);
 	rc = 0;
 	goto out;
 oom:
@@ -979,14 +1007,18 @@ int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r)
 	int src;
 	unsigned lid;
 
-	fprintf(fp, "# osmre sar: %d layer(s), SL = layer\ndefault 0\n", r->layers);
+	fprintf(fp, "# osmre sar: %d layer(s), SL = layer\ndefault 0\n",
+		r->layers);
 	for (src = 0; src < r->ncas; src++)
 		for (lid = 1; lid <= r->maxlid; lid++) {
-			uint8_t l = r->layer[(size_t)src * (r->maxlid + 1) + lid];
+			uint8_t l =
+				r->layer[(size_t)src * (r->maxlid + 1) + lid];
 
 			if (l)
 				fprintf(fp, "path %u %u %u\n",
-					f->nodes[r->ca_node[src]].ports[r->ca_port[src]].lid,
+					f->nodes[r->ca_node[src]]
+						.ports[r->ca_port[src]]
+						.lid,
 					lid, l);
 		}
 	return ferror(fp) ? -1 : 0;

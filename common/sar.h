@@ -39,8 +39,8 @@
 #include "lft.h"
 
 struct sar_opts {
-	int max_vls;		/* layers allowed, 1..15 */
-	const struct jobs *jobs;	/* NULL or empty: DFSSSP */
+	int max_vls;		 /* layers allowed, 1..15 */
+	const struct jobs *jobs; /* NULL or empty: DFSSSP */
 	/* I/O nodes (port or node GUIDs): routed after the compute nodes,
 	 * so that the compute nodes' balance comes first (dfsssp's
 	 * io_guid_file) */
@@ -51,8 +51,8 @@ struct sar_opts {
 };
 
 struct sar_result {
-	int layers;		/* used */
-	int job_aware;		/* tables from job-aware routing were kept */
+	int layers;    /* used */
+	int job_aware; /* tables from job-aware routing were kept */
 	/* max effective EFI for the jobs: SAR, DFSSSP, the tables kept */
 	long efi_sar, efi_dfsssp, efi_kept;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
@@ -67,8 +67,7 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	      struct lft_set *s, struct sar_result *r, struct osmre_err *err);
 /* The layers as an SL file (slmap.h): "default 0", a "path" line per path
  * on another layer. */
-int sar_write_sls(FILE *fp, const struct fabric *f,
-		  const struct sar_result *r);
+int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r);
 void sar_result_free(struct sar_result *r);
 
 #endif

@@ -93,7 +93,7 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 {
 	char *line = NULL;
 	size_t cap = 0, kcap = 0;
-	int ln = 0, i, block = -2, tables = 0;	/* block -2: none, -1: skipped */
+	int ln = 0, i, block = -2, tables = 0; /* block -2: none, -1: skipped */
 	long v[18];
 	ssize_t n;
 
@@ -125,8 +125,8 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 				    v[2] > 15 || !v[1])
 					goto bad_dest;
 				v[0] = 0;
-			} else if (numbers(s + 4, v, 3, 0xffff) != 3 || v[2] > 15 ||
-				   !v[0]) {
+			} else if (numbers(s + 4, v, 3, 0xffff) != 3 ||
+				   v[2] > 15 || !v[0]) {
 				goto bad_path;
 			}
 			if ((size_t)m->npath == kcap) {
@@ -140,14 +140,17 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 			}
 			/* the SL rides in the low bits while sorting */
 			m->key[m->npath++] = ((uint64_t)v[0] << 24) |
-					     ((uint64_t)v[1] << 8) | (uint64_t)v[2];
+					     ((uint64_t)v[1] << 8) |
+					     (uint64_t)v[2];
 		} else if (!strncmp(s, "sl2vl", 5)) {
 			if (numbers(s + 5, v, 16, 15) != 16)
 				goto bad_vls;
 			if (tables) {
 				/* switch tables start from the global one */
-				osmre_fail(err, "%s:%d: \"sl2vl\" must come before the switch tables",
-					   path, ln);
+				osmre_fail(
+					err,
+					"%s:%d: \"sl2vl\" must come before the switch tables",
+					path, ln);
 				goto fail;
 			}
 			for (i = 0; i < 16; i++)
@@ -155,7 +158,9 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		} else if (sscanf(s, "Switch 0x%" SCNx64, &guid) == 1) {
 			block = switch_by_guid(f, guid);
 			if (block < 0) {
-				osmre_fail(err, "%s:%d: switch 0x%016" PRIx64 " is not in the topology",
+				osmre_fail(err,
+					   "%s:%d: switch 0x%016" PRIx64
+					   " is not in the topology",
 					   path, ln, guid);
 				goto fail;
 			}
@@ -174,8 +179,10 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 				continue;
 			w = f->nodes[block].nports + 1;
 			if (v[0] >= w || v[1] >= w) {
-				osmre_fail(err, "%s:%d: port beyond the %d ports of \"%s\"",
-					   path, ln, w - 1, f->nodes[block].name);
+				osmre_fail(
+					err,
+					"%s:%d: port beyond the %d ports of \"%s\"",
+					path, ln, w - 1, f->nodes[block].name);
 				goto fail;
 			}
 			if (!m->sw[block])
@@ -184,30 +191,39 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 			if (!t)
 				goto oom;
 			for (i = 0; i < 16; i++)
-				t[sizeof(int) + ((size_t)v[0] * w + v[1]) * 16 + i] =
-					(uint8_t)v[2 + i];
+				t[sizeof(int) + ((size_t)v[0] * w + v[1]) * 16 +
+				  i] = (uint8_t)v[2 + i];
 		} else {
-			osmre_fail(err, "%s:%d: expected \"default SL\", \"path SLID DLID SL\", \"dest DLID SL\", \"sl2vl V0 ... V15\" or an opensm-sl2vl.dump block",
-				   path, ln);
+			osmre_fail(
+				err,
+				"%s:%d: expected \"default SL\", \"path SLID DLID SL\", \"dest DLID SL\", \"sl2vl V0 ... V15\" or an opensm-sl2vl.dump block",
+				path, ln);
 			goto fail;
 		}
 		continue;
 bad_default:
-		osmre_fail(err, "%s:%d: expected \"default SL\" with SL 0-15", path, ln);
+		osmre_fail(err, "%s:%d: expected \"default SL\" with SL 0-15",
+			   path, ln);
 		goto fail;
 bad_path:
-		osmre_fail(err, "%s:%d: expected \"path SLID DLID SL\" with LIDs 1-65535 and SL 0-15",
-			   path, ln);
+		osmre_fail(
+			err,
+			"%s:%d: expected \"path SLID DLID SL\" with LIDs 1-65535 and SL 0-15",
+			path, ln);
 		goto fail;
 bad_dest:
-		osmre_fail(err, "%s:%d: expected \"dest DLID SL\" with LIDs 1-65535 and SL 0-15",
-			   path, ln);
+		osmre_fail(
+			err,
+			"%s:%d: expected \"dest DLID SL\" with LIDs 1-65535 and SL 0-15",
+			path, ln);
 		goto fail;
 bad_vls:
-		osmre_fail(err, "%s:%d: expected \"sl2vl\" and 16 VLs 0-15", path, ln);
+		osmre_fail(err, "%s:%d: expected \"sl2vl\" and 16 VLs 0-15",
+			   path, ln);
 		goto fail;
 bad_row:
-		osmre_fail(err, "%s:%d: expected \"IN OUT : V0 ... V15\"", path, ln);
+		osmre_fail(err, "%s:%d: expected \"IN OUT : V0 ... V15\"", path,
+			   ln);
 		goto fail;
 	}
 	if (n == -2)
@@ -260,7 +276,7 @@ int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
 	int sl = find_key(m, (uint64_t)slid << 16 | dlid);
 
 	if (sl < 0)
-		sl = find_key(m, dlid);	/* a "dest" line */
+		sl = find_key(m, dlid); /* a "dest" line */
 	return sl < 0 ? m->default_sl : sl;
 }
 

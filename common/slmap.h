@@ -24,10 +24,10 @@
 struct sl_map {
 	int default_sl;
 	long npath;
-	uint64_t *key;		/* (SLID << 16 | DLID), sorted */
-	uint8_t *sl;		/* SL of key[i] */
-	uint8_t global[16];	/* SL -> VL of switches without a table */
-	uint8_t **sw;		/* per fabric node: [in][out][sl] or NULL */
+	uint64_t *key;	    /* (SLID << 16 | DLID), sorted */
+	uint8_t *sl;	    /* SL of key[i] */
+	uint8_t global[16]; /* SL -> VL of switches without a table */
+	uint8_t **sw;	    /* per fabric node: [in][out][sl] or NULL */
 	int nnodes;
 };
 
@@ -42,8 +42,8 @@ void sl_map_free(struct sl_map *m);
 
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);
 
-static inline int sl_map_vl(const struct sl_map *m, int node, int in,
-			    int out, int sl)
+static inline int sl_map_vl(const struct sl_map *m, int node, int in, int out,
+			    int sl)
 {
 	const uint8_t *t = node < m->nnodes ? m->sw[node] : NULL;
 	int w;

@@ -111,7 +111,7 @@ static int commit_locked(struct staging *st, uint64_t sig,
 	pass_free(&st->cur);
 	pass_free(&st->next);
 	st->have_next = 0;
-	free(st->changed);	/* blocks of the old topology */
+	free(st->changed); /* blocks of the old topology */
 	st->changed = NULL;
 	st->cur.layers = r->layers;
 	st->have_cur = 1;
@@ -204,7 +204,8 @@ long staging_wait(struct staging *st, double timeout_s)
 	/* the pass that takes the stage mode puts it back to normal */
 	pthread_mutex_lock(&st->lock);
 	while (st->mode == STAGING_STAGE && !st->closing &&
-	       pthread_cond_timedwait(&st->cond, &st->lock, &until) != ETIMEDOUT)
+	       pthread_cond_timedwait(&st->cond, &st->lock, &until) !=
+		       ETIMEDOUT)
 		;
 	n = st->mode == STAGING_STAGE ? -1 : st->staged;
 	st->mode = STAGING_NORMAL;

@@ -37,19 +37,19 @@ enum staging_mode { STAGING_NORMAL, STAGING_STAGE, STAGING_APPLY };
 enum { STAGING_RUN = 0, STAGING_KEPT = 1, STAGING_APPLIED = 2 };
 
 struct staging_pass {
-	struct lft_set tables;	/* kept tables only */
+	struct lft_set tables; /* kept tables only */
 	struct route_layers layers;
 };
 
 struct staging {
-	pthread_mutex_t lock;	/* everything below */
-	pthread_cond_t cond;	/* a staged pass came, or closing */
+	pthread_mutex_t lock; /* everything below */
+	pthread_cond_t cond;  /* a staged pass came, or closing */
 	int keep_tables;
 	int mode;
 	int closing;
 	struct staging_pass cur, next;
 	int have_cur, have_next;
-	uint64_t cur_sig;	/* topology of cur (fabric_signature) */
+	uint64_t cur_sig; /* topology of cur (fabric_signature) */
 	/* blocks changed by the last staged pass (-1: none came, or it
 	 * failed), and which (the tables of cur and next alike: one
 	 * topology) */

@@ -14,28 +14,28 @@
 #define INF 0x3fffffff
 
 struct adj {
-	int nb;			/* compact index of the neighbour */
-	int port;		/* our port towards it */
+	int nb;	  /* compact index of the neighbour */
+	int port; /* our port towards it */
 };
 
 struct csr {
-	int *first;		/* nsw + 1 */
+	int *first; /* nsw + 1 */
 	struct adj *a;
 };
 
 struct sw_job {
 	const struct fabric *f;
 	struct lft_set *s;
-	int nsw, nlev;		/* switches; the levelled ones come first */
-	int *node, *lvl;	/* per compact index */
+	int nsw, nlev;	 /* switches; the levelled ones come first */
+	int *node, *lvl; /* per compact index */
 	struct lft **lft;
 	struct csr up, down, any;
-	int **dist, **queue;	/* per thread */
-	uint8_t **anc;		/* per thread: x's ancestors (or x) */
+	int **dist, **queue; /* per thread */
+	uint8_t **anc;	     /* per thread: x's ancestors (or x) */
 };
 
 static int csr_build(struct sw_job *j, const int *idx, struct csr *c,
-		     int dir)	/* +1 up, -1 down, 0 any */
+		     int dir) /* +1 up, -1 down, 0 any */
 {
 	const struct fabric *f = j->f;
 	int k, p, n = 0;
@@ -51,7 +51,8 @@ static int csr_build(struct sw_job *j, const int *idx, struct csr *c,
 			int r = nd->ports[p].rnode;
 
 			n += r >= 0 && idx[r] >= 0 &&
-			     (!dir || (j->lvl[k] > 0 && j->lvl[idx[r]] == j->lvl[k] + dir));
+			     (!dir || (j->lvl[k] > 0 &&
+				       j->lvl[idx[r]] == j->lvl[k] + dir));
 		}
 	}
 	c->first[j->nsw] = n;
@@ -65,7 +66,8 @@ static int csr_build(struct sw_job *j, const int *idx, struct csr *c,
 			int r = nd->ports[p].rnode;
 
 			if (r >= 0 && idx[r] >= 0 &&
-			    (!dir || (j->lvl[k] > 0 && j->lvl[idx[r]] == j->lvl[k] + dir)))
+			    (!dir || (j->lvl[k] > 0 &&
+				      j->lvl[idx[r]] == j->lvl[k] + dir)))
 				c->a[n++] = (struct adj){ idx[r], p };
 		}
 	}
@@ -124,7 +126,7 @@ static void one_switch(void *arg, long i, int tid)
 	if (!lid)
 		return;
 	set_port(j, x, lid, 0);
-	if (x >= j->nlev) {	/* no level: any path */
+	if (x >= j->nlev) { /* no level: any path */
 		any_path(j, x, lid, dist, queue, 1);
 		return;
 	}
@@ -182,8 +184,8 @@ static void one_switch(void *arg, long i, int tid)
 		any_path(j, x, lid, dist, queue, 0);
 }
 
-int swroutes_updown(const struct fabric *f, const int *level,
-		    struct lft_set *s, int threads, struct osmre_err *err)
+int swroutes_updown(const struct fabric *f, const int *level, struct lft_set *s,
+		    int threads, struct osmre_err *err)
 {
 	struct sw_job j = { .f = f, .s = s };
 	int *idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -197,7 +199,8 @@ int swroutes_updown(const struct fabric *f, const int *level,
 	j.dist = calloc((size_t)threads, sizeof(int *));
 	j.queue = calloc((size_t)threads, sizeof(int *));
 	j.anc = calloc((size_t)threads, sizeof(uint8_t *));
-	if (!idx || !j.node || !j.lvl || !j.lft || !j.dist || !j.queue || !j.anc)
+	if (!idx || !j.node || !j.lvl || !j.lft || !j.dist || !j.queue ||
+	    !j.anc)
 		goto oom;
 	/* compact numbering: levelled switches from the top, then the rest */
 	for (n = 0; n < f->nnodes; n++) {

@@ -12,7 +12,7 @@
 #include "fabric.h"
 #include "lft.h"
 
-int swroutes_updown(const struct fabric *f, const int *level,
-		    struct lft_set *s, int threads, struct osmre_err *err);
+int swroutes_updown(const struct fabric *f, const int *level, struct lft_set *s,
+		    int threads, struct osmre_err *err);
 
 #endif

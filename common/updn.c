@@ -9,19 +9,19 @@
 #define INF 0x3fffffff
 
 struct adj {
-	int sw;			/* neighbour switch index */
-	int port;		/* our port to it */
+	int sw;	  /* neighbour switch index */
+	int port; /* our port to it */
 };
 
 struct ud {
 	const struct fabric *f;
 	int nsw;
-	int *node;		/* switch index -> fabric node */
-	int *idx;		/* fabric node -> switch index, -1 */
-	int *first;		/* CSR: adjacency of switch i */
+	int *node;  /* switch index -> fabric node */
+	int *idx;   /* fabric node -> switch index, -1 */
+	int *first; /* CSR: adjacency of switch i */
 	struct adj *a;
-	int *ord;		/* position in (distance, GUID) order */
-	int *by_ord;		/* switch index at each position */
+	int *ord;    /* position in (distance, GUID) order */
+	int *by_ord; /* switch index at each position */
 	int *dd, *len, *queue;
 };
 
@@ -41,7 +41,8 @@ int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl)
 	int i, p;
 	unsigned lid;
 
-	fprintf(fp, "# osmre update protocol: escape (high LIDs) on SL/VL %d\nsl2vl",
+	fprintf(fp,
+		"# osmre update protocol: escape (high LIDs) on SL/VL %d\nsl2vl",
 		escape_vl);
 	for (i = 0; i < 16; i++)
 		fprintf(fp, " %d", updn_sl2vl(escape_vl, i));
@@ -49,9 +50,12 @@ int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl)
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *n = &f->nodes[i];
 
-		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed; p++)
-			for (lid = n->ports[p].lid + 1; n->ports[p].lid &&
-			     lid < n->ports[p].lid + (1u << n->ports[p].lmc); lid++)
+		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed;
+		     p++)
+			for (lid = n->ports[p].lid + 1;
+			     n->ports[p].lid &&
+			     lid < n->ports[p].lid + (1u << n->ports[p].lmc);
+			     lid++)
 				fprintf(fp, "dest %u %d\n", lid, escape_vl);
 	}
 	return ferror(fp) ? -1 : 0;
@@ -173,7 +177,8 @@ static int ud_order(struct ud *u, const char *root)
 		u->queue[tail++] = i;
 	}
 	for (i = 0; i < u->nsw; i++)
-		k[i] = (struct key){ u->dd[i], i, u->f->nodes[u->node[i]].guid };
+		k[i] = (struct key){ u->dd[i], i,
+				     u->f->nodes[u->node[i]].guid };
 	qsort(k, (size_t)u->nsw, sizeof(*k), key_cmp);
 	for (i = 0; i < u->nsw; i++) {
 		u->by_ord[i] = k[i].sw;
@@ -226,7 +231,7 @@ static void ud_dest(struct ud *u, int t)
 /* 1 when the hop s -> n is on a route to t (ud_dest done). */
 static int ud_next(const struct ud *u, int s, int n)
 {
-	if (u->dd[s] != INF)	/* down, and n keeps going down */
+	if (u->dd[s] != INF) /* down, and n keeps going down */
 		return u->ord[n] > u->ord[s] && u->dd[n] == u->dd[s] - 1;
 	return u->ord[n] < u->ord[s] && u->len[n] == u->len[s] - 1;
 }
@@ -310,7 +315,8 @@ static void ud_leaves(const struct ud *u, char *leaf)
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *n = &f->nodes[i];
 
-		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed; p++) {
+		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed;
+		     p++) {
 			const struct fab_port *pt = &n->ports[p];
 
 			if (pt->lid && pt->lmc && pt->rnode >= 0 &&
@@ -335,15 +341,18 @@ static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids)
 		if (c < 0 || fab_is_switch(&f->nodes[c]))
 			continue;
 		pt = &f->nodes[c].ports[tn->ports[p].rport];
-		for (lid = pt->lid + 1; pt->lid && lid < pt->lid + (1u << pt->lmc);
-		     lid++) {
+		for (lid = pt->lid + 1;
+		     pt->lid && lid < pt->lid + (1u << pt->lmc); lid++) {
 			(*nlids)++;
 			for (i = 0; i < u->nsw; i++) {
 				struct lft *tb = lft_of_node(s, u->node[i]);
 
 				if (tb && lid <= tb->top)
-					tb->port[lid] = (uint8_t)(i == t ? p :
-							ud_port(u, i, lid));
+					tb->port[lid] =
+						(uint8_t)(i == t ?
+								  p :
+								  ud_port(u, i,
+									  lid));
 			}
 		}
 	}
@@ -386,7 +395,7 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
 		if (!bad)
 			break;
 	}
-	if (bad) {	/* cannot happen with one root per part */
+	if (bad) { /* cannot happen with one root per part */
 		osmre_fail(err, "up*/down*: a leaf switch has no path");
 		goto out;
 	}

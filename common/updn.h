@@ -36,9 +36,9 @@
 #include "lft.h"
 
 struct updn_info {
-	int roots;		/* switches used as roots */
-	int fallback;		/* 1: one root per connected part */
-	long lids;		/* high LIDs routed */
+	int roots;    /* switches used as roots */
+	int fallback; /* 1: one root per connected part */
+	long lids;    /* high LIDs routed */
 };
 
 /* Overwrites the entries of every high LID in s (tables for every switch,

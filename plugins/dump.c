@@ -33,7 +33,8 @@ static void dump_switch(FILE *fp, const struct dmodc *d, const struct fabric *f,
 	}
 	if (lo == DMODC_INF)
 		lo = -1;
-	fprintf(fp, " cost-to-leaves min %d max %d unreachable %d\n", lo, hi, inf);
+	fprintf(fp, " cost-to-leaves min %d max %d unreachable %d\n", lo, hi,
+		inf);
 	if (dmodc_rank(d, n) != 0)
 		return;
 	for (i = 1; i <= nd->nports; i++) {
@@ -41,8 +42,8 @@ static void dump_switch(FILE *fp, const struct dmodc *d, const struct fabric *f,
 
 		if (pt->rnode < 0 || f->nodes[pt->rnode].type == FAB_SWITCH)
 			continue;
-		fprintf(fp, "  port %d nid %ld lid %u 0x%016" PRIx64 " '%s'\n", i,
-			dmodc_nid(d, pt->rnode, pt->rport),
+		fprintf(fp, "  port %d nid %ld lid %u 0x%016" PRIx64 " '%s'\n",
+			i, dmodc_nid(d, pt->rnode, pt->rport),
 			f->nodes[pt->rnode].ports[pt->rport].lid,
 			f->nodes[pt->rnode].ports[pt->rport].guid,
 			f->nodes[pt->rnode].desc);
@@ -62,10 +63,12 @@ void dump_dmodc(struct osmre *p, const struct fabric *f)
 	fp = fopen(path, "w");
 	if (!fp) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"osmre ERR: cannot write %s: %s\n", path, strerror(errno));
+			"osmre ERR: cannot write %s: %s\n", path,
+			strerror(errno));
 		return;
 	}
-	fprintf(fp, "# osmre dmodc state after a routing pass: %d leaf switches\n"
+	fprintf(fp,
+		"# osmre dmodc state after a routing pass: %d leaf switches\n"
 		"# switch <guid> rank <r> divider <Pi> '<desc>' cost-to-leaves min <c> max <c> unreachable <n>\n"
 		"#   port <p> nid <t> lid <lid> <port guid> '<desc>'   (CA ports of a leaf)\n",
 		dmodc_num_leaves(p->dmodc));
@@ -73,6 +76,6 @@ void dump_dmodc(struct osmre *p, const struct fabric *f)
 		if (f->nodes[n].type == FAB_SWITCH)
 			dump_switch(fp, p->dmodc, f, n);
 	fclose(fp);
-	OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE, "osmre: dmodc state dumped to %s\n",
-		path);
+	OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+		"osmre: dmodc state dumped to %s\n", path);
 }

@@ -26,10 +26,10 @@
 #include "updwire.h"
 
 struct reroute {
-	int pipe[2];		/* the handler writes, the thread reads */
+	int pipe[2]; /* the handler writes, the thread reads */
 	pthread_t thread;
 	int running;
-	struct sigaction old;	/* restored on exit */
+	struct sigaction old; /* restored on exit */
 	/* routing passes done, to wait for the one a sweep asked for */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -38,11 +38,11 @@ struct reroute {
 
 /* the update protocol's transport (proto.c) */
 struct proto {
-	pthread_mutex_t lock;	/* the flags below */
-	struct update sm;	/* the thread's alone */
+	pthread_mutex_t lock; /* the flags below */
+	struct update sm;     /* the thread's alone */
 	int inited, started, running;
 	pthread_t thread;
-	int request, topo;	/* flags for the thread */
+	int request, topo; /* flags for the thread */
 	/* refused requests: the thread's alone */
 	struct updw_ratelimit rejlog;
 	unsigned long rejected;
@@ -59,12 +59,12 @@ struct osmre_engine {
 struct osmre {
 	osm_opensm_t *osm;
 	struct osmre_options opt;
-	struct dmodc *dmodc;	/* kept between passes */
+	struct dmodc *dmodc; /* kept between passes */
 	struct reroute rr;
-	struct staging stage;	/* the committed (and staged) results */
-	char *jobs_text;	/* sar: the last good job file */
+	struct staging stage; /* the committed (and staged) results */
+	char *jobs_text;      /* sar: the last good job file */
 	struct proto proto;
-	struct osmre_engine *engines;	/* one per row of engines[] */
+	struct osmre_engine *engines; /* one per row of engines[] */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */

@@ -22,7 +22,7 @@
 static int no_lid_matrices(void *ctx)
 {
 	(void)ctx;
-	return 0;	/* hop tables are filled with the routes */
+	return 0; /* hop tables are filled with the routes */
 }
 
 /*
@@ -81,13 +81,14 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	if (engine_route(e, &o, f, &r, err)) {
 		if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && !o.topology[0] &&
 		    !r.inferred[0])
-			osmre_prefix(err, "no pqft_topology in the options file");
+			osmre_prefix(err,
+				     "no pqft_topology in the options file");
 		goto out;
 	}
 	*refused = 0;
 	log_result(p, e, &jobs, &r);
 	rc = staging_routed(&p->stage, sig, &r, s, err);
-	if (rc > 0) {		/* a new topology under committed tables */
+	if (rc > 0) { /* a new topology under committed tables */
 		proto_topology(p);
 		rc = 0;
 	}
@@ -160,7 +161,7 @@ out:
 		staging_failed(&p->stage);
 	lft_set_free(&s);
 	fabric_free(f);
-	reroute_pass_done(p);	/* a pass, routed or refused */
+	reroute_pass_done(p); /* a pass, routed or refused */
 	return rc;
 }
 
@@ -180,8 +181,8 @@ static uint8_t engine_path_sl(void *ctx, uint8_t hint, ib_net16_t slid,
 
 /* The escape's VL apart with the update protocol; else VL = SL for an
  * engine with layers (OpenSM applies it when qos is on). */
-static void engine_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
-			 uint8_t out, ib_slvl_table_t *t)
+static void engine_sl2vl(void *ctx, osm_physp_t *port, uint8_t in, uint8_t out,
+			 ib_slvl_table_t *t)
 {
 	struct osmre_engine *oe = ctx;
 	int sl;
@@ -195,7 +196,7 @@ static void engine_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
 	}
 	if (!(oe->e->produces & ENGINE_LAYERS))
 		return;
-	for (sl = 0; sl < 15; sl++)	/* SL 15 is not for data */
+	for (sl = 0; sl < 15; sl++) /* SL 15 is not for data */
 		ib_slvl_table_set(t, (uint8_t)sl, (uint8_t)sl);
 }
 
@@ -277,7 +278,8 @@ static void *osmre_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"osmre: no options file %s: defaults\n", path);
 	else
-		OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: options from %s\n", path);
+		OSM_LOG(&osm->log, OSM_LOG_INFO, "osmre: options from %s\n",
+			path);
 	options_each(&p->opt, log_option, osm);
 	if (p->opt.update_protocol && !osm->subn.opt.lmc) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,

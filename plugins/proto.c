@@ -46,8 +46,8 @@
 #include "updn.h"
 #include "updwire.h"
 
-#define PASS_WAIT_S 120		/* a staged pass that never comes */
-#define TICK_MS 10
+#define PASS_WAIT_S 120 /* a staged pass that never comes */
+#define TICK_MS	    10
 
 
 static void proto_log(void *ctx, int level, const char *msg)
@@ -55,7 +55,8 @@ static void proto_log(void *ctx, int level, const char *msg)
 	struct osmre *p = ctx;
 
 	if (level)
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: update: %s\n", msg);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: update: %s\n",
+			msg);
 	else
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: update: %s\n", msg);
 }
@@ -73,7 +74,8 @@ void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t)
 	 * and nothing but the escape may name the escape's VL */
 	for (sl = 0; sl < 16; sl++)
 		ib_slvl_table_set(t, (uint8_t)sl,
-				  (uint8_t)updn_sl2vl(p->opt.update_escape_vl, sl));
+				  (uint8_t)updn_sl2vl(p->opt.update_escape_vl,
+						      sl));
 }
 
 uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
@@ -125,12 +127,13 @@ static int op_push(void *ctx)
 static int block_pushed(void *ctx, const struct lft *t, unsigned block)
 {
 	struct osmre *p = ctx;
-	osm_switch_t *sw = osm_get_switch_by_guid(&p->osm->subn,
-						  cl_hton64(t->guid));
+	osm_switch_t *sw =
+		osm_get_switch_by_guid(&p->osm->subn, cl_hton64(t->guid));
 	unsigned lid;
 
 	for (lid = block * 64; sw && sw->lft && lid < block * 64 + 64 &&
-	     lid <= t->top && lid <= sw->max_lid_ho; lid++)
+			       lid <= t->top && lid <= sw->max_lid_ho;
+	     lid++)
 		if (sw->lft[lid] != t->port[lid])
 			return 0;
 	return 1;
@@ -143,7 +146,7 @@ static int op_pushed(void *ctx)
 	int same;
 
 	if (staging_mode(&p->stage) == STAGING_APPLY)
-		return 0;	/* the pass has not come yet */
+		return 0; /* the pass has not come yet */
 	cl_plock_acquire(&p->osm->lock);
 	same = staging_each_changed(&p->stage, block_pushed, p);
 	cl_plock_release(&p->osm->lock);
@@ -154,7 +157,7 @@ static void op_commit(void *ctx)
 {
 	struct osmre *p = ctx;
 
-	staging_drop(&p->stage);	/* nothing is left aside */
+	staging_drop(&p->stage); /* nothing is left aside */
 }
 
 static void op_abandon(void *ctx)
@@ -202,7 +205,8 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
 	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
-		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0,
+				      &held))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped%s%ld earlier line(s) held back\n",
 				slid, len, held ? "; " : "", held);
@@ -210,17 +214,18 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	}
 	peer = peer_of(p, slid);
 	why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, clock_mono(),
-			 p->opt.update_poll_ms, p->opt.update_escape_vl,
-			 &resp);
+			 p->opt.update_poll_ms, p->opt.update_escape_vl, &resp);
 	if (why) {
 		u->rejected++;
-		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0,
+				      &held))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64 ") refused: %s (%lu refused in all; %ld line(s) held back)\n",
+				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64
+				") refused: %s (%lu refused in all; %ld line(s) held back)\n",
 				req.op, slid, peer.guid, updw_reject_name(why),
 				u->rejected, held);
 		if (why == UPDW_REJ_NO_PORT)
-			return;	/* nowhere safe to answer */
+			return; /* nowhere safe to answer */
 	}
 	updw_encode(out, p->opt.update_mgmt_class, UPDW_METHOD_GET_RESP, tid,
 		    &resp);
@@ -253,7 +258,8 @@ static void *proto_thread(void *arg)
 		u->request = u->topo = 0;
 		pthread_mutex_unlock(&u->lock);
 		/* the SM's port is known once OpenSM has bound it */
-		if (!open && p->osm->subn.sm_port_guid && clock_mono() >= next_try) {
+		if (!open && p->osm->subn.sm_port_guid &&
+		    clock_mono() >= next_try) {
 			char why[200];
 
 			if (umadport_open(&l, NULL, 0,
@@ -261,13 +267,16 @@ static void *proto_thread(void *arg)
 					  p->opt.update_mgmt_class, 1, why,
 					  sizeof(why))) {
 				OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-					"osmre ERR: update: %s; trying again in 5 s\n", why);
+					"osmre ERR: update: %s; trying again in 5 s\n",
+					why);
 				next_try = clock_mono() + 5;
 			} else {
 				open = 1;
 				OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-					"osmre: update: serving class 0x%02x on %s port %d (port GUID 0x%016" PRIx64 ")\n",
-					p->opt.update_mgmt_class, l.ca, l.port, l.guid);
+					"osmre: update: serving class 0x%02x on %s port %d (port GUID 0x%016" PRIx64
+					")\n",
+					p->opt.update_mgmt_class, l.ca, l.port,
+					l.guid);
 			}
 		}
 		if (open)
@@ -307,8 +316,12 @@ int proto_start(struct osmre *p)
 {
 	struct proto *u = &p->proto;
 	static const struct upd_ops ops = {
-		.compute = op_compute, .push = op_push, .pushed = op_pushed,
-		.commit = op_commit, .abandon = op_abandon, .log = proto_log,
+		.compute = op_compute,
+		.push = op_push,
+		.pushed = op_pushed,
+		.commit = op_commit,
+		.abandon = op_abandon,
+		.log = proto_log,
 		.now = op_now,
 	};
 	struct upd_opts o = {
@@ -341,7 +354,7 @@ void proto_stop(struct osmre *p)
 	pthread_mutex_lock(&u->lock);
 	u->running = 0;
 	pthread_mutex_unlock(&u->lock);
-	staging_close(&p->stage);	/* a COMPUTE waiting ends */
+	staging_close(&p->stage); /* a COMPUTE waiting ends */
 	if (u->started)
 		pthread_join(u->thread, NULL);
 	update_free(&u->sm);

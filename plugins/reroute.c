@@ -19,11 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define QUIT 'q'
-#define WAKE 'w'
-#define PASS_WAIT_S 60	/* never hang on a pass that does not come */
+#define QUIT	    'q'
+#define WAKE	    'w'
+#define PASS_WAIT_S 60 /* never hang on a pass that does not come */
 
-static int sig_fd = -1;		/* write end, for the handler */
+static int sig_fd = -1; /* write end, for the handler */
 
 static void on_sigusr2(int sig)
 {

@@ -63,12 +63,15 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 			continue;
 		/* named by description, as in net files; by description and
 		 * GUID when the description is not unique */
-		snprintf(name, sizeof(name), "%s", nd->print_desc ? nd->print_desc : "");
+		snprintf(name, sizeof(name), "%s",
+			 nd->print_desc ? nd->print_desc : "");
 		if (!*name || fabric_find(f, name) >= 0)
 			snprintf(name, sizeof(name), "%s#0x%016" PRIx64,
 				 nd->print_desc ? nd->print_desc : "", guid);
-		ix = fabric_add_node(f, type == IB_NODE_TYPE_SWITCH ? FAB_SWITCH :
-				     type == IB_NODE_TYPE_ROUTER ? FAB_ROUTER : FAB_CA,
+		ix = fabric_add_node(f,
+				     type == IB_NODE_TYPE_SWITCH ? FAB_SWITCH :
+				     type == IB_NODE_TYPE_ROUTER ? FAB_ROUTER :
+								   FAB_CA,
 				     name, nd->print_desc, nports, guid, err);
 		if (ix < 0)
 			goto fail;
@@ -87,7 +90,8 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 		int a = map[i].ix, p;
 
 		for (p = 1; p <= f->nodes[a].nports; p++) {
-			osm_physp_t *ph = osm_node_get_physp_ptr(nd, (uint8_t)p);
+			osm_physp_t *ph =
+				osm_node_get_physp_ptr(nd, (uint8_t)p);
 			osm_physp_t *rp;
 			int b, bp;
 
@@ -96,7 +100,8 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 			rp = osm_physp_get_remote(ph);
 			b = find_ix(map, k, osm_physp_get_node_ptr(rp));
 			bp = osm_physp_get_port_num(rp);
-			if (b < 0 || !link_up(rp) || b < a || (b == a && bp <= p))
+			if (b < 0 || !link_up(rp) || b < a ||
+			    (b == a && bp <= p))
 				continue;
 			if (bp > f->nodes[b].nports ||
 			    fabric_link(f, a, p, b, bp, err))
@@ -152,12 +157,14 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	struct guid_map gm;
 	struct lid_owner *own = NULL;
 	unsigned max, lid;
-	osm_switch_t **sws_by_node = calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
+	osm_switch_t **sws_by_node =
+		calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
 	int rc = -1, i, j, b, nsw = 0;
 	struct sw_hops m;
-	osm_switch_t **by_node = calloc((size_t)f->nnodes + 1, sizeof(*by_node));
+	osm_switch_t **by_node =
+		calloc((size_t)f->nnodes + 1, sizeof(*by_node));
 
 	if (!sws_by_node || !swnode || !by_node) {
 		osmre_fail(err, "out of memory");
@@ -172,7 +179,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	     it = cl_qmap_next(it)) {
 		osm_switch_t *sw = (osm_switch_t *)it;
 		const struct guid_ent *e =
-			guid_map_find(&gm, cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+			guid_map_find(&gm, cl_ntoh64(osm_node_get_node_guid(
+						   sw->p_node)));
 		const struct lft *t = e ? lft_of_node(s, e->node) : NULL;
 
 		if (!t)
@@ -219,7 +227,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 			if (dn < 0 || f->nodes[dn].type == FAB_SWITCH ||
 			    sw->new_lft[lid] == OSM_NO_PATH)
 				continue;
-			c = cost(ctx, swnode[i], f->nodes[dn].ports[own[lid].port].rnode);
+			c = cost(ctx, swnode[i],
+				 f->nodes[dn].ports[own[lid].port].rnode);
 			if (c >= 0)
 				set_hops(sw, lid, c + 1);
 		}
@@ -241,7 +250,7 @@ int subnet_settle_switches(osm_opensm_t *osm)
 	cl_map_item_t *it;
 	int n = 0;
 
-	if (osm->subn.need_update)	/* a first sweep: everything goes */
+	if (osm->subn.need_update) /* a first sweep: everything goes */
 		return 0;
 	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws);
 	     it = cl_qmap_next(it)) {
@@ -253,7 +262,8 @@ int subnet_settle_switches(osm_opensm_t *osm)
 		if (sw->need_update != 2 || !p0 || !sw->lft)
 			continue;
 		/* OpenSM's own rule when a heavy sweep reads port 0 */
-		if (ib_port_info_get_port_state(&p0->port_info) <= IB_LINK_INIT ||
+		if (ib_port_info_get_port_state(&p0->port_info) <=
+			    IB_LINK_INIT ||
 		    ib_switch_info_get_state_change(&sw->switch_info))
 			continue;
 		/* it answered our Sets: its stored blocks hold routes */

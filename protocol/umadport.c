@@ -32,7 +32,8 @@ static int pick_port(struct umad_link *l, const char *ca, int port,
 
 			if (!pt || (port && p != port))
 				continue;
-			if (guid ? be64toh(pt->port_guid) != guid : pt->state != 4)
+			if (guid ? be64toh(pt->port_guid) != guid :
+				   pt->state != 4)
 				continue;
 			snprintf(l->ca, sizeof(l->ca), "%.63s", names[i]);
 			l->port = p;
@@ -64,23 +65,25 @@ int umadport_open(struct umad_link *l, const char *ca, int port, uint64_t guid,
 			snprintf(err, errlen, "no port with GUID 0x%016llx",
 				 (unsigned long long)guid);
 		else
-			snprintf(err, errlen, "no active port%s%s", ca ? " on " : "",
-				 ca ? ca : "");
+			snprintf(err, errlen, "no active port%s%s",
+				 ca ? " on " : "", ca ? ca : "");
 		return -1;
 	}
 	l->fd = umad_open_port(l->ca, l->port);
 	if (l->fd < 0) {
-		snprintf(err, errlen, "cannot open %s port %d: %s", l->ca, l->port,
-			 strerror(-l->fd));
+		snprintf(err, errlen, "cannot open %s port %d: %s", l->ca,
+			 l->port, strerror(-l->fd));
 		return -1;
 	}
 	memset(mask, 0, sizeof(mask));
-	mask[0] = (1L << 1) | (1L << 2);	/* Get, Set */
+	mask[0] = (1L << 1) | (1L << 2); /* Get, Set */
 	l->agent = umad_register(l->fd, mgmt_class, 1, 0, server ? mask : NULL);
 	l->buf = umad_alloc(1, umad_size() + MAD_SIZE);
 	if (l->agent < 0 || !l->buf) {
-		snprintf(err, errlen, "cannot register an agent of class 0x%02x on %s port %d",
-			 mgmt_class, l->ca, l->port);
+		snprintf(
+			err, errlen,
+			"cannot register an agent of class 0x%02x on %s port %d",
+			mgmt_class, l->ca, l->port);
 		umadport_close(l);
 		return -1;
 	}
@@ -106,7 +109,8 @@ int umadport_send(struct umad_link *l, const uint8_t *mad, unsigned dlid,
 	umad_set_addr(l->buf, (int)dlid, 1, sl, QP1_QKEY);
 	/* no retries of the kernel's: the protocol repeats itself */
 	return umad_send(l->fd, l->agent, l->buf, MAD_SIZE, timeout_ms, 0) < 0 ?
-		       -1 : 0;
+		       -1 :
+		       0;
 }
 
 int umadport_recv(struct umad_link *l, uint8_t *mad, size_t size,
@@ -117,7 +121,7 @@ int umadport_recv(struct umad_link *l, uint8_t *mad, size_t size,
 	rc = umad_recv(l->fd, l->buf, &len, timeout_ms);
 	if (rc < 0)
 		return rc == -ETIMEDOUT ? 0 : -1;
-	if (umad_status(l->buf))	/* a send of ours that failed */
+	if (umad_status(l->buf)) /* a send of ours that failed */
 		return 0;
 	if (len > (int)size)
 		len = (int)size;

@@ -14,9 +14,9 @@ struct umad_link {
 	int fd, agent;
 	char ca[64];
 	int port;
-	uint64_t guid;		/* port GUID, host order */
+	uint64_t guid; /* port GUID, host order */
 	unsigned lid, lmc, sm_lid;
-	void *buf;		/* umad buffer, one MAD */
+	void *buf; /* umad buffer, one MAD */
 };
 
 /*

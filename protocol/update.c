@@ -85,8 +85,7 @@ static struct upd_sub *find(struct update *u, uint64_t guid, uint32_t id)
 {
 	int i = lower_bound(u, guid);
 
-	if (!id || i == u->nsub || u->sub[i].guid != guid ||
-	    u->sub[i].id != id)
+	if (!id || i == u->nsub || u->sub[i].guid != guid || u->sub[i].id != id)
 		return NULL;
 	return &u->sub[i];
 }
@@ -127,14 +126,15 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 	uint32_t old = 0;
 
 	if (i < u->nsub && u->sub[i].guid == guid) {
-		s = &u->sub[i];	/* a restarted client: a new id */
+		s = &u->sub[i]; /* a restarted client: a new id */
 		old = s->id;
 	} else {
 		if (u->o.max_subs > 0 && u->nsub >= u->o.max_subs)
 			return 0;
 		if (u->nsub == u->cap) {
 			int nc = u->cap ? 2 * u->cap : 8;
-			struct upd_sub *n = realloc(u->sub, (size_t)nc * sizeof(*n));
+			struct upd_sub *n =
+				realloc(u->sub, (size_t)nc * sizeof(*n));
 
 			if (!n)
 				return 0;
@@ -152,7 +152,9 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 	s->guid = guid;
 	s->lid = lid;
 	s->seen = now;
-	say(u, 0, "subscriber %u: port 0x%016" PRIx64 " LID %u registered (%d in all)",
+	say(u, 0,
+	    "subscriber %u: port 0x%016" PRIx64
+	    " LID %u registered (%d in all)",
 	    s->id, guid, lid, u->nsub);
 	return s->id;
 }
@@ -239,7 +241,9 @@ static int acks_done(struct update *u, double now)
 		s->asked = 0;
 		s->misses++;
 		u->timed_out++;
-		say(u, 1, "subscriber %u: port 0x%016" PRIx64 " LID %u: no %s ack of epoch %u within %.1f s (%d/%d in a row)",
+		say(u, 1,
+		    "subscriber %u: port 0x%016" PRIx64
+		    " LID %u: no %s ack of epoch %u within %.1f s (%d/%d in a row)",
 		    s->id, s->guid, s->lid, upd_phase_name(u->phase), u->epoch,
 		    u->o.ack_timeout, s->misses, u->o.max_misses);
 		if (s->misses >= u->o.max_misses) {
@@ -264,7 +268,8 @@ static void restart(struct update *u, double now)
 	if (u->ops.abandon)
 		u->ops.abandon(u->ctx);
 	u->restarts++;
-	say(u, 1, "epoch %u: topology change during %s: restarting from COMPUTE",
+	say(u, 1,
+	    "epoch %u: topology change during %s: restarting from COMPUTE",
 	    u->epoch, upd_phase_name(u->phase));
 	start_compute(u, now);
 }
@@ -275,7 +280,8 @@ static void commit(struct update *u, double now)
 	if (u->ops.commit)
 		u->ops.commit(u->ctx);
 	u->runs++;
-	say(u, 0, "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, timeouts %d; restarts %d",
+	say(u, 0,
+	    "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, timeouts %d; restarts %d",
 	    u->epoch, now - u->t_run, u->dur[UPD_COMPUTE], u->dur[UPD_UNPATH],
 	    u->dur[UPD_UPDATE], u->dur[UPD_REPATH], u->blocks, u->nsub,
 	    u->acked, u->timed_out, u->restarts);
@@ -303,12 +309,13 @@ void update_tick(struct update *u, double now)
 			n = u->ops.compute(u->ctx);
 			if (u->ops.now)
 				now = u->ops.now(u->ctx);
-			if (u->topo) {	/* the view changed while computing */
+			if (u->topo) { /* the view changed while computing */
 				restart(u, now);
 				break;
 			}
 			if (n < 0) {
-				say(u, 1, "epoch %u: computing the new tables failed; the current ones stay",
+				say(u, 1,
+				    "epoch %u: computing the new tables failed; the current ones stay",
 				    u->epoch);
 				if (u->ops.abandon)
 					u->ops.abandon(u->ctx);
@@ -316,7 +323,8 @@ void update_tick(struct update *u, double now)
 			}
 			u->blocks = n;
 			if (!n && !u->restarts) {
-				say(u, 0, "epoch %u: no base-LID block changes: nothing to do",
+				say(u, 0,
+				    "epoch %u: no base-LID block changes: nothing to do",
 				    u->epoch);
 				enter(u, UPD_IDLE, now);
 				break;
@@ -345,7 +353,8 @@ void update_tick(struct update *u, double now)
 			if (!u->ops.pushed(u->ctx)) {
 				if (now < u->deadline)
 					return;
-				say(u, 1, "epoch %u: the switches do not hold the new blocks after %.1f s: pushing again",
+				say(u, 1,
+				    "epoch %u: the switches do not hold the new blocks after %.1f s: pushing again",
 				    u->epoch, u->o.push_timeout);
 				u->ops.push(u->ctx);
 				u->deadline = now + u->o.push_timeout;

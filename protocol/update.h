@@ -76,20 +76,20 @@ struct upd_ops {
 };
 
 struct upd_opts {
-	double ack_timeout;	/* s a subscriber has for each ack */
-	double push_timeout;	/* s before pushing again */
-	int max_misses;		/* timeouts in a row before a drop */
-	int max_subs;		/* subscribers in all; 0: no cap */
+	double ack_timeout;  /* s a subscriber has for each ack */
+	double push_timeout; /* s before pushing again */
+	int max_misses;	     /* timeouts in a row before a drop */
+	int max_subs;	     /* subscribers in all; 0: no cap */
 };
 
 struct upd_sub {
-	uint32_t id;		/* 0: free slot */
-	uint64_t guid;		/* the subscriber's port */
-	uint16_t lid;		/* its base LID */
+	uint32_t id;   /* 0: free slot */
+	uint64_t guid; /* the subscriber's port */
+	uint16_t lid;  /* its base LID */
 	int misses;
-	int asked;		/* must ack the current phase */
+	int asked; /* must ack the current phase */
 	int acked;
-	double seen;		/* last message */
+	double seen; /* last message */
 };
 
 struct update {
@@ -98,16 +98,16 @@ struct update {
 	struct upd_opts o;
 	int phase;
 	uint32_t epoch;
-	int pending;		/* a request came during a run */
-	int topo;		/* a topology change came during a run */
+	int pending; /* a request came during a run */
+	int topo;    /* a topology change came during a run */
 	double t_run, t_phase, deadline;
 	double dur[UPD_NPHASES];
 	long blocks;
 	int restarts;
-	int acked, timed_out;	/* over the run */
+	int acked, timed_out; /* over the run */
 	int nsub, cap;
-	struct upd_sub *sub;	/* sorted by guid */
-	unsigned long runs;	/* committed */
+	struct upd_sub *sub; /* sorted by guid */
+	unsigned long runs;  /* committed */
 };
 
 void update_init(struct update *u, const struct upd_ops *ops, void *ctx,

@@ -5,7 +5,7 @@
 
 #include "updwire.h"
 
-#define HDR 24	/* MAD common header */
+#define HDR 24 /* MAD common header */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -46,7 +46,7 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 	uint8_t *d = mad + HDR;
 
 	memset(mad, 0, UPDW_MAD_SIZE);
-	mad[0] = 1;			/* base version */
+	mad[0] = 1; /* base version */
 	mad[1] = (uint8_t)mgmt_class;
 	mad[2] = UPDW_CLASS_VERSION;
 	mad[3] = (uint8_t)method;
@@ -72,9 +72,10 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 {
 	const uint8_t *d = mad + HDR;
 
-	if (len < HDR + 32 + UPDW_KEY_MAX || mad[0] != 1 || mad[1] != mgmt_class ||
-	    mad[2] != UPDW_CLASS_VERSION || get16(mad + 16) != UPDW_ATTR ||
-	    get32(d) != UPDW_MAGIC || d[4] != UPDW_VERSION)
+	if (len < HDR + 32 + UPDW_KEY_MAX || mad[0] != 1 ||
+	    mad[1] != mgmt_class || mad[2] != UPDW_CLASS_VERSION ||
+	    get16(mad + 16) != UPDW_ATTR || get32(d) != UPDW_MAGIC ||
+	    d[4] != UPDW_VERSION)
 		return -1;
 	*method = mad[3];
 	*tid = get64(mad + 8);
@@ -117,6 +118,7 @@ static int key_ok(const struct updw_msg *req, const char *key)
 	return !diff;
 }
 
+/* clang-format off */
 static const char *const reject_names[] = {
 	"accepted",
 	"the source LID is no port of the subnet",
@@ -126,6 +128,7 @@ static const char *const reject_names[] = {
 	"update_max_subscribers reached",
 	"malformed request",
 };
+/* clang-format on */
 
 const char *updw_reject_name(int why)
 {
@@ -169,8 +172,8 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 				resp->result = UPDW_DENIED;
 				break;
 			}
-			resp->sub = update_subscribe(u, peer->guid, peer->lid,
-						     now);
+			resp->sub =
+				update_subscribe(u, peer->guid, peer->lid, now);
 			if (!resp->sub) {
 				int full = u->o.max_subs > 0 &&
 					   u->nsub >= u->o.max_subs;
@@ -204,7 +207,7 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 		if (why == UPDW_REJ_UNKNOWN)
 			resp->result = UPDW_UNKNOWN;
 	}
-	if (why) {		/* a requester turned down learns nothing */
+	if (why) { /* a requester turned down learns nothing */
 		resp->sub = 0;
 		return why;
 	}

@@ -38,16 +38,16 @@
 
 #include "update.h"
 
-#define UPDW_MAD_SIZE 256
+#define UPDW_MAD_SIZE	   256
 #define UPDW_CLASS_DEFAULT 0x09
 #define UPDW_CLASS_VERSION 1
-#define UPDW_ATTR 0xFF10
-#define UPDW_MAGIC 0x4F535245u
-#define UPDW_VERSION 2
-#define UPDW_KEY_MAX 32
+#define UPDW_ATTR	   0xFF10
+#define UPDW_MAGIC	   0x4F535245u
+#define UPDW_VERSION	   2
+#define UPDW_KEY_MAX	   32
 
-#define UPDW_METHOD_GET 0x01
-#define UPDW_METHOD_SET 0x02
+#define UPDW_METHOD_GET	     0x01
+#define UPDW_METHOD_SET	     0x02
 #define UPDW_METHOD_GET_RESP 0x81
 
 enum updw_op {
@@ -59,22 +59,22 @@ enum updw_op {
 
 enum updw_result {
 	UPDW_OK = 0,
-	UPDW_UNKNOWN = 1,	/* no such subscriber: register again */
-	UPDW_IGNORED = 2,	/* a stale or duplicate ack */
-	UPDW_BAD = 3,		/* malformed, or no memory */
-	UPDW_DENIED = 4,	/* not the sender's port, or a wrong key */
-	UPDW_FULL = 5,		/* update_max_subscribers reached */
+	UPDW_UNKNOWN = 1, /* no such subscriber: register again */
+	UPDW_IGNORED = 2, /* a stale or duplicate ack */
+	UPDW_BAD = 3,	  /* malformed, or no memory */
+	UPDW_DENIED = 4,  /* not the sender's port, or a wrong key */
+	UPDW_FULL = 5,	  /* update_max_subscribers reached */
 };
 
 /* Why updw_serve turned a request down (0: it did not), for the log. */
 enum updw_reject {
 	UPDW_REJ_NONE = 0,
-	UPDW_REJ_NO_PORT,	/* the source LID is no port of the subnet */
-	UPDW_REJ_GUID,		/* REGISTER for another port's GUID */
-	UPDW_REJ_KEY,		/* wrong or missing shared key */
-	UPDW_REJ_UNKNOWN,	/* no such subscriber on that port */
-	UPDW_REJ_FULL,		/* update_max_subscribers reached */
-	UPDW_REJ_BAD,		/* an unknown operation, or no memory */
+	UPDW_REJ_NO_PORT, /* the source LID is no port of the subnet */
+	UPDW_REJ_GUID,	  /* REGISTER for another port's GUID */
+	UPDW_REJ_KEY,	  /* wrong or missing shared key */
+	UPDW_REJ_UNKNOWN, /* no such subscriber on that port */
+	UPDW_REJ_FULL,	  /* update_max_subscribers reached */
+	UPDW_REJ_BAD,	  /* an unknown operation, or no memory */
 };
 
 /* What the transport proves about a requester: the port that owns the
@@ -126,7 +126,7 @@ void updw_set_key(struct updw_msg *m, const char *key);
 struct updw_ratelimit {
 	double start;
 	int n;
-	long suppressed;	/* lines held back in the window gone */
+	long suppressed; /* lines held back in the window gone */
 };
 /* 1 when one more line may be logged now; *held: the lines held back
  * since the last line allowed (to say so in it). */

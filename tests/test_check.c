@@ -11,7 +11,9 @@
 static void run(const struct fabric *f, const struct lft_set *s, int updown,
 		struct check_result *r)
 {
-	struct check_opts o = { .updown = updown, .threads = 2, .max_report = 5 };
+	struct check_opts o = { .updown = updown,
+				.threads = 2,
+				.max_report = 5 };
 	struct osmre_err err;
 
 	assert_int_equal(check_lfts(f, s, &o, r, stderr, &err), 0);
@@ -28,7 +30,9 @@ static void test_real_tables(void **state)
 
 	(void)state;
 	assert_int_equal(netfile_read(tu_data("ibsim-small.net"), &f, &err), 0);
-	assert_int_equal(lftdump_read(tu_data("ibsim-small.dump_fts"), &s, &err), 0);
+	assert_int_equal(lftdump_read(tu_data("ibsim-small.dump_fts"), &s,
+				      &err),
+			 0);
 	assert_int_equal(lft_set_bind(&s, f, &err), 0);
 	assert_int_equal(lft_set_import_lids(&s, f, &err), 1);
 	run(f, &s, 0, &r);
@@ -40,16 +44,16 @@ static void test_real_tables(void **state)
 	assert_int_equal(r.min_hops, 2);
 	assert_int_equal(r.max_hops, 3);
 	run(f, &s, 1, &r);
-	assert_int_equal(r.updown, 4);	/* H1,H2 <-> H3 both ways */
+	assert_int_equal(r.updown, 4); /* H1,H2 <-> H3 both ways */
 	/* a hole: S2 loses its route to H1 (LID 1) */
 	s.t[1].port[1] = LFT_NONE;
 	run(f, &s, 0, &r);
-	assert_int_equal(r.unreachable, 1);	/* H3 -> H1 */
+	assert_int_equal(r.unreachable, 1); /* H3 -> H1 */
 	/* a loop: S2 sends LID 1 back to S1, S1 sends it to S2 */
 	s.t[1].port[1] = 3;
 	s.t[0].port[1] = 3;
 	run(f, &s, 0, &r);
-	assert_int_equal(r.loops, 2);		/* H2 -> H1 and H3 -> H1 */
+	assert_int_equal(r.loops, 2); /* H2 -> H1 and H3 -> H1 */
 	lft_set_free(&s);
 	fabric_free(f);
 }
@@ -103,7 +107,7 @@ static void test_switch_hops(void **state)
 	assert_int_equal(lft_set_for_fabric(f, 256, &s, &err), 0);
 	assert_int_equal(dmodc_route(f, &o, &s, &err), 0);
 	assert_int_equal(lft_switch_hops(f, &s, &m, &err), 0);
-	assert_int_equal(m.n, 48);	/* 16 + 16 + 16 switches */
+	assert_int_equal(m.n, 48); /* 16 + 16 + 16 switches */
 	for (i = 0; i < m.n; i++)
 		for (j = 0; j < m.n; j++) {
 			int cur = m.node[i], links = 0;
@@ -112,8 +116,10 @@ static void test_switch_hops(void **state)
 				int p = lft_get(lft_of_node(&s, cur), m.lid[j]);
 
 				assert_true(p != LFT_NONE && p != 0);
-				assert_int_equal(m.port[(size_t)j * m.n + i] == p ||
-						 cur != m.node[i], 1);
+				assert_int_equal(m.port[(size_t)j * m.n + i] ==
+								 p ||
+							 cur != m.node[i],
+						 1);
 				cur = f->nodes[cur].ports[p].rnode;
 				links++;
 			}

@@ -51,8 +51,12 @@ static void test_two_spines(void **state)
 	{
 		struct cong_result a, b;
 
-		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 1, &a, &err), 0);
-		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 2, &b, &err), 0);
+		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 1, &a,
+						   &err),
+				 0);
+		assert_int_equal(cong_random_perms(f, &s, &o, 101, 7, 2, &b,
+						   &err),
+				 0);
 		assert_int_equal(a.risk, b.risk);
 		assert_true(a.risk >= 1 && a.risk <= 2);
 	}
@@ -90,9 +94,10 @@ static void test_blocking(void **state)
 	assert_true(r.risk >= 1 && r.risk <= 4);
 	/* a hole in the tables is counted, not walked through */
 	lft_of_node(&s, fabric_find(f, "S2_0_0"))
-		->port[f->nodes[fabric_find(f, "H_1_0")].ports[1].lid] = LFT_NONE;
+		->port[f->nodes[fabric_find(f, "H_1_0")].ports[1].lid] =
+		LFT_NONE;
 	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
-	assert_int_equal(r.unroutable, 4);	/* the 4 hosts of L0 -> H_1_0 */
+	assert_int_equal(r.unroutable, 4); /* the 4 hosts of L0 -> H_1_0 */
 	lft_set_free(&s);
 	cong_order_free(&o);
 	fabric_free(f);
@@ -187,7 +192,8 @@ static void test_efi(void **state)
 
 	(void)state;
 	route(f, &s);
-	p = tmpfile_with("# two jobs\nH_0_0 A\nH_1_0 A\n\nH_0_1 B\nH_1_1 B\nnobody B\n");
+	p = tmpfile_with(
+		"# two jobs\nH_0_0 A\nH_1_0 A\n\nH_0_1 B\nH_1_1 B\nnobody B\n");
 	assert_int_equal(jobs_read(p, f, &j, &err), 0);
 	assert_int_equal(j.njobs, 2);
 	assert_int_equal(j.nhosts, 4);
@@ -214,7 +220,8 @@ static void test_efi(void **state)
 	unlink(p);
 	p = tmpfile_with("H_0_0 A\nH_0_0 B\n");
 	assert_int_equal(jobs_read(p, f, &j, &err), -1);
-	assert_non_null(strstr(err.msg, ":2: host \"H_0_0\" already listed at line 1"));
+	assert_non_null(
+		strstr(err.msg, ":2: host \"H_0_0\" already listed at line 1"));
 	unlink(p);
 	lft_set_free(&s);
 	fabric_free(f);
@@ -239,12 +246,13 @@ static void test_cdg_vls(void **state)
 
 	(void)state;
 	ring_clockwise(&f, &s);
-	p = tmpfile_with("# dateline on A, in OpenSM's opensm-sl2vl.dump format\n"
-			 "Switch 0x0000000000200000, base LID 1, \"A\"\n"
-			 "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
-			 "2   1   : 1  1  1  1  1  1  1  1  1  1  1  1  1  1  1  1\n"
-			 "Channel Adapter 0x0000000000100001, base LID 4, \"HA\"\n"
-			 "0   0   : 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n");
+	p = tmpfile_with(
+		"# dateline on A, in OpenSM's opensm-sl2vl.dump format\n"
+		"Switch 0x0000000000200000, base LID 1, \"A\"\n"
+		"#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+		"2   1   : 1  1  1  1  1  1  1  1  1  1  1  1  1  1  1  1\n"
+		"Channel Adapter 0x0000000000100001, base LID 4, \"HA\"\n"
+		"0   0   : 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0\n");
 	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
 	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
 	assert_true(r.acyclic);
@@ -284,11 +292,15 @@ static void test_cdg_vls(void **state)
 	unlink(p);
 	p = tmpfile_with("Switch 0x0000000000abcdef, base LID 1, \"Z\"\n");
 	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
-	assert_non_null(strstr(err.msg, ":1: switch 0x0000000000abcdef is not in the topology"));
+	assert_non_null(
+		strstr(err.msg,
+		       ":1: switch 0x0000000000abcdef is not in the topology"));
 	unlink(p);
-	p = tmpfile_with("Switch 0x0000000000200000, base LID 1, \"A\"\n9 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	p = tmpfile_with(
+		"Switch 0x0000000000200000, base LID 1, \"A\"\n9 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
-	assert_non_null(strstr(err.msg, ":2: port beyond the 4 ports of \"A\""));
+	assert_non_null(
+		strstr(err.msg, ":2: port beyond the 4 ports of \"A\""));
 	unlink(p);
 	p = tmpfile_with("path 6 5 1\npath 6 5 2\n");
 	assert_int_equal(sl_map_read(p, f, &m, &err), -1);
@@ -339,7 +351,8 @@ static void test_two_switches(void **state)
 	assert_int_equal(cr.pairs, 12);
 	assert_int_equal(cr.min_hops, 2);
 	assert_int_equal(cr.max_hops, 3);
-	assert_true(cr.avg_hops > 32.0 / 12 - 1e-9 && cr.avg_hops < 32.0 / 12 + 1e-9);
+	assert_true(cr.avg_hops > 32.0 / 12 - 1e-9 &&
+		    cr.avg_hops < 32.0 / 12 + 1e-9);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NAME, &o, &err), 0);
 	assert_int_equal(o.n, 4);
 	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
@@ -399,7 +412,8 @@ static void test_four_leaves(void **state)
 	assert_int_equal(cr.pairs, 56);
 	assert_int_equal(cr.min_hops, 2);
 	assert_int_equal(cr.max_hops, 4);
-	assert_true(cr.avg_hops > 208.0 / 56 - 1e-9 && cr.avg_hops < 208.0 / 56 + 1e-9);
+	assert_true(cr.avg_hops > 208.0 / 56 - 1e-9 &&
+		    cr.avg_hops < 208.0 / 56 + 1e-9);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
 	assert_int_equal(o.n, 8);
 	assert_int_equal(cong_all_to_all(f, &s, &o, 2, &r, &err), 0);
@@ -437,7 +451,8 @@ static void test_natural_order(void **state)
 	assert_true(cong_natural_cmp("a", "a0") < 0);
 	assert_true(cong_natural_cmp("b", "a99") > 0);
 	assert_int_equal(cong_natural_cmp("H_3_4", "H_3_4"), 0);
-	assert_true(cong_natural_cmp("x99999999999999999999999", "x100000000000000000000000") < 0);
+	assert_true(cong_natural_cmp("x99999999999999999999999",
+				     "x100000000000000000000000") < 0);
 }
 
 /* --order file: names, "name port", GUIDs; file:line errors. */
@@ -468,11 +483,13 @@ static void test_order_file(void **state)
 	unlink(p);
 	p = tmpfile_with("a1\na2\na1 1\n");
 	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), -1);
-	assert_non_null(strstr(err.msg, ":3: \"a1\" port 1 already listed at line 1"));
+	assert_non_null(
+		strstr(err.msg, ":3: \"a1\" port 1 already listed at line 1"));
 	unlink(p);
 	p = tmpfile_with("a1 2\n");
 	assert_int_equal(cong_order_read(p, f, &o, &unlisted, &err), -1);
-	assert_non_null(strstr(err.msg, ":1: \"a1\" port 2 has no LID or no link"));
+	assert_non_null(
+		strstr(err.msg, ":1: \"a1\" port 2 has no LID or no link"));
 	unlink(p);
 	fabric_free(f);
 }

@@ -27,9 +27,10 @@ static void refused_pair(const struct fabric *f, const struct dmodc_opts *o,
 	char na[64], nb[64], fmt[160];
 
 	assert_int_equal(dmodc_route(f, o, s, &err), -1);
-	snprintf(fmt, sizeof(fmt), "%s \"%%63[^\"]\" (%%*[^)]) and \"%%63[^\"]\"",
-		 what);
-	if (strncmp(err.msg, what, strlen(what)) || sscanf(err.msg, fmt, na, nb) != 2)
+	snprintf(fmt, sizeof(fmt),
+		 "%s \"%%63[^\"]\" (%%*[^)]) and \"%%63[^\"]\"", what);
+	if (strncmp(err.msg, what, strlen(what)) ||
+	    sscanf(err.msg, fmt, na, nb) != 2)
 		fail_msg("expected \"%s ...\", got \"%s\"", what, err.msg);
 	*a = fabric_find(f, na);
 	*b = fabric_find(f, nb);
@@ -41,9 +42,10 @@ static void test_200_degradations(void **state)
 	int throw, valid = 0, refused = 0, split_refused = 0;
 
 	(void)state;
-	for (throw = 0; throw < 200; throw++) {
+	for (throw = 0; throw < 200; throw ++) {
 		struct fabric *f = tu_pgft("3", "6,3,4", "1,3,6", "1,2,1", 0);
-		enum degrade_kind kind = throw % 2 ? DEGRADE_SWITCHES : DEGRADE_LINKS;
+		enum degrade_kind kind =
+			throw % 2 ? DEGRADE_SWITCHES : DEGRADE_LINKS;
 		int *rank = malloc(sizeof(int) * (size_t)f->nnodes);
 		int *comp = malloc(sizeof(int) * (size_t)f->nnodes);
 		struct dmodc_opts o = { .threads = 1 + throw % 3 };
@@ -55,7 +57,7 @@ static void test_200_degradations(void **state)
 		char *ud;
 
 		assert_true(rank && comp);
-		rng_seed(&r, 1000 + (uint64_t)throw);
+		rng_seed(&r, 1000 + (uint64_t) throw);
 		amount = degrade_loguniform(&r, log2((double)cand));
 		assert_true(amount >= 0 && amount < cand);
 		assert_int_equal(degrade_remove(f, kind, amount, &r, &err), 0);
@@ -66,37 +68,46 @@ static void test_200_degradations(void **state)
 		for (a = 0; a < f->nnodes; a++)
 			for (b = 0; b < f->nnodes; b++)
 				if (rank[a] == 0 && rank[b] == 0 &&
-				    comp[a] == comp[b] && !ud[(size_t)a * f->nnodes + b])
+				    comp[a] == comp[b] &&
+				    !ud[(size_t)a * f->nnodes + b])
 					cut = 1;
-		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err),
+				 0);
 		split = components_split_pair(f, comp, &ha, &hb);
 		assert_true(split >= 0);
 		if (split) {
 			/* refused, naming two hosts with no common part */
 			int ia, ib, p, meet = 0;
 
-			refused_pair(f, &o, &s, "the fabric is split: hosts", &ia, &ib);
+			refused_pair(f, &o, &s, "the fabric is split: hosts",
+				     &ia, &ib);
 			for (p = 1; p <= f->nodes[ia].nports; p++)
 				if (f->nodes[ia].ports[p].rnode >= 0)
-					meet |= components_meet(f, comp, ib,
+					meet |= components_meet(
+						f, comp, ib,
 						comp[f->nodes[ia].ports[p].rnode]);
 			assert_false(meet);
 			split_refused++;
 		} else if (!cut) {
-			struct check_opts co = { .updown = 1, .threads = 1, .max_report = 3 };
+			struct check_opts co = { .updown = 1,
+						 .threads = 1,
+						 .max_report = 3 };
 			struct check_result cr;
 
 			if (dmodc_route(f, &o, &s, &err))
 				fail_msg("throw %d (%ld %s): %s", throw, amount,
 					 kind ? "switches" : "links", err.msg);
-			assert_int_equal(check_lfts(f, &s, &co, &cr, stderr, &err), 0);
+			assert_int_equal(check_lfts(f, &s, &co, &cr, stderr,
+						    &err),
+					 0);
 			if (!check_ok(&cr))
 				fail_msg("throw %d: invalid tables", throw);
 			valid++;
 		} else {
 			int ia, ib;
 
-			refused_pair(f, &o, &s, "no up-down path between leaf switches",
+			refused_pair(f, &o, &s,
+				     "no up-down path between leaf switches",
 				     &ia, &ib);
 			assert_int_equal(ud[(size_t)ia * f->nnodes + ib], 0);
 			refused++;

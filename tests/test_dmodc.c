@@ -14,6 +14,7 @@ struct shape {
 };
 
 /* full-bisection PGFTs: every switch has as many up as down ports */
+/* clang-format off */
 static const struct shape shapes[] = {
 	{ "2", "18,10", "1,18", "1,1", 180 },
 	{ "3", "4,4,4", "1,4,4", "1,1,1", 64 },
@@ -22,6 +23,7 @@ static const struct shape shapes[] = {
 	{ "3", "12,6,24", "1,6,12", "1,2,1", 1728 },
 	{ "3", "18,9,36", "1,9,18", "1,2,1", 5832 },
 };
+/* clang-format on */
 
 static void route(const struct fabric *f, int threads, struct dmodc *d,
 		  struct lft_set *s)
@@ -34,8 +36,7 @@ static void route(const struct fabric *f, int threads, struct dmodc *d,
 		fail_msg("dmodc: %s", err.msg);
 }
 
-static void assert_valid_updown(const struct fabric *f,
-				const struct lft_set *s)
+static void assert_valid_updown(const struct fabric *f, const struct lft_set *s)
 {
 	struct check_opts o = { .updown = 1, .max_report = 5 };
 	struct check_result r;
@@ -165,7 +166,8 @@ static void test_ring_refused(void **state)
 	assert_int_equal(lids_assign(f, 0, &err), 0);
 	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
 	assert_int_equal(dmodc_route(f, &o, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "no up-down path between leaf switches \"A\""));
+	assert_non_null(
+		strstr(err.msg, "no up-down path between leaf switches \"A\""));
 	lft_set_free(&s);
 	fabric_free(f);
 }
@@ -190,15 +192,18 @@ static void test_figure1_state(void **state)
 		 * group counts below: leaves 1, level 2: w2 = 2, level 3:
 		 * w2 * w3 = 4 */
 		assert_int_equal(dmodc_rank(d, i), n->name[1] - '1');
-		assert_int_equal(dmodc_divider(d, i),
-				 n->name[1] == '1' ? 1 : n->name[1] == '2' ? 2 : 4);
+		assert_int_equal(dmodc_divider(d, i), n->name[1] == '1' ? 1 :
+						      n->name[1] == '2' ? 2 :
+									  4);
 	}
 	/* hosts are numbered leaf by leaf in leaf GUID order: H_0_0 = 0 */
 	for (i = 0; i < f->nnodes; i++)
 		if (f->nodes[i].type == FAB_CA) {
 			int g, k;
 
-			assert_int_equal(sscanf(f->nodes[i].name, "H_%d_%d", &g, &k), 2);
+			assert_int_equal(sscanf(f->nodes[i].name, "H_%d_%d", &g,
+						&k),
+					 2);
 			assert_int_equal(dmodc_nid(d, i, 1), g * 2 + k);
 		}
 	lft_set_free(&s);

@@ -46,7 +46,8 @@ static void test_hostlists(void **state)
 {
 	(void)state;
 	expect_hosts("n1", "n1");
-	expect_hosts("node[001-004,007]", "node001 node002 node003 node004 node007");
+	expect_hosts("node[001-004,007]",
+		     "node001 node002 node003 node004 node007");
 	expect_hosts("r[1-2]n[01-03]", "r1n01 r1n02 r1n03 r2n01 r2n02 r2n03");
 	expect_hosts("a,b[8-10],c", "a b8 b9 b10 c");
 	expect_hosts("n[098-101]", "n098 n099 n100 n101");
@@ -76,14 +77,13 @@ static void test_hostlists(void **state)
  * leaves 0 and 1 (kept), 11 on leaf 2 only (left out), array element
  * 12_3 on leaves 2 and 3, heterogeneous job 13 in two components.
  */
-static const char squeue_out[] =
-	"10|H_0_[0-1],H_1_0\n"
-	"11|H_2_[0-3]\n"
-	"\n"
-	"12_3|H_[2-3]_1\n"
-	"13+0|H_3_2\n"
-	"13+1|H_0_3,nobody\n"
-	"14|(null)\n";
+static const char squeue_out[] = "10|H_0_[0-1],H_1_0\n"
+				 "11|H_2_[0-3]\n"
+				 "\n"
+				 "12_3|H_[2-3]_1\n"
+				 "13+0|H_3_2\n"
+				 "13+1|H_0_3,nobody\n"
+				 "14|(null)\n";
 
 static void test_squeue(void **state)
 {
@@ -102,10 +102,10 @@ static void test_squeue(void **state)
 	text = jw_format(&l);
 	assert_non_null(text);
 	assert_string_equal(text,
-		"# written by osmre jobwatch: 3 jobs, 7 hosts\n"
-		"H_0_0 10\nH_0_1 10\nH_1_0 10\n"
-		"H_2_1 12_3\nH_3_1 12_3\n"
-		"H_0_3 13\nH_3_2 13\n# end\n");
+			    "# written by osmre jobwatch: 3 jobs, 7 hosts\n"
+			    "H_0_0 10\nH_0_1 10\nH_1_0 10\n"
+			    "H_2_1 12_3\nH_3_1 12_3\n"
+			    "H_0_3 13\nH_3_2 13\n# end\n");
 	free(text);
 	/* one leaf switch is enough with --min-switches 1 */
 	assert_int_equal(jw_from_squeue(squeue_out, f, 1, &m, &err), 0);
@@ -113,25 +113,33 @@ static void test_squeue(void **state)
 	assert_false(jw_same(&l, &m));
 	jw_free(&m);
 	/* the same set in another order is no change */
-	assert_int_equal(jw_from_squeue("13+1|H_0_3\n12_3|H_3_1,H_2_1\n10|H_1_0,H_0_[0-1]\n13+0|H_3_2\n",
-					f, 2, &m, &err), 0);
+	assert_int_equal(
+		jw_from_squeue(
+			"13+1|H_0_3\n12_3|H_3_1,H_2_1\n10|H_1_0,H_0_[0-1]\n13+0|H_3_2\n",
+			f, 2, &m, &err),
+		0);
 	assert_true(jw_same(&l, &m));
 	jw_free(&m);
 	/* malformed lines */
-	assert_int_equal(jw_from_squeue("10|H_0_0\nno bar here\n", f, 2, &m, &err), -1);
+	assert_int_equal(jw_from_squeue("10|H_0_0\nno bar here\n", f, 2, &m,
+					&err),
+			 -1);
 	assert_non_null(strstr(err.msg, "line 2: expected \"JOBID|NODELIST\""));
 	assert_int_equal(jw_from_squeue("10|H_0_[0-\n", f, 2, &m, &err), -1);
 	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));
 	/* a last line of a lone CR and no newline (found by fuzz_squeue: it
 	 * used to loop for ever) */
-	assert_int_equal(jw_from_squeue("10|H_0_0,H_1_0\n\r", f, 2, &m, &err), 0);
+	assert_int_equal(jw_from_squeue("10|H_0_0,H_1_0\n\r", f, 2, &m, &err),
+			 0);
 	assert_int_equal(m.jobs, 1);
 	jw_free(&m);
 	assert_int_equal(jw_from_squeue("\r", f, 2, &m, &err), 0);
 	assert_int_equal(m.n, 0);
 	jw_free(&m);
 	/* a hostlist that fails after some names (leak-checked under ASan) */
-	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_[0-3],H_2_[0-\n", f, 2, &m, &err), -1);
+	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_[0-3],H_2_[0-\n", f,
+					2, &m, &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "squeue output, line 1: hostlist"));
 	jw_free(&l);
 	fabric_free(f);
@@ -155,7 +163,8 @@ static void test_read_file(void **state)
 	fputs("# by hand\nH_1_0 10\nH_0_0 10\n\nH_0_1 10 # trailing\n", fp);
 	fclose(fp);
 	assert_int_equal(jw_read_file(path, &a, &err), 0);
-	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_0\n", f, 2, &b, &err), 0);
+	assert_int_equal(jw_from_squeue("10|H_0_[0-1],H_1_0\n", f, 2, &b, &err),
+			 0);
 	assert_true(jw_same(&a, &b));
 	jw_free(&a);
 	jw_free(&b);
@@ -165,7 +174,7 @@ static void test_read_file(void **state)
 	assert_int_equal(jw_read_file(path, &a, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: expected \"<hostname> <jobid>\""));
 	unlink(path);
-	assert_int_equal(jw_read_file(path, &a, &err), 0);	/* missing: empty */
+	assert_int_equal(jw_read_file(path, &a, &err), 0); /* missing: empty */
 	assert_int_equal(a.n, 0);
 	fabric_free(f);
 }

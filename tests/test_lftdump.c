@@ -43,8 +43,8 @@ static void test_read_real_dumps(void **state)
 	read_bound("ibsim-small.dump_fts", f, &b);
 	assert_int_equal(a.n, 2);
 	assert_true(lft_set_equal(&a, &b, diff, sizeof(diff)));
-	assert_int_equal(lft_get(&a.t[0], 4), 2);	/* S1: H2 by port 2 */
-	assert_int_equal(lft_get(&a.t[1], 2), 3);	/* S2: S1 by port 3 */
+	assert_int_equal(lft_get(&a.t[0], 4), 2); /* S1: H2 by port 2 */
+	assert_int_equal(lft_get(&a.t[1], 2), 3); /* S2: S1 by port 3 */
 	/* LIDs as OpenSM assigned them on ibsim */
 	assert_int_equal(lft_set_import_lids(&b, f, &err), 1);
 	assert_int_equal(f->nodes[fabric_find(f, "H1")].ports[1].lid, 1);
@@ -139,15 +139,21 @@ static void test_malformed(void **state)
 	FILE *fp;
 
 	(void)state;
-	expect_error("0x0001 001 # x\n", "x.dump:1: LFT row before any \"Unicast lids\" header");
-	expect_error("Unicast lids [0-1] of switch Lid 1 ('X'):\n", "x.dump:1: expected \" guid 0x");
-	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0xzz 001\n",
-		     "x.dump:2: expected a unicast LID");
-	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 abc\n",
-		     "x.dump:2: expected an output port");
-	expect_error("Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 300\n",
-		     "x.dump:2: expected an output port");
-	expect_error("Multicast mlids [0xc000-0xc3ff] of switch\n", "multicast");
+	expect_error("0x0001 001 # x\n",
+		     "x.dump:1: LFT row before any \"Unicast lids\" header");
+	expect_error("Unicast lids [0-1] of switch Lid 1 ('X'):\n",
+		     "x.dump:1: expected \" guid 0x");
+	expect_error(
+		"Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0xzz 001\n",
+		"x.dump:2: expected a unicast LID");
+	expect_error(
+		"Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 abc\n",
+		"x.dump:2: expected an output port");
+	expect_error(
+		"Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 300\n",
+		"x.dump:2: expected an output port");
+	expect_error("Multicast mlids [0xc000-0xc3ff] of switch\n",
+		     "multicast");
 	expect_error("\n", "no \"Unicast lids\" switch table");
 	fp = fmemopen((void *)unknown, strlen(unknown), "r");
 	assert_int_equal(lftdump_read_stream(fp, "u", &s, &err), 0);

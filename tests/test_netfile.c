@@ -72,9 +72,12 @@ static void test_ibsim_guids(void **state)
 	assert_int_equal(netfile_read(tu_data("ibsim-small.net"), &f, &err), 0);
 	assert_int_equal(f->nodes[fabric_find(f, "S1")].guid, 0x200000);
 	assert_int_equal(f->nodes[fabric_find(f, "S2")].guid, 0x200001);
-	assert_int_equal(f->nodes[fabric_find(f, "H1")].ports[1].guid, 0x100001);
-	assert_int_equal(f->nodes[fabric_find(f, "H2")].ports[1].guid, 0x100004);
-	assert_int_equal(f->nodes[fabric_find(f, "H3")].ports[1].guid, 0x100007);
+	assert_int_equal(f->nodes[fabric_find(f, "H1")].ports[1].guid,
+			 0x100001);
+	assert_int_equal(f->nodes[fabric_find(f, "H2")].ports[1].guid,
+			 0x100004);
+	assert_int_equal(f->nodes[fabric_find(f, "H3")].ports[1].guid,
+			 0x100007);
 	fabric_free(f);
 }
 
@@ -153,27 +156,38 @@ static void test_malformed(void **state)
 {
 	(void)state;
 	/* truncated line: no closing quote */
-	expect_error("Switch\t2 \"A\"\n[1]\t\"B\n\n", "test.net:2: expected a quoted remote node name");
-	expect_error("Switch\t2 \"A\n", "test.net:1: expected a quoted node name");
-	expect_error("Switch\t\"A\"\n", "test.net:1: expected a number of ports");
+	expect_error("Switch\t2 \"A\"\n[1]\t\"B\n\n",
+		     "test.net:2: expected a quoted remote node name");
+	expect_error("Switch\t2 \"A\n",
+		     "test.net:1: expected a quoted node name");
+	expect_error("Switch\t\"A\"\n",
+		     "test.net:1: expected a number of ports");
 	/* unknown node */
-	expect_error("Switch\t2 \"A\"\n[1]\t\"B\"[1]\n\n", "test.net:2: unknown node \"B\"");
+	expect_error("Switch\t2 \"A\"\n[1]\t\"B\"[1]\n\n",
+		     "test.net:2: unknown node \"B\"");
 	/* port out of range, on the local and the remote end */
-	expect_error("Switch\t2 \"A\"\n[3]\t\"B\"[1]\n\n", "test.net:2: port 3 of \"A\" out of range 1..2");
-	expect_error("Switch\t2 \"A\"\n[1]\t\"B\"[4]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
-		     "test.net:2: port 4 of \"B\" out of range 1..2");
+	expect_error("Switch\t2 \"A\"\n[3]\t\"B\"[1]\n\n",
+		     "test.net:2: port 3 of \"A\" out of range 1..2");
+	expect_error(
+		"Switch\t2 \"A\"\n[1]\t\"B\"[4]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
+		"test.net:2: port 4 of \"B\" out of range 1..2");
 	/* asymmetric link */
-	expect_error("Switch\t2 \"A\"\n[1]\t\"B\"[2]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
-		     "test.net:2: asymmetric link: \"A\"[1] -> \"B\"[2], but \"B\"[2] lists nothing");
-	expect_error("Switch\t2 \"A\"\n[1]\t\"B\"[1]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[2]\n\n",
-		     "asymmetric link");
+	expect_error(
+		"Switch\t2 \"A\"\n[1]\t\"B\"[2]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
+		"test.net:2: asymmetric link: \"A\"[1] -> \"B\"[2], but \"B\"[2] lists nothing");
+	expect_error(
+		"Switch\t2 \"A\"\n[1]\t\"B\"[1]\n\nSwitch\t2 \"B\"\n[1]\t\"A\"[2]\n\n",
+		"asymmetric link");
 	/* duplicate node */
-	expect_error("Switch\t2 \"A\"\n\nSwitch\t2 \"A\"\n\n", "test.net:3: duplicate node name \"A\"");
+	expect_error("Switch\t2 \"A\"\n\nSwitch\t2 \"A\"\n\n",
+		     "test.net:3: duplicate node name \"A\"");
 	/* a header swallowed by ibsim for want of a blank line */
-	expect_error("Switch\t3 \"A\"\n[1]\t\"B\"[1]\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
-		     "test.net:3: expected a port line or a blank line");
+	expect_error(
+		"Switch\t3 \"A\"\n[1]\t\"B\"[1]\nSwitch\t2 \"B\"\n[1]\t\"A\"[1]\n\n",
+		"test.net:3: expected a port line or a blank line");
 	/* the same port twice */
-	expect_error("Switch\t3 \"A\"\n[1]\t\"B\"[1]\n[1]\t\"B\"[2]\n\n", "listed twice");
+	expect_error("Switch\t3 \"A\"\n[1]\t\"B\"[1]\n[1]\t\"B\"[2]\n\n",
+		     "listed twice");
 	expect_error("", "no nodes found");
 }
 

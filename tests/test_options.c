@@ -38,17 +38,17 @@ static const char *write_conf(const char *text)
 
 static void test_values_and_errors(void **state)
 {
-	const char *path = write_conf(
-		"# osmre options\n"
-		"dmodc_threads 4\n"
-		"\n"
-		"reroute_coalesce_ms   50   # trailing comment\n"
-		"dmodc_threads many\n"
-		"dmodc_threads 5000\n"
-		"bogus 1\n"
-		"reroute_coalesce_ms\n"
-		"pqft_topology qft(3;4,2,8;1,2,4;1,2,1)\n"
-		"pqft_topology qft(3;4,2,7;1,2,4;1,2,1)\n");
+	const char *path =
+		write_conf("# osmre options\n"
+			   "dmodc_threads 4\n"
+			   "\n"
+			   "reroute_coalesce_ms   50   # trailing comment\n"
+			   "dmodc_threads many\n"
+			   "dmodc_threads 5000\n"
+			   "bogus 1\n"
+			   "reroute_coalesce_ms\n"
+			   "pqft_topology qft(3;4,2,8;1,2,4;1,2,1)\n"
+			   "pqft_topology qft(3;4,2,7;1,2,4;1,2,1)\n");
 	struct osmre_options o;
 	struct reports r = { 0 };
 	char where[128];
@@ -74,8 +74,10 @@ static void test_values_and_errors(void **state)
 	assert_string_equal(o.pqft_topology, "qft(3;4,2,8;1,2,4;1,2,1)");
 	snprintf(where, sizeof(where), "%s:10: pqft_topology: expected", path);
 	assert_non_null(strstr(r.msg[4], where));
-	assert_non_null(strstr(r.msg[4], "m_3 = 7 is not divisible by p_2 = 2"));
-	assert_non_null(strstr(r.msg[4], "keeping \"qft(3;4,2,8;1,2,4;1,2,1)\""));
+	assert_non_null(
+		strstr(r.msg[4], "m_3 = 7 is not divisible by p_2 = 2"));
+	assert_non_null(
+		strstr(r.msg[4], "keeping \"qft(3;4,2,8;1,2,4;1,2,1)\""));
 	unlink(path);
 }
 
@@ -96,7 +98,7 @@ static void test_key_and_bounds(void **state)
 	assert_string_equal(o.update_key, "good-key-123");
 	assert_null(strstr(r.msg[0], "good-key-123"));
 	assert_non_null(strstr(r.msg[0], "keeping \"(not shown)\""));
-	assert_null(strchr(r.msg[1], '\x01'));	/* escaped */
+	assert_null(strchr(r.msg[1], '\x01')); /* escaped */
 	assert_non_null(strstr(r.msg[1], "\\x01"));
 	unlink(path);
 	/* a line without end: reported, not read whole */
@@ -115,7 +117,8 @@ static void test_key_and_bounds(void **state)
 	if (fp) {
 		fclose(fp);
 		r.n = 0;
-		assert_int_equal(options_read("/dev/null", 0, &o, collect, &r), -1);
+		assert_int_equal(options_read("/dev/null", 0, &o, collect, &r),
+				 -1);
 		assert_non_null(strstr(r.msg[0], "a character device"));
 	}
 }
@@ -127,9 +130,13 @@ static void test_missing_file(void **state)
 
 	(void)state;
 	options_defaults(&o);
-	assert_int_equal(options_read("/nonexistent/osmre.conf", 1, &o, collect, &r), -1);
-	assert_int_equal(r.n, 0);	/* missing default file: silent */
-	assert_int_equal(options_read("/nonexistent/osmre.conf", 0, &o, collect, &r), -1);
+	assert_int_equal(options_read("/nonexistent/osmre.conf", 1, &o, collect,
+				      &r),
+			 -1);
+	assert_int_equal(r.n, 0); /* missing default file: silent */
+	assert_int_equal(options_read("/nonexistent/osmre.conf", 0, &o, collect,
+				      &r),
+			 -1);
 	assert_int_equal(r.n, 1);
 	assert_non_null(strstr(r.msg[0], "/nonexistent/osmre.conf"));
 	assert_int_equal(o.dmodc_threads, 0);

@@ -11,6 +11,7 @@ struct shape {
 	const char *h, *m, *w, *p;
 };
 
+/* clang-format off */
 static const struct shape shapes[] = {
 	{ "2", "18,10", "1,18", "1,1" },
 	{ "2", "4,4", "2,4", "1,2" },
@@ -20,6 +21,7 @@ static const struct shape shapes[] = {
 	{ "4", "4,2,2,4", "1,2,2,4", "1,2,2,1" },
 	{ "4", "18,3,18,36", "1,3,18,18", "1,6,1,1" },
 };
+/* clang-format on */
 
 /* Level of a generated node from its name (S<l>_..., hosts 0). */
 static int level(const struct fab_node *n)
@@ -41,7 +43,9 @@ static void test_counts_and_rule(void **state)
 		long per_level[PGFT_MAX_LEVELS + 1] = { 0 }, links = 0;
 		int n, p, l;
 
-		assert_int_equal(pgft_parse(sh->h, sh->m, sh->w, sh->p, &t, &err), 0);
+		assert_int_equal(pgft_parse(sh->h, sh->m, sh->w, sh->p, &t,
+					    &err),
+				 0);
 		assert_int_equal(pgft_build(&t, &f, &err), 0);
 		fabric_count(f, &c);
 		/* eq. (1) computed here, independently of pgft.c */
@@ -72,13 +76,16 @@ static void test_counts_and_rule(void **state)
 
 				if (r < 0)
 					continue;
-				assert_int_equal(abs(level(&f->nodes[r]) - ln), 1);
+				assert_int_equal(abs(level(&f->nodes[r]) - ln),
+						 1);
 				if (level(&f->nodes[r]) > ln)
 					up++;
 				else
 					down++;
 			}
-			assert_int_equal(up, ln < t.h ? t.w[ln + 1] * t.p[ln + 1] : 0);
+			assert_int_equal(up, ln < t.h ?
+						     t.w[ln + 1] * t.p[ln + 1] :
+						     0);
 			assert_int_equal(down, ln ? t.m[ln] * t.p[ln] : 0);
 		}
 		fabric_free(f);
@@ -94,9 +101,11 @@ static void test_parse_errors(void **state)
 	assert_int_equal(pgft_parse("3", "18,9", "1,9,18", NULL, &t, &err), -1);
 	assert_non_null(strstr(err.msg, "m: expected 3 values"));
 	assert_int_equal(pgft_parse("x", "1", "1", NULL, &t, &err), -1);
-	assert_int_equal(pgft_parse("2", "18,10", "1,18", "1,1,1", &t, &err), -1);
+	assert_int_equal(pgft_parse("2", "18,10", "1,18", "1,1,1", &t, &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "p: more than 2 values"));
-	assert_int_equal(pgft_parse("2", "200,10", "1,200", NULL, &t, &err), -1);
+	assert_int_equal(pgft_parse("2", "200,10", "1,200", NULL, &t, &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "ports"));
 	assert_int_equal(pgft_parse("2", "0,10", "1,18", NULL, &t, &err), -1);
 }

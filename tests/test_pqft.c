@@ -124,16 +124,18 @@ static void route_and_check(const char *spec, uint64_t shuffle)
 		fail_msg("%s: %s", spec, err.msg);
 	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
 	if (!check_ok(&cr))
-		fail_msg("%s: unreachable %ld, loops %ld, not up-down %ld, switch LIDs %ld",
-			 spec, cr.unreachable, cr.loops, cr.updown,
-			 cr.sw_unreachable + cr.sw_loops);
+		fail_msg(
+			"%s: unreachable %ld, loops %ld, not up-down %ld, switch LIDs %ld",
+			spec, cr.unreachable, cr.loops, cr.updown,
+			cr.sw_unreachable + cr.sw_loops);
 	hosts_by_index(q, &hs);
 	{
 		int risk = max_shift_risk(f, &s, &hs);
 
 		if (risk != 1)
-			fail_msg("%s: shift permutations with congestion risk %d",
-				 spec, risk);
+			fail_msg(
+				"%s: shift permutations with congestion risk %d",
+				spec, risk);
 	}
 	printf("%-36s %6ld hosts: valid, up-down, SP = 1\n", spec, q->nhosts);
 	tu_hosts_free(&hs);
@@ -144,6 +146,7 @@ static void route_and_check(const char *spec, uint64_t shuffle)
 
 /* 29 complete fabrics of 22 sizes, 3 and 4 levels, 32 to 11,664 hosts,
  * constant bisection bandwidth; QFTs cross-connected at level 2 or 3. */
+/* clang-format off */
 static const char *const sizes[] = {
 	"qft(3;4,2,4;1,2,4;1,2,1)",		/* 32 */
 	"pgft(3;4,2,4;1,2,4;1,2,1)",		/* 32 */
@@ -175,6 +178,7 @@ static const char *const sizes[] = {
 	"pgft(3;18,9,36;1,9,18;1,2,1)",		/* 5,832 */
 	"qft(3;18,9,72;1,9,18;1,2,1)",		/* 11,664 */
 };
+/* clang-format on */
 
 static void test_contention_free(void **state)
 {
@@ -239,8 +243,7 @@ static void test_lmc(void **state)
 	fabric_free(f);
 }
 
-static void expect_refused(struct fabric *f, const char *spec,
-			   const char *what)
+static void expect_refused(struct fabric *f, const char *spec, const char *what)
 {
 	struct pgft_params t;
 	struct osmre_err err;
@@ -264,8 +267,10 @@ static void test_mismatch(void **state)
 	(void)state;
 	/* a PGFT is no QFT, and other sizes are other sizes */
 	expect_refused(f, "qft(3;4,2,8;1,2,4;1,2,1)", "subtrees");
-	expect_refused(f, "pgft(3;4,2,4;1,2,4;1,2,1)", "level 0 has 64 hosts, the topology 32");
-	expect_refused(f, "pgft(2;4,16;1,4;1,1)", "level 2 has 16 switches, the topology 4");
+	expect_refused(f, "pgft(3;4,2,4;1,2,4;1,2,1)",
+		       "level 0 has 64 hosts, the topology 32");
+	expect_refused(f, "pgft(2;4,16;1,4;1,1)",
+		       "level 2 has 16 switches, the topology 4");
 	fabric_free(f);
 	/* two cables swapped between the top and the middle: the rule
 	 * breaks on one of them */
@@ -273,7 +278,8 @@ static void test_mismatch(void **state)
 	a = fabric_find(f, "S3_0_0_0");
 	b = fabric_find(f, "S3_0_1_0");
 	{
-		struct fab_port pa = f->nodes[a].ports[1], pb = f->nodes[b].ports[2];
+		struct fab_port pa = f->nodes[a].ports[1],
+				pb = f->nodes[b].ports[2];
 
 		f->nodes[a].ports[1] = pb;
 		f->nodes[b].ports[2] = pa;
@@ -303,10 +309,11 @@ static void test_200_degradations(void **state)
 	int throw, valid = 0, refused = 0, split = 0;
 
 	(void)state;
-	for (throw = 0; throw < 200; throw++) {
+	for (throw = 0; throw < 200; throw ++) {
 		struct pgft_params t;
 		struct fabric *f = build("qft(3;6,3,12;1,3,6;1,2,1)", &t, 0);
-		enum degrade_kind kind = throw % 2 ? DEGRADE_SWITCHES : DEGRADE_LINKS;
+		enum degrade_kind kind =
+			throw % 2 ? DEGRADE_SWITCHES : DEGRADE_LINKS;
 		int *rank = malloc(sizeof(int) * (size_t)f->nnodes);
 		int *comp = malloc(sizeof(int) * (size_t)f->nnodes);
 		struct pqft *q = pqft_new();
@@ -318,13 +325,15 @@ static void test_200_degradations(void **state)
 		char *ud;
 
 		assert_true(rank && comp && q);
-		rng_seed(&r, 5000 + (uint64_t)throw);
+		rng_seed(&r, 5000 + (uint64_t) throw);
 		amount = degrade_loguniform(&r, log2((double)cand));
 		assert_int_equal(degrade_remove(f, kind, amount, &r, &err), 0);
 		assert_int_equal(lids_assign(f, 0, &err), 0);
 		for (a = 0; a < f->nnodes; a++)
-			rank[a] = f->nodes[a].type == FAB_SWITCH && !f->nodes[a].removed ?
-				f->nodes[a].name[1] - '1' : -1;
+			rank[a] = f->nodes[a].type == FAB_SWITCH &&
+						  !f->nodes[a].removed ?
+					  f->nodes[a].name[1] - '1' :
+					  -1;
 		assert_int_equal(switch_components(f, comp), 0);
 		for (a = 0; a < f->nnodes; a++)
 			if (comp[a] >= 0 && comp[a] + 1 > ncomp)
@@ -339,29 +348,38 @@ static void test_200_degradations(void **state)
 				if (rank[a] == 0 && rank[b] == 0 &&
 				    !ud[(size_t)a * f->nnodes + b])
 					cut = 1;
-		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err),
+				 0);
 		if (pqft_assign(q, f, &t, &err))
 			fail_msg("throw %d (%ld %s): %s", throw, amount,
 				 kind ? "switches" : "links", err.msg);
 		if (!cut) {
-			struct check_opts co = { .updown = 1, .threads = 1, .max_report = 3 };
+			struct check_opts co = { .updown = 1,
+						 .threads = 1,
+						 .max_report = 3 };
 			struct check_result cr;
 
 			if (pqft_route(q, &s, 1 + throw % 3, &err))
 				fail_msg("throw %d (%ld %s): %s", throw, amount,
 					 kind ? "switches" : "links", err.msg);
-			assert_int_equal(check_lfts(f, &s, &co, &cr, stderr, &err), 0);
+			assert_int_equal(check_lfts(f, &s, &co, &cr, stderr,
+						    &err),
+					 0);
 			if (!check_ok(&cr))
-				fail_msg("throw %d (%ld %s): invalid tables", throw,
-					 amount, kind ? "switches" : "links");
+				fail_msg("throw %d (%ld %s): invalid tables",
+					 throw, amount,
+					 kind ? "switches" : "links");
 			valid++;
 		} else {
 			char na[64], nb[64];
 			int ia, ib, p;
 
 			assert_int_equal(pqft_route(q, &s, 2, &err), -1);
-			assert_int_equal(sscanf(err.msg, "no up-down path from leaf \"%63[^\"]\" to \"%63[^\"]\"",
-						na, nb), 2);
+			assert_int_equal(
+				sscanf(err.msg,
+				       "no up-down path from leaf \"%63[^\"]\" to \"%63[^\"]\"",
+				       na, nb),
+				2);
 			ia = fabric_find(f, na);
 			ib = fabric_find(f, nb);
 			assert_true(ia >= 0 && ib >= 0);
@@ -388,12 +406,14 @@ next:
  * one missing a switch needs them given. */
 static void test_infer(void **state)
 {
+	/* clang-format off */
 	static const char *const specs[] = {
 		"qft(3;4,2,8;1,2,4;1,2,1)", "pgft(3;4,2,8;1,2,4;1,2,1)",
 		"qft(4;6,3,6,12;1,3,6,6;1,2,1,1)", "qft(4;4,4,2,4;1,4,2,4;1,1,2,1)",
 		"qft(3;6,2,9;1,2,6;1,3,1)", "pgft(2;18,10;1,18;1,1)",
 		"pgft(3;6,6,10;1,6,6;1,1,1)",
 	};
+	/* clang-format on */
 	struct pgft_params t, got;
 	struct osmre_err err;
 	struct fabric *f;
@@ -420,7 +440,8 @@ static void test_infer(void **state)
 	f = build("qft(3;6,3,12;1,3,6;1,2,1)", &t, 0);
 	assert_int_equal(degrade_remove(f, DEGRADE_SWITCHES, 1, &r, &err), 0);
 	assert_int_equal(pqft_infer(f, &got, &err), -1);
-	assert_non_null(strstr(err.msg, "a degraded fabric needs pqft_topology"));
+	assert_non_null(
+		strstr(err.msg, "a degraded fabric needs pqft_topology"));
 	fabric_free(f);
 }
 

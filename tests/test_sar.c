@@ -118,7 +118,8 @@ static void test_fixtures(void **state)
 		assert_true(lft_set_equal(&s0, &se, NULL, 0));
 		e0 = efi_max(f, &s0, &j);
 		e1 = efi_max(f, &s1, &j);
-		printf("%s: max effective EFI %ld without jobs, %ld with\n", fx[i], e0, e1);
+		printf("%s: max effective EFI %ld without jobs, %ld with\n",
+		       fx[i], e0, e1);
 		if (i == 0) {
 			assert_int_equal(e0, 111);
 			assert_true(e1 * 100 <= e0 * 85);
@@ -160,7 +161,8 @@ static void test_job_mixes(void **state)
 		rng_seed(&r, 700 + (uint64_t)mix);
 		/* fragments: hosts in random runs, jobs of 2-40 hosts */
 		for (i = n - 1; i > 0; i--) {
-			int t = (int)rng_below(&r, (uint64_t)i + 1), v = perm[i];
+			int t = (int)rng_below(&r, (uint64_t)i + 1),
+			    v = perm[i];
 
 			perm[i] = perm[t];
 			perm[t] = v;
@@ -171,7 +173,8 @@ static void test_job_mixes(void **state)
 			int size = 2 + (int)rng_below(&r, 39);
 
 			for (k = 0; k < size && i < n * 3 / 4; k++, i++)
-				fprintf(fp, "%s j%d\n", f->nodes[perm[i]].name, job);
+				fprintf(fp, "%s j%d\n", f->nodes[perm[i]].name,
+					job);
 			job++;
 		}
 		fclose(fp);
@@ -217,8 +220,10 @@ static void test_io_and_limits(void **state)
 	fp = fdopen(fd, "w");
 	fputs("# I/O nodes: the first host of each leaf\n", fp);
 	for (n = 0; n < f->nnodes; n++)
-		if (f->nodes[n].type != FAB_SWITCH && !strcmp(strrchr(f->nodes[n].name, '_'), "_0")) {
-			fprintf(fp, "0x%016llx\n", (unsigned long long)f->nodes[n].guid);
+		if (f->nodes[n].type != FAB_SWITCH &&
+		    !strcmp(strrchr(f->nodes[n].name, '_'), "_0")) {
+			fprintf(fp, "0x%016llx\n",
+				(unsigned long long)f->nodes[n].guid);
 			c++;
 		}
 	fclose(fp);

@@ -163,7 +163,7 @@ static void test_no_kept_tables(void **state)
 	route("sar", f, -1, &r);
 	assert_int_equal(lft_set_clone(&r.tables, &want, &err), 0);
 	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
-	assert_null(r.tables.t);	/* taken */
+	assert_null(r.tables.t); /* taken */
 	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
 	assert_true(staging_has_layers(&st));
 	assert_null(st.cur.tables.t);
@@ -229,8 +229,7 @@ static void test_stage_and_apply(void **state)
 	staging_ask(&st, STAGING_APPLY);
 	assert_int_equal(staging_mode(&st), STAGING_APPLY);
 	lft_set_free(&s);
-	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err),
-			 STAGING_APPLIED);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_APPLIED);
 	assert_int_equal(lft_set_equal(&s, &new, NULL, 0), 1);
 	assert_true(staging_has_layers(&st));
 	if (some_layered_path(&st.cur.layers, &slid, &dlid))
@@ -343,7 +342,7 @@ static void test_topology_change(void **state)
 	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
 	assert_false(st.have_next);
 	assert_null(st.changed);
-	assert_false(staging_has_layers(&st));	/* sar's were staged only */
+	assert_false(staging_has_layers(&st)); /* sar's were staged only */
 	/* a STAGE pass asked before the change ends with nothing staged */
 	staging_ask(&st, STAGING_STAGE);
 	route("pqft", f, -1, &r);

@@ -20,9 +20,9 @@
 #include "updwire.h"
 
 struct fake {
-	long changes;		/* what compute returns */
+	long changes; /* what compute returns */
 	int computes, pushes, commits, abandons;
-	int switches_have;	/* pushed() */
+	int switches_have; /* pushed() */
 	char log[16384];
 	int errors;
 };
@@ -66,11 +66,17 @@ static void f_log(void *ctx, int level, const char *msg)
 }
 
 static const struct upd_ops ops = {
-	.compute = f_compute, .push = f_push, .pushed = f_pushed,
-	.commit = f_commit, .abandon = f_abandon, .log = f_log,
+	.compute = f_compute,
+	.push = f_push,
+	.pushed = f_pushed,
+	.commit = f_commit,
+	.abandon = f_abandon,
+	.log = f_log,
 };
 static const struct upd_opts opts = {
-	.ack_timeout = 2.0, .push_timeout = 5.0, .max_misses = 2,
+	.ack_timeout = 2.0,
+	.push_timeout = 5.0,
+	.max_misses = 2,
 };
 
 static void setup(struct update *u, struct fake *f)
@@ -128,13 +134,13 @@ static void test_run(void **state)
 	a = update_subscribe(&u, 0x10, 2, 0.0);
 	b = update_subscribe(&u, 0x20, 4, 0.0);
 	update_tick(&u, 0.1);
-	assert_int_equal(u.phase, UPD_IDLE);	/* no request: nothing */
+	assert_int_equal(u.phase, UPD_IDLE); /* no request: nothing */
 	update_request(&u);
 	update_tick(&u, 1.0);
 	assert_int_equal(f.computes, 1);
 	assert_int_equal(phase_of(&u, a, 1.0, &e), UPD_UNPATH);
 	assert_int_equal(e, 1u);
-	assert_int_equal(f.pushes, 0);	/* nothing pushed before the acks */
+	assert_int_equal(f.pushes, 0); /* nothing pushed before the acks */
 	update_tick(&u, 1.1);
 	assert_int_equal(u.phase, UPD_UNPATH);
 	ack_both(&u, a, b, 1.2);
@@ -153,7 +159,9 @@ static void test_run(void **state)
 	p3 = strstr(f.log, "epoch 1: UPDATE");
 	p4 = strstr(f.log, "epoch 1: REPATH");
 	assert_true(p1 && p2 && p3 && p4 && p1 < p2 && p2 < p3 && p3 < p4);
-	assert_non_null(strstr(f.log, "epoch 1 committed in 0.500 s: compute 0.000 s, unpath 0.200 s, update 0.000 s, repath 0.300 s; 3 block(s) changed; subscribers 2, acks 4, timeouts 0"));
+	assert_non_null(strstr(
+		f.log,
+		"epoch 1 committed in 0.500 s: compute 0.000 s, unpath 0.200 s, update 0.000 s, repath 0.300 s; 3 block(s) changed; subscribers 2, acks 4, timeouts 0"));
 	assert_int_equal(f.errors, 0);
 	/* nothing changed: no phase beyond COMPUTE */
 	f.changes = 0;
@@ -189,23 +197,33 @@ static void test_acks(void **state)
 	(void)state;
 	two_and_run(&u, &f, &a, &b);
 	phase_of(&u, a, 0.1, &e);
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.1), 1);
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.2), 0);	/* duplicate */
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e - 1, UPD_UNPATH, 0.2), 0);	/* stale epoch */
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_REPATH, 0.2), 0);	/* not yet */
-	assert_int_equal(update_ack(&u, 0x10, 999, e, UPD_UNPATH, 0.2), -1);	/* unknown */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.1),
+			 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_UNPATH, 0.2),
+			 0); /* duplicate */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e - 1, UPD_UNPATH,
+				    0.2),
+			 0); /* stale epoch */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, e, UPD_REPATH, 0.2),
+			 0); /* not yet */
+	assert_int_equal(update_ack(&u, 0x10, 999, e, UPD_UNPATH, 0.2),
+			 -1); /* unknown */
 	/* b's ack is lost: UNPATH waits until the timeout, not longer */
 	update_tick(&u, 1.9);
 	assert_int_equal(u.phase, UPD_UNPATH);
 	update_tick(&u, 2.0);
 	assert_int_equal(u.phase, UPD_REPATH);
-	snprintf(want, sizeof(want), "subscriber %u: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 in a row)", b);
+	snprintf(
+		want, sizeof(want),
+		"subscriber %u: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 in a row)",
+		b);
 	assert_non_null(strstr(f.log, want));
 	/* b's UNPATH ack arrives late, during REPATH: ignored */
-	assert_int_equal(update_ack(&u, guid_of(&u, b), b, e, UPD_UNPATH, 2.1), 0);
+	assert_int_equal(update_ack(&u, guid_of(&u, b), b, e, UPD_UNPATH, 2.1),
+			 0);
 	update_tick(&u, 2.1);
 	assert_int_equal(u.phase, UPD_REPATH);
-	ack_both(&u, a, b, 2.2);	/* b acks REPATH: its count resets */
+	ack_both(&u, a, b, 2.2); /* b acks REPATH: its count resets */
 	update_tick(&u, 2.2);
 	assert_int_equal(f.commits, 1);
 	assert_non_null(strstr(f.log, "acks 3, timeouts 1"));
@@ -227,11 +245,11 @@ static void test_death(void **state)
 	two_and_run(&u, &f, &a, &b);
 	ph = phase_of(&u, a, 0.0, &e);
 	update_ack(&u, guid_of(&u, a), a, e, ph, 0.0);
-	update_tick(&u, 2.0);		/* b: first miss */
+	update_tick(&u, 2.0); /* b: first miss */
 	ph = phase_of(&u, a, 2.0, &e);
 	assert_int_equal(ph, UPD_REPATH);
 	update_ack(&u, guid_of(&u, a), a, e, ph, 2.0);
-	update_tick(&u, 4.0);		/* b: second miss, dropped */
+	update_tick(&u, 4.0); /* b: second miss, dropped */
 	assert_int_equal(f.commits, 1);
 	assert_int_equal(u.nsub, 1);
 	snprintf(want, sizeof(want), "subscriber %u: dropped", b);
@@ -261,7 +279,7 @@ static void test_topology(void **state)
 	(void)state;
 	setup(&u, &f);
 	a = update_subscribe(&u, 0x10, 2, 0.0);
-	update_topology(&u);		/* idle: OpenSM routes as usual */
+	update_topology(&u); /* idle: OpenSM routes as usual */
 	update_tick(&u, 0.0);
 	assert_int_equal(f.computes, 0);
 	update_request(&u);
@@ -273,8 +291,10 @@ static void test_topology(void **state)
 	assert_int_equal(f.computes, 2);
 	assert_int_equal(phase_of(&u, a, 0.1, &e), UPD_UNPATH);
 	assert_int_equal(e, 2u);
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 1, UPD_UNPATH, 0.1), 0);	/* old epoch */
-	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 2, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 1, UPD_UNPATH, 0.1),
+			 0); /* old epoch */
+	assert_int_equal(update_ack(&u, guid_of(&u, a), a, 2, UPD_UNPATH, 0.1),
+			 1);
 	/* during UPDATE: the switches do not have it yet */
 	f.switches_have = 0;
 	update_tick(&u, 0.2);
@@ -378,7 +398,8 @@ static void test_wire(void **state)
 	updw_encode(mad, 0x09, UPDW_METHOD_SET, 0xdeadbeef00000001ull, &m);
 	assert_int_equal(mad[1], 0x09);
 	assert_int_equal(mad[16] << 8 | mad[17], UPDW_ATTR);
-	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), 0);
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid),
+			 0);
 	assert_int_equal(method, UPDW_METHOD_SET);
 	assert_true(tid == 0xdeadbeef00000001ull);
 	assert_int_equal(d.op, m.op);
@@ -391,13 +412,16 @@ static void test_wire(void **state)
 	assert_int_equal(d.poll_ms, m.poll_ms);
 	assert_int_equal(d.sl, m.sl);
 	/* not ours */
-	assert_int_equal(updw_decode(mad, sizeof(mad), 0x0a, &d, &method, &tid), -1);
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x0a, &d, &method, &tid),
+			 -1);
 	assert_int_equal(updw_decode(mad, 40, 0x09, &d, &method, &tid), -1);
-	mad[24] ^= 1;		/* magic */
-	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), -1);
+	mad[24] ^= 1; /* magic */
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid),
+			 -1);
 	mad[24] ^= 1;
-	mad[17] ^= 1;		/* attribute */
-	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid), -1);
+	mad[17] ^= 1; /* attribute */
+	assert_int_equal(updw_decode(mad, sizeof(mad), 0x09, &d, &method, &tid),
+			 -1);
 
 	/* the SM's answers, to port 0x10 (LIDs 2-3) */
 	setup(&u, &f);
@@ -426,7 +450,8 @@ static void test_wire(void **state)
 	m.phase = r.phase;
 	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_OK);
-	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7, &r);	/* the same ack again */
+	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7,
+		   &r); /* the same ack again */
 	assert_int_equal(r.result, UPDW_IGNORED);
 	m.op = UPDW_LEAVE;
 	updw_serve(&u, &m, &p10, NULL, 0.3, 200, 7, &r);
@@ -446,8 +471,11 @@ static void test_wire(void **state)
 static uint32_t reg(struct update *u, const struct updw_peer *p, double now,
 		    const char *key)
 {
-	struct updw_msg m = { .op = UPDW_REGISTER, .guid = p->guid,
-			      .lid = p->lid, .reply_lid = p->lid + 1 }, r;
+	struct updw_msg m = { .op = UPDW_REGISTER,
+			      .guid = p->guid,
+			      .lid = p->lid,
+			      .reply_lid = p->lid + 1 },
+			r;
 
 	updw_set_key(&m, key);
 	updw_serve(u, &m, p, key, now, 100, 7, &r);
@@ -459,8 +487,11 @@ static int req(struct update *u, const struct updw_peer *p, int op,
 	       uint32_t sub, uint32_t epoch, int phase, double now,
 	       struct updw_msg *r)
 {
-	struct updw_msg m = { .op = (uint8_t)op, .sub = sub, .epoch = epoch,
-			      .phase = (uint8_t)phase, .guid = p->guid };
+	struct updw_msg m = { .op = (uint8_t)op,
+			      .sub = sub,
+			      .epoch = epoch,
+			      .phase = (uint8_t)phase,
+			      .guid = p->guid };
 
 	updw_serve(u, &m, p, NULL, now, 100, 7, r);
 	return r->result;
@@ -493,20 +524,22 @@ static void test_trust(void **state)
 	/* forged ACK and LEAVE for a, from the rogue port, with a's id */
 	assert_int_equal(req(&u, &rogue, UPDW_ACK, a, 1, UPD_UNPATH, 0.1, &r),
 			 UPDW_UNKNOWN);
-	assert_int_equal(r.epoch, 0u);	/* learns nothing */
+	assert_int_equal(r.epoch, 0u); /* learns nothing */
 	assert_int_equal(r.phase, 0);
 	assert_int_equal(r.sub, 0u);
 	assert_int_equal(req(&u, &rogue, UPDW_LEAVE, a, 0, 0, 0.1, &r),
 			 UPDW_UNKNOWN);
 	assert_int_equal(u.nsub, 1);
 	update_tick(&u, 0.5);
-	assert_int_equal(u.phase, UPD_UNPATH);	/* still waits for a */
+	assert_int_equal(u.phase, UPD_UNPATH); /* still waits for a */
 	assert_int_equal(f.pushes, 0);
 	/* a requester on no port, and a poll by the rogue: nothing */
-	assert_int_equal(req(&u, &nobody, UPDW_POLL, a, 0, 0, 0.5, &r), UPDW_DENIED);
+	assert_int_equal(req(&u, &nobody, UPDW_POLL, a, 0, 0, 0.5, &r),
+			 UPDW_DENIED);
 	assert_int_equal(r.epoch, 0u);
 	assert_int_equal(r.phase, 0);
-	assert_int_equal(req(&u, &rogue, UPDW_POLL, a, 0, 0, 0.5, &r), UPDW_UNKNOWN);
+	assert_int_equal(req(&u, &rogue, UPDW_POLL, a, 0, 0, 0.5, &r),
+			 UPDW_UNKNOWN);
 	assert_int_equal(r.epoch, 0u);
 	assert_int_equal(r.phase, 0);
 	/* REGISTER naming a's GUID from the rogue port: denied, a intact */
@@ -520,12 +553,13 @@ static void test_trust(void **state)
 	assert_int_equal(u.sub[0].id, a);
 	/* an answer goes only to the requester's own LIDs */
 	m.guid = rogue.guid;
-	m.reply_lid = 2;	/* a's LID */
+	m.reply_lid = 2; /* a's LID */
 	updw_serve(&u, &m, &rogue, NULL, 0.6, 100, 7, &r);
 	assert_int_equal(r.reply_lid, 8);
 	assert_int_equal(updw_reply_lid(&m, &real), 2);
 	/* a acks for itself: the run goes on */
-	assert_int_equal(req(&u, &real, UPDW_ACK, a, 1, UPD_UNPATH, 0.7, &r), UPDW_OK);
+	assert_int_equal(req(&u, &real, UPDW_ACK, a, 1, UPD_UNPATH, 0.7, &r),
+			 UPDW_OK);
 	update_tick(&u, 0.7);
 	assert_int_equal(f.pushes, 1);
 	/* 20,000 REGISTERs with forged GUIDs from one port: all denied, in
@@ -538,14 +572,16 @@ static void test_trust(void **state)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	assert_true((double)(t1.tv_sec - t0.tv_sec) +
-		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 < 1.0);
-	assert_int_equal(u.nsub, 2);	/* a and the rogue's own */
+			    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 <
+		    1.0);
+	assert_int_equal(u.nsub, 2); /* a and the rogue's own */
 	/* one subscriber per port: the same port again is a new id */
 	a2 = reg(&u, &real, 0.9, NULL);
 	assert_int_not_equal(a2, 0);
 	assert_int_not_equal(a2, a);
 	assert_int_equal(u.nsub, 2);
-	assert_int_equal(req(&u, &real, UPDW_POLL, a, 0, 0, 0.9, &r), UPDW_UNKNOWN);
+	assert_int_equal(req(&u, &real, UPDW_POLL, a, 0, 0, 0.9, &r),
+			 UPDW_UNKNOWN);
 	assert_int_equal(req(&u, &real, UPDW_POLL, a2, 0, 0, 0.9, &r), UPDW_OK);
 	assert_int_equal(r.phase, UPD_REPATH);
 	/* garbage: whatever decodes is answered BAD or UNKNOWN, never OK */
@@ -557,13 +593,16 @@ static void test_trust(void **state)
 
 		for (k = 0; k < UPDW_MAD_SIZE; k++)
 			mad[k] = (uint8_t)(i * 2654435761u >> (k % 24));
-		updw_encode(mad, 9, UPDW_METHOD_SET, i, &(struct updw_msg){ 0 });
+		updw_encode(mad, 9, UPDW_METHOD_SET, i,
+			    &(struct updw_msg){ 0 });
 		for (k = 24 + 5; k < 24 + 32; k++)
 			mad[k] = (uint8_t)(i * 7 + (unsigned)k * 13);
-		assert_int_equal(updw_decode(mad, sizeof(mad), 9, &g, &method, &tid), 0);
+		assert_int_equal(updw_decode(mad, sizeof(mad), 9, &g, &method,
+					     &tid),
+				 0);
 		updw_serve(&u, &g, &rogue, NULL, 1.0, 100, 7, &r);
 		if (g.op == UPDW_REGISTER)
-			continue;	/* its own port: may register */
+			continue; /* its own port: may register */
 		assert_int_not_equal(r.result, UPDW_OK);
 	}
 	update_free(&u);
@@ -573,7 +612,9 @@ static void test_trust(void **state)
 static void test_key_and_cap(void **state)
 {
 	static const struct upd_opts capped = {
-		.ack_timeout = 2.0, .push_timeout = 5.0, .max_misses = 2,
+		.ack_timeout = 2.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
 		.max_subs = 100,
 	};
 	struct updw_peer p = { 0x10, 2, 3 };
@@ -596,7 +637,8 @@ static void test_key_and_cap(void **state)
 			 UPDW_REJ_KEY);
 	assert_int_equal(u.nsub, 0);
 	updw_set_key(&m, "s3cret-key");
-	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r), 0);
+	assert_int_equal(updw_serve(&u, &m, &p, "s3cret-key", 0.0, 100, 7, &r),
+			 0);
 	assert_int_equal(r.result, UPDW_OK);
 	assert_int_equal(u.nsub, 1);
 	update_free(&u);
@@ -604,7 +646,8 @@ static void test_key_and_cap(void **state)
 	memset(&f, 0, sizeof(f));
 	update_init(&u, &ops, &f, &capped);
 	for (i = 0; i < 101; i++) {
-		struct updw_peer q = { 0x1000 + (uint64_t)i, (uint16_t)(2 * i + 2),
+		struct updw_peer q = { 0x1000 + (uint64_t)i,
+				       (uint16_t)(2 * i + 2),
 				       (uint16_t)(2 * i + 3) };
 
 		assert_int_equal(reg(&u, &q, 0.0, NULL) != 0, i < 100);
@@ -613,15 +656,17 @@ static void test_key_and_cap(void **state)
 	m.guid = 0x2000;
 	p.guid = 0x2000;
 	updw_set_key(&m, NULL);
-	assert_int_equal(updw_serve(&u, &m, &p, NULL, 0.0, 100, 7, &r), UPDW_REJ_FULL);
+	assert_int_equal(updw_serve(&u, &m, &p, NULL, 0.0, 100, 7, &r),
+			 UPDW_REJ_FULL);
 	assert_int_equal(r.result, UPDW_FULL);
 	/* lookups stay sorted: every one of them polls */
 	for (i = 0; i < 100; i++) {
 		uint32_t e;
 		int ph;
 
-		assert_int_equal(update_poll(&u, u.sub[i].guid, u.sub[i].id, 0.0,
-					     &e, &ph), 0);
+		assert_int_equal(update_poll(&u, u.sub[i].guid, u.sub[i].id,
+					     0.0, &e, &ph),
+				 0);
 		if (i)
 			assert_true(u.sub[i - 1].guid < u.sub[i].guid);
 	}

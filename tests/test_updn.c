@@ -36,23 +36,37 @@ static void check_escape_reach(const struct fabric *f, const struct lft_set *s,
 	assert_int_equal(switch_components(f, comp), 0);
 
 	for (a = 0; a < f->nnodes; a++)
-		for (ap = 1; ap <= f->nodes[a].nports && !fab_is_switch(&f->nodes[a]); ap++) {
+		for (ap = 1;
+		     ap <= f->nodes[a].nports && !fab_is_switch(&f->nodes[a]);
+		     ap++) {
 			if (!f->nodes[a].ports[ap].lid)
 				continue;
 			for (b = 0; b < f->nnodes; b++)
 				for (bp = 1; bp <= f->nodes[b].nports &&
-				     !fab_is_switch(&f->nodes[b]); bp++) {
-					const struct fab_port *pt = &f->nodes[b].ports[bp];
+					     !fab_is_switch(&f->nodes[b]);
+				     bp++) {
+					const struct fab_port *pt =
+						&f->nodes[b].ports[bp];
 					unsigned lid;
 
-					if (b == a || !pt->lid || pt->rnode < 0 ||
+					if (b == a || !pt->lid ||
+					    pt->rnode < 0 ||
 					    f->nodes[a].ports[ap].rnode < 0 ||
-					    comp[pt->rnode] != comp[f->nodes[a].ports[ap].rnode])
+					    comp[pt->rnode] !=
+						    comp[f->nodes[a]
+								 .ports[ap]
+								 .rnode])
 						continue;
-					for (lid = pt->lid + 1; lid < pt->lid + (1u << pt->lmc); lid++) {
-						if (tu_walk(f, s, a, ap, lid, NULL, NULL) < 0)
-							fail_msg("%s: no escape route from %s to LID %u",
-								 what, f->nodes[a].name, lid);
+					for (lid = pt->lid + 1;
+					     lid < pt->lid + (1u << pt->lmc);
+					     lid++) {
+						if (tu_walk(f, s, a, ap, lid,
+							    NULL, NULL) < 0)
+							fail_msg(
+								"%s: no escape route from %s to LID %u",
+								what,
+								f->nodes[a].name,
+								lid);
 						n++;
 					}
 				}
@@ -67,7 +81,8 @@ static void check_escape_reach(const struct fabric *f, const struct lft_set *s,
  * dependency graph is acyclic.  Returns sar's layers (0 for dmodc).
  */
 static int route_escape(struct fabric *f, int sar, const struct jobs *j,
-			struct lft_set *s, struct updn_info *ui, const char *what)
+			struct lft_set *s, struct updn_info *ui,
+			const char *what)
 {
 	struct sar_opts o = { .max_vls = 8, .jobs = j, .base_only = 1 };
 	struct check_opts co = { .updown = 0, .threads = 1 };
@@ -80,7 +95,8 @@ static int route_escape(struct fabric *f, int sar, const struct jobs *j,
 	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
 	if (o.max_vls > ESC)
 		o.max_vls = ESC;
-	if (sar ? sar_route(f, &o, s, &r, &err) : dmodc_route(f, &dopt, s, &err))
+	if (sar ? sar_route(f, &o, s, &r, &err) :
+		  dmodc_route(f, &dopt, s, &err))
 		fail_msg("%s: %s", what, err.msg);
 	if (updn_route_high(f, s, ui, &err))
 		fail_msg("%s: escape: %s", what, err.msg);
@@ -91,8 +107,9 @@ static int route_escape(struct fabric *f, int sar, const struct jobs *j,
 
 		if (cr.unreachable != cross || cr.sw_unreachable != sw ||
 		    cr.loops || cr.sw_loops || cr.no_lid)
-			fail_msg("%s: invalid tables (unreachable %ld, %ld between parts)",
-				 what, cr.unreachable, cross);
+			fail_msg(
+				"%s: invalid tables (unreachable %ld, %ld between parts)",
+				what, cr.unreachable, cross);
 	}
 	check_escape_reach(f, s, what);
 	if (!tu_sls_acyclic(f, s, sar ? &r : NULL, ESC))
@@ -120,7 +137,7 @@ static void test_topologies(void **state)
 	f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 1);
 	route_escape(f, 1, NULL, &s, &ui, "PGFT(3;4,4,4;1,4,4) sar");
 	assert_int_equal(ui.fallback, 0);
-	assert_int_equal(ui.roots, 16);	/* the top rank */
+	assert_int_equal(ui.roots, 16); /* the top rank */
 	assert_int_equal(ui.lids, 64);
 	lft_set_free(&s);
 	route_escape(f, 0, NULL, &s, &ui, "PGFT(3;4,4,4;1,4,4) dmodc");
@@ -131,9 +148,11 @@ static void test_topologies(void **state)
 
 		f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
 		rng_seed(&r, (uint64_t)seed);
-		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 40, &r, &err), 0);
+		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 40, &r, &err),
+				 0);
 		assert_int_equal(lids_assign(f, 1, &err), 0);
-		snprintf(what, sizeof(what), "PGFT less 40 links (seed %d)", seed);
+		snprintf(what, sizeof(what), "PGFT less 40 links (seed %d)",
+			 seed);
 		route_escape(f, 1, NULL, &s, &ui, what);
 		fallbacks += ui.fallback;
 		lft_set_free(&s);
@@ -188,9 +207,11 @@ static void test_job_change(void **state)
 			const struct fab_port *pt = &n->ports[p];
 			int k;
 
-			for (lid = pt->lid; pt->lid && lid < pt->lid + 2u; lid++)
+			for (lid = pt->lid; pt->lid && lid < pt->lid + 2u;
+			     lid++)
 				for (k = 0; k < a.n; k++) {
-					int x = lft_get(&a.t[k], lid), y = lft_get(&b.t[k], lid);
+					int x = lft_get(&a.t[k], lid),
+					    y = lft_get(&b.t[k], lid);
 
 					if (updn_is_high(pt, lid)) {
 						assert_int_equal(x, y);
@@ -244,9 +265,9 @@ static void test_sls(void **state)
 	assert_int_equal(sl_map_read(path, f, &m, &err), 0);
 	for (sl = 0; sl < 16; sl++)
 		assert_int_equal(sl_map_vl(&m, 0, 1, 2, sl), updn_sl2vl(3, sl));
-	assert_int_equal(sl_map_sl(&m, x, y + 1), 2);	/* its own path line */
-	assert_int_equal(sl_map_sl(&m, y, x + 1), 3);	/* dest */
-	assert_int_equal(sl_map_sl(&m, y, x), 1);	/* default */
+	assert_int_equal(sl_map_sl(&m, x, y + 1), 2); /* its own path line */
+	assert_int_equal(sl_map_sl(&m, y, x + 1), 3); /* dest */
+	assert_int_equal(sl_map_sl(&m, y, x), 1);     /* default */
 	sl_map_free(&m);
 	fp = fopen(path, "w");
 	fprintf(fp, "dest 0 3\n");

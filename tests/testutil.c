@@ -66,8 +66,8 @@ int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err)
 	return rc;
 }
 
-int tu_walk(const struct fabric *f, const struct lft_set *s, int node,
-	    int port, unsigned dlid, tu_visit visit, void *arg)
+int tu_walk(const struct fabric *f, const struct lft_set *s, int node, int port,
+	    unsigned dlid, tu_visit visit, void *arg)
 {
 	const struct fab_port *pt = &f->nodes[node].ports[port];
 	int hops = 1, cur;
@@ -96,8 +96,10 @@ int tu_walk(const struct fabric *f, const struct lft_set *s, int node,
 			const struct fab_port *d =
 				&f->nodes[pt->rnode].ports[pt->rport];
 
-			return dlid >= d->lid && dlid < d->lid + (1u << d->lmc)
-				       ? hops : -1;
+			return dlid >= d->lid &&
+					       dlid < d->lid + (1u << d->lmc) ?
+				       hops :
+				       -1;
 		}
 		cur = pt->rnode;
 	}
@@ -199,7 +201,8 @@ int tu_max_shift_risk(const struct fabric *f, const struct lft_set *s,
 		l.max = 0;
 		for (i = 0; i < h->n; i++) {
 			int j = (i + k) % h->n;
-			unsigned lid = f->nodes[h->node[j]].ports[h->port[j]].lid;
+			unsigned lid =
+				f->nodes[h->node[j]].ports[h->port[j]].lid;
 
 			if (tu_walk(f, s, h->node[i], h->port[i], lid,
 				    count_port, &l) < 0)
@@ -228,7 +231,7 @@ char *tu_updown_oracle(const struct fabric *f, const int *rank)
 		if (rank[a] != 0)
 			continue;
 		memset(seen, 0, 2 * (size_t)n);
-		queue[tail++] = a * 2;	/* state: node * 2 + down */
+		queue[tail++] = a * 2; /* state: node * 2 + down */
 		seen[a * 2] = 1;
 		while (head < tail) {
 			int st = queue[head++], u = st / 2, down = st % 2, p;
@@ -288,7 +291,8 @@ char *tu_torus(int w, int h)
 		}
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++)
-			fprintf(fp, "Hca\t1 \"h%d_%d\"\n[1]\t\"T%d_%d\"[5]\n\n", x, y, x, y);
+			fprintf(fp, "Hca\t1 \"h%d_%d\"\n[1]\t\"T%d_%d\"[5]\n\n",
+				x, y, x, y);
 	fclose(fp);
 	return buf;
 }
@@ -311,19 +315,22 @@ char *tu_dragonfly(int a)
 
 			fprintf(fp, "Switch\t%d \"D%d_%d\"\n", a + 2, gi, ai);
 			for (k = 0; k < a; k++)
-				if (k != ai)	/* local: port of k on us */
-					fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n", port++, gi, k,
+				if (k != ai) /* local: port of k on us */
+					fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n",
+						port++, gi, k,
 						ai < k ? ai + 1 : ai);
 			/* global: the switch of og that points back to gi */
 			oa = (gi - og - 1 + 2 * g) % g;
-			fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n", port++, og, oa, a);
+			fprintf(fp, "[%d]\t\"D%d_%d\"[%d]\n", port++, og, oa,
+				a);
 			fprintf(fp, "[%d]\t\"d%d_%d_0\"[1]\n", port++, gi, ai);
 			fprintf(fp, "[%d]\t\"d%d_%d_1\"[1]\n\n", port, gi, ai);
 		}
 	for (gi = 0; gi < g; gi++)
 		for (ai = 0; ai < a; ai++)
 			for (k = 0; k < 2; k++)
-				fprintf(fp, "Hca\t1 \"d%d_%d_%d\"\n[1]\t\"D%d_%d\"[%d]\n\n",
+				fprintf(fp,
+					"Hca\t1 \"d%d_%d_%d\"\n[1]\t\"D%d_%d\"[%d]\n\n",
 					gi, ai, k, gi, ai, a + 1 + k);
 	fclose(fp);
 	return buf;
@@ -369,8 +376,9 @@ long tu_cross_part_pairs(const struct fabric *f, long *sw)
 	assert_true(comp && hosted);
 	assert_int_equal(switch_components(f, comp), 0);
 	for (i = 0; i < f->nnodes; i++)
-		for (p = 1; f->nodes[i].type != FAB_SWITCH && !f->nodes[i].removed &&
-			    p <= f->nodes[i].nports; p++)
+		for (p = 1; f->nodes[i].type != FAB_SWITCH &&
+			    !f->nodes[i].removed && p <= f->nodes[i].nports;
+		     p++)
 			if (f->nodes[i].ports[p].rnode >= 0 &&
 			    comp[f->nodes[i].ports[p].rnode] >= 0)
 				hosted[comp[f->nodes[i].ports[p].rnode]] = 1;
@@ -382,7 +390,9 @@ long tu_cross_part_pairs(const struct fabric *f, long *sw)
 			continue;
 		for (dp = is_sw ? 0 : 1; dp <= (is_sw ? 0 : nd->nports); dp++) {
 			const struct fab_port *dt = &nd->ports[dp];
-			int dc = is_sw ? comp[d] : dt->rnode >= 0 ? comp[dt->rnode] : -1;
+			int dc = is_sw		? comp[d] :
+				 dt->rnode >= 0 ? comp[dt->rnode] :
+						  -1;
 			long lids = dt->lid ? 1L << dt->lmc : 0;
 
 			if (dc < 0 || !lids || !hosted[dc])
@@ -395,8 +405,9 @@ long tu_cross_part_pairs(const struct fabric *f, long *sw)
 				for (p = 1; p <= s->nports; p++) {
 					int r = s->ports[p].rnode;
 
-					if (!s->ports[p].lid || r < 0 || comp[r] < 0 ||
-					    comp[r] == dc || components_meet(f, comp, i, dc))
+					if (!s->ports[p].lid || r < 0 ||
+					    comp[r] < 0 || comp[r] == dc ||
+					    components_meet(f, comp, i, dc))
 						continue;
 					if (is_sw)
 						*sw += lids;

@@ -48,8 +48,8 @@ int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err);
  * Returns the number of links, or -1 when the walk fails or loops.
  */
 typedef void (*tu_visit)(void *arg, int node, int port);
-int tu_walk(const struct fabric *f, const struct lft_set *s, int node,
-	    int port, unsigned dlid, tu_visit visit, void *arg);
+int tu_walk(const struct fabric *f, const struct lft_set *s, int node, int port,
+	    unsigned dlid, tu_visit visit, void *arg);
 
 /* CA ports with a LID, sorted by dmodc NID. */
 struct tu_hosts {

@@ -12,13 +12,15 @@ static void text(FILE *fp, const struct analysis *a)
 {
 	const struct check_result *r = &a->chk;
 
-	fprintf(fp, "validity: %s: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld%s; switch LIDs unreachable %ld\n",
+	fprintf(fp,
+		"validity: %s: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld%s; switch LIDs unreachable %ld\n",
 		analysis_valid(a) ? "VALID" : "INVALID", r->pairs,
 		r->unreachable, r->loops, r->updown,
 		a->updown_checked ? "" : " (not checked)",
 		r->sw_unreachable + r->sw_loops);
 	if (r->no_lid)
-		fprintf(fp, "validity: %ld port(s) without a LID: nobody reaches them\n",
+		fprintf(fp,
+			"validity: %ld port(s) without a LID: nobody reaches them\n",
 			r->no_lid);
 	fprintf(fp, "path length (links): min %d avg %.3f max %d\n",
 		r->min_hops, r->avg_hops, r->max_hops);
@@ -28,19 +30,23 @@ static void text(FILE *fp, const struct analysis *a)
 	else
 		fputs("deadlock freedom (one VL): ", fp);
 	if (a->acyclic)
-		fprintf(fp, "channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
+		fprintf(fp,
+			"channel dependency graph acyclic (%ld channels, %ld dependencies)\n",
 			a->channels, a->deps);
 	else
 		fprintf(fp, "CYCLE in the channel dependency graph: %s\n",
 			a->cycle ? a->cycle : "");
-	fprintf(fp, "congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
+	fprintf(fp,
+		"congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
 		a->nports, a->order, a->a2a, a->nports > 1 ? a->nports - 1 : 0,
 		a->sp, a->nperm, a->seed, a->rp);
 	if (a->unroutable)
-		fprintf(fp, "congestion risk: %ld routes of the patterns could not be walked\n",
+		fprintf(fp,
+			"congestion risk: %ld routes of the patterns could not be walked\n",
 			a->unroutable);
 	if (a->has_jobs)
-		fprintf(fp, "jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
+		fprintf(fp,
+			"jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
 			a->njobs, a->nhosts, a->efi_max, a->efi_avg_job_max,
 			a->dark_pct, a->links);
 }
@@ -62,8 +68,8 @@ static void csv(FILE *fp, const struct analysis *a)
 		fprintf(fp, "%ld", r->updown);
 	fprintf(fp, ",%ld,%d,%.3f,%d,%d,%d,%ld,%ld,%s,%d,%d,%d,%d,%d,%ld,%ld,",
 		r->sw_unreachable + r->sw_loops, r->min_hops, r->avg_hops,
-		r->max_hops, a->acyclic, a->nvl, a->channels, a->deps,
-		a->order, a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
+		r->max_hops, a->acyclic, a->nvl, a->channels, a->deps, a->order,
+		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
 		a->unroutable);
 	if (a->has_jobs)
 		fprintf(fp, "%d,%d,%ld,%.2f,%.1f", a->njobs, a->nhosts,
@@ -93,7 +99,8 @@ static void json(FILE *fp, const struct analysis *a)
 {
 	const struct check_result *r = &a->chk;
 
-	fprintf(fp, "{\n  \"validity\": {\"valid\": %s, \"ca_pairs\": %ld, \"unreachable\": %ld, \"loops\": %ld, \"not_updown\": ",
+	fprintf(fp,
+		"{\n  \"validity\": {\"valid\": %s, \"ca_pairs\": %ld, \"unreachable\": %ld, \"loops\": %ld, \"not_updown\": ",
 		analysis_valid(a) ? "true" : "false", r->pairs, r->unreachable,
 		r->loops);
 	if (a->updown_checked)
@@ -102,12 +109,14 @@ static void json(FILE *fp, const struct analysis *a)
 		fputs("null", fp);
 	fprintf(fp, ", \"switch_lids_unreachable\": %ld},\n",
 		r->sw_unreachable + r->sw_loops);
-	fprintf(fp, "  \"path_length\": {\"min\": %d, \"avg\": %.3f, \"max\": %d},\n",
+	fprintf(fp,
+		"  \"path_length\": {\"min\": %d, \"avg\": %.3f, \"max\": %d},\n",
 		r->min_hops, r->avg_hops, r->max_hops);
 	fprintf(fp, "  \"deadlock\": {\"acyclic\": %s, \"sl_source\": ",
 		a->acyclic ? "true" : "false");
 	json_string(fp, a->sl_source);
-	fprintf(fp, ", \"vls\": %d, \"channels\": %ld, \"dependencies\": %ld, \"cycle\": ",
+	fprintf(fp,
+		", \"vls\": %d, \"channels\": %ld, \"dependencies\": %ld, \"cycle\": ",
 		a->nvl, a->channels, a->deps);
 	if (a->cycle)
 		json_string(fp, a->cycle);
@@ -115,11 +124,13 @@ static void json(FILE *fp, const struct analysis *a)
 		fputs("null", fp);
 	fputs("},\n  \"congestion\": {\"order\": ", fp);
 	json_string(fp, a->order);
-	fprintf(fp, ", \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"rp_perms\": %d, \"rp_seed\": %ld, \"unroutable_routes\": %ld},\n",
+	fprintf(fp,
+		", \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"rp_perms\": %d, \"rp_seed\": %ld, \"unroutable_routes\": %ld},\n",
 		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
 		a->unroutable);
 	if (a->has_jobs)
-		fprintf(fp, "  \"jobs\": {\"jobs\": %d, \"hosts\": %d, \"efi_max\": %ld, \"efi_avg_job_max\": %.2f, \"dark_fiber_pct\": %.1f, \"inter_switch_links\": %ld}\n",
+		fprintf(fp,
+			"  \"jobs\": {\"jobs\": %d, \"hosts\": %d, \"efi_max\": %ld, \"efi_avg_job_max\": %.2f, \"dark_fiber_pct\": %.1f, \"inter_switch_links\": %ld}\n",
 			a->njobs, a->nhosts, a->efi_max, a->efi_avg_job_max,
 			a->dark_pct, a->links);
 	else

@@ -18,8 +18,8 @@ struct analysis {
 	/* deadlock freedom */
 	int acyclic, nvl;
 	long channels, deps;
-	char *cycle;		/* one cycle as text, NULL when acyclic */
-	const char *sl_source;	/* "one VL" or the SL file */
+	char *cycle;	       /* one cycle as text, NULL when acyclic */
+	const char *sl_source; /* "one VL" or the SL file */
 	/* congestion risk */
 	const char *order;
 	int nports, a2a, sp, rp, nperm;

@@ -44,7 +44,7 @@ struct analyze_args {
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
-	int order_file;		/* order is a file's path */
+	int order_file; /* order is a file's path */
 	long seed;
 };
 
@@ -60,9 +60,9 @@ static int parse_order(struct analyze_args *a, const char *v)
 	else if (!strncmp(v, "file:", 5) && v[5]) {
 		a->order = v + 5;
 		a->order_file = 1;
-	}
-	else {
-		fprintf(stderr, "osmre analyze: --order: expected nid, guid, name or file:PATH, got \"%s\"\n",
+	} else {
+		fprintf(stderr,
+			"osmre analyze: --order: expected nid, guid, name or file:PATH, got \"%s\"\n",
 			v);
 		return -1;
 	}
@@ -123,7 +123,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			else if (!strcmp(optarg, "json"))
 				a->fmt = AF_JSON;
 			else {
-				fprintf(stderr, "osmre analyze: --format: expected text, csv or json, got \"%s\"\n",
+				fprintf(stderr,
+					"osmre analyze: --format: expected text, csv or json, got \"%s\"\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -132,7 +133,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			a->quiet = 1;
 			break;
 		case 'j':
-			a->threads = (int)tool_number("--threads", optarg, 1024);
+			a->threads =
+				(int)tool_number("--threads", optarg, 1024);
 			break;
 		case 'h':
 			analyze_usage(stdout);
@@ -143,7 +145,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		}
 	}
 	if (!a->topo || !a->lfts || optind != argc) {
-		fprintf(stderr, "osmre analyze: --topo and --lfts are required\n");
+		fprintf(stderr,
+			"osmre analyze: --topo and --lfts are required\n");
 		analyze_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -198,7 +201,8 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 		if (cong_order_read(a->order, f, &o, &unlisted, err))
 			return -1;
 		if (unlisted)
-			fprintf(stderr, "osmre analyze: %s: %d CA port(s) not listed take no part in the patterns\n",
+			fprintf(stderr,
+				"osmre analyze: %s: %d CA port(s) not listed take no part in the patterns\n",
 				a->order, unlisted);
 	} else if (cong_order_make(f, a->kind, &o, err)) {
 		return -1;
@@ -213,8 +217,8 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 		goto out;
 	progress_end(&pg);
 	progress_start(&pg, pf, "RP permutations", a->nperm);
-	if (cong_random_perms(f, s, &o, a->nperm, (uint64_t)a->seed,
-			      a->threads, &rp, err))
+	if (cong_random_perms(f, s, &o, a->nperm, (uint64_t)a->seed, a->threads,
+			      &rp, err))
 		goto out;
 	progress_end(&pg);
 	r->order = a->order;
@@ -245,7 +249,8 @@ static int job_metrics(const struct fabric *f, const struct lft_set *s,
 		return -1;
 	}
 	if (jobs.unknown)
-		fprintf(stderr, "osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
+		fprintf(stderr,
+			"osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
 			path, jobs.unknown, jobs.first_unknown);
 	r->has_jobs = 1;
 	r->njobs = jobs.njobs;
@@ -260,8 +265,11 @@ static int job_metrics(const struct fabric *f, const struct lft_set *s,
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_args a = { .order = "nid", .kind = CONG_ORDER_NID,
-				  .nperm = 1000, .seed = 1, .updown = 1 };
+	struct analyze_args a = { .order = "nid",
+				  .kind = CONG_ORDER_NID,
+				  .nperm = 1000,
+				  .seed = 1,
+				  .updown = 1 };
 	struct analysis r = { 0 };
 	struct check_opts co = { .max_report = 5 };
 	struct lft_set s = { 0 };

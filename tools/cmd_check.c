@@ -55,7 +55,8 @@ int cmd_check(int argc, char **argv)
 			o.threads = (int)tool_number("--threads", optarg, 1024);
 			break;
 		case 'm':
-			o.max_report = (int)tool_number("--max-report", optarg, 1000000);
+			o.max_report = (int)tool_number("--max-report", optarg,
+							1000000);
 			break;
 		case 'L':
 			lmc = (int)tool_number("--lmc", optarg, 7);
@@ -69,7 +70,8 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	if (!topo || !lfts || optind != argc) {
-		fprintf(stderr, "osmre check: --topo and --lfts are required\n");
+		fprintf(stderr,
+			"osmre check: --topo and --lfts are required\n");
 		check_usage(stderr);
 		return EXIT_USAGE;
 	}

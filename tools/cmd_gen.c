@@ -61,21 +61,27 @@ int cmd_gen(int argc, char **argv)
 		case 'L':
 		case 'S':
 			if (kind >= 0) {
-				fprintf(stderr, "osmre gen: one degradation option at most\n");
+				fprintf(stderr,
+					"osmre gen: one degradation option at most\n");
 				return EXIT_USAGE;
 			}
-			kind = c == 'l' || c == 'L' ? DEGRADE_LINKS : DEGRADE_SWITCHES;
+			kind = c == 'l' || c == 'L' ? DEGRADE_LINKS :
+						      DEGRADE_SWITCHES;
 			loguni = c == 'L' || c == 'S';
 			if (!loguni)
-				amount = tool_number(c == 'l' ? "--remove-links" : "--remove-switches",
-						     optarg, 10000000);
+				amount =
+					tool_number(c == 'l' ?
+							    "--remove-links" :
+							    "--remove-switches",
+						    optarg, 10000000);
 			break;
 		case 'm': {
 			char *end;
 
 			logm = strtod(optarg, &end);
 			if (end == optarg || *end || logm < 0 || logm > 40) {
-				fprintf(stderr, "osmre gen: --log-m: expected a number 0..40, got \"%s\"\n",
+				fprintf(stderr,
+					"osmre gen: --log-m: expected a number 0..40, got \"%s\"\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -97,7 +103,8 @@ int cmd_gen(int argc, char **argv)
 	if (argc < 4 || argc > 5 ||
 	    (strcmp(argv[0], "pgft") && strcmp(argv[0], "qft")) ||
 	    (!strcmp(argv[0], "qft") && argc != 5)) {
-		fprintf(stderr, "osmre gen: expected \"pgft H M W [P]\" or \"qft H M W P\"\n");
+		fprintf(stderr,
+			"osmre gen: expected \"pgft H M W [P]\" or \"qft H M W P\"\n");
 		gen_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -131,12 +138,15 @@ int cmd_gen(int argc, char **argv)
 		goto out;
 	}
 	if (netfile_write(fp, f) || (out && fclose(fp))) {
-		fprintf(stderr, "osmre gen: write error on %s\n", out ? out : "stdout");
+		fprintf(stderr, "osmre gen: write error on %s\n",
+			out ? out : "stdout");
 		goto out;
 	}
 	fabric_count(f, &cnt);
-	fprintf(stderr, "%s: %d switches, %d hosts, %d switch links, %d host links",
-		t.qft ? "qft" : "pgft", cnt.switches, cnt.cas, cnt.sw_links, cnt.ca_links);
+	fprintf(stderr,
+		"%s: %d switches, %d hosts, %d switch links, %d host links",
+		t.qft ? "qft" : "pgft", cnt.switches, cnt.cas, cnt.sw_links,
+		cnt.ca_links);
 	if (kind >= 0)
 		fprintf(stderr, "; removed %ld %s (seed %ld)", amount,
 			kind == DEGRADE_LINKS ? "links" : "switches", seed);

@@ -78,12 +78,16 @@ static int check_dir(const char *jobfile, struct osmre_err *err)
 	else if (!S_ISDIR(st.st_mode))
 		rc = osmre_fail(err, "%s: not a directory", dir);
 	else if (st.st_mode & (S_IWGRP | S_IWOTH))
-		rc = osmre_fail(err, "%s: writable by %s (mode %04o): refusing to keep the job file and its locks there; use a directory only root can write, such as /run/osmre",
-				dir, st.st_mode & S_IWOTH ? "others" : "its group",
-				(unsigned)(st.st_mode & 07777));
+		rc = osmre_fail(
+			err,
+			"%s: writable by %s (mode %04o): refusing to keep the job file and its locks there; use a directory only root can write, such as /run/osmre",
+			dir, st.st_mode & S_IWOTH ? "others" : "its group",
+			(unsigned)(st.st_mode & 07777));
 	else if (st.st_uid != geteuid() && st.st_uid != 0)
-		rc = osmre_fail(err, "%s: owned by uid %u, neither root nor us: refusing",
-				dir, (unsigned)st.st_uid);
+		rc = osmre_fail(
+			err,
+			"%s: owned by uid %u, neither root nor us: refusing",
+			dir, (unsigned)st.st_uid);
 	free(dup);
 	return rc;
 }
@@ -92,12 +96,14 @@ static int check_dir(const char *jobfile, struct osmre_err *err)
 static int open_lock(const char *path, struct osmre_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-			    O_NONBLOCK, 0600);
+	int fd = open(path,
+		      O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+		      0600);
 
 	if (fd < 0)
 		return osmre_fail(err, "%s: %s%s", path, strerror(errno),
-				  errno == ELOOP ? " (a symlink: refused)" : "");
+				  errno == ELOOP ? " (a symlink: refused)" :
+						   "");
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
 	    (st.st_uid != geteuid() && st.st_uid != 0)) {
 		close(fd);
@@ -105,7 +111,7 @@ static int open_lock(const char *path, struct osmre_err *err)
 				  path);
 	}
 	if (st.st_mode & 077)
-		fchmod(fd, 0600);	/* nobody else may hold it */
+		fchmod(fd, 0600); /* nobody else may hold it */
 	return fd;
 }
 
@@ -121,8 +127,10 @@ static int lock_within(int fd, int op, int timeout, const char *path,
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return osmre_fail(err, "%s: %s", path, strerror(errno));
 		if (clock_mono() >= until)
-			return osmre_fail(err, "%s: held by another process for more than %d s",
-					  path, timeout);
+			return osmre_fail(
+				err,
+				"%s: held by another process for more than %d s",
+				path, timeout);
 		usleep(20000);
 	}
 }
@@ -183,8 +191,10 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 
 			if (len >= (size_t)INFILE_JOBS_SIZE) {
 				killed = 1;
-				osmre_fail(err, "%s printed more than %lld bytes: killed",
-					   full, (long long)INFILE_JOBS_SIZE);
+				osmre_fail(
+					err,
+					"%s printed more than %lld bytes: killed",
+					full, (long long)INFILE_JOBS_SIZE);
 				break;
 			}
 			nb = realloc(buf, cap = cap ? cap * 2 : 65536);
@@ -215,7 +225,8 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 			   WIFEXITED(st) ? "exit status" : "signal",
 			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
 			   WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-				   ": command not found" : "");
+				   ": command not found" :
+				   "");
 		free(buf);
 		buf = NULL;
 	} else if (!buf && !(buf = malloc(1))) {
@@ -249,14 +260,15 @@ static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
 	if (!fp || !fgets(comm, sizeof(comm), fp)) {
 		if (fp)
 			fclose(fp);
-		osmre_fail(err, "%s: stale: process %ld is not running", pidfile, pid);
+		osmre_fail(err, "%s: stale: process %ld is not running",
+			   pidfile, pid);
 		return 0;
 	}
 	fclose(fp);
 	comm[strcspn(comm, "\n")] = '\0';
 	if (strcmp(comm, "opensm")) {
-		osmre_fail(err, "%s: process %ld is \"%s\", not opensm", pidfile,
-			   pid, comm);
+		osmre_fail(err, "%s: process %ld is \"%s\", not opensm",
+			   pidfile, pid, comm);
 		return 0;
 	}
 	return (pid_t)pid;
@@ -308,7 +320,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	if (lfd >= 0)
-		close(lfd);	/* releases the lock */
+		close(lfd); /* releases the lock */
 	free(tmp);
 	free(lock);
 	free(dup);
@@ -320,7 +332,8 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 {
 	struct jw_list now = { 0 }, old = { 0 };
 	struct osmre_err err;
-	char *out = NULL, *text = run_squeue(a->squeue, a->squeue_timeout, &err);
+	char *out = NULL,
+	     *text = run_squeue(a->squeue, a->squeue_timeout, &err);
 	pid_t pid;
 	int rc = -1, bad_old = 0;
 
@@ -328,11 +341,13 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 		goto fail;
 	if (jw_read_file(a->jobfile, &old, &err)) {
 		/* not a job set: replaced like any other */
-		fprintf(stderr, "osmre jobwatch: %s; writing it anew\n", err.msg);
+		fprintf(stderr, "osmre jobwatch: %s; writing it anew\n",
+			err.msg);
 		bad_old = 1;
 	}
 	if (now.unknown)
-		fprintf(stderr, "osmre jobwatch: %d host(s) not in %s, first \"%s\"\n",
+		fprintf(stderr,
+			"osmre jobwatch: %d host(s) not in %s, first \"%s\"\n",
 			now.unknown, a->topo, now.first_unknown);
 	if (!bad_old && jw_same(&now, &old)) {
 		rc = 0;
@@ -350,7 +365,8 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 	if (write_atomic(a->jobfile, out, a->lock_timeout, &err))
 		goto fail;
 	if (kill(pid, SIGUSR2)) {
-		osmre_fail(&err, "SIGUSR2 to %ld: %s", (long)pid, strerror(errno));
+		osmre_fail(&err, "SIGUSR2 to %ld: %s", (long)pid,
+			   strerror(errno));
 		goto fail;
 	}
 	printf("osmre jobwatch: %d jobs on %d hosts (%d on fewer than %d leaf switches left out): %s rewritten, opensm %ld signalled\n",
@@ -384,8 +400,10 @@ int cmd_jobwatch(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct jw_args a = { .squeue = "squeue", .min_switches = 2,
-			     .squeue_timeout = 30, .lock_timeout = 10 };
+	struct jw_args a = { .squeue = "squeue",
+			     .min_switches = 2,
+			     .squeue_timeout = 30,
+			     .lock_timeout = 10 };
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	char *self = NULL;
@@ -406,19 +424,23 @@ int cmd_jobwatch(int argc, char **argv)
 			a.once = 1;
 			break;
 		case 'i':
-			a.interval = (int)tool_number("--interval", optarg, 86400);
+			a.interval =
+				(int)tool_number("--interval", optarg, 86400);
 			break;
 		case 'm':
-			a.min_switches = (int)tool_number("--min-switches", optarg, 100000);
+			a.min_switches = (int)tool_number("--min-switches",
+							  optarg, 100000);
 			break;
 		case 's':
 			a.squeue = optarg;
 			break;
 		case 'T':
-			a.squeue_timeout = (int)tool_number("--squeue-timeout", optarg, 86400);
+			a.squeue_timeout = (int)tool_number("--squeue-timeout",
+							    optarg, 86400);
 			break;
 		case 'L':
-			a.lock_timeout = (int)tool_number("--lock-timeout", optarg, 86400);
+			a.lock_timeout = (int)tool_number("--lock-timeout",
+							  optarg, 86400);
 			break;
 		case 'h':
 			jobwatch_usage(stdout);
@@ -430,7 +452,8 @@ int cmd_jobwatch(int argc, char **argv)
 	}
 	if (!a.topo || !a.jobfile || !a.pidfile || optind != argc ||
 	    a.once == (a.interval > 0)) {
-		fprintf(stderr, "osmre jobwatch: --topo, --job-file, --pidfile and one of --once or --interval are required\n");
+		fprintf(stderr,
+			"osmre jobwatch: --topo, --job-file, --pidfile and one of --once or --interval are required\n");
 		jobwatch_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -463,7 +486,7 @@ int cmd_jobwatch(int argc, char **argv)
 			rc = r < 0 ? EXIT_INVALID : 0;
 			break;
 		}
-		sleep((unsigned)a.interval);	/* errors are retried */
+		sleep((unsigned)a.interval); /* errors are retried */
 	} while (1);
 out:
 	if (lfd >= 0)

@@ -69,12 +69,14 @@ static void report(const struct engine *e, const struct jobs *jobs,
 		fprintf(stderr, "%s: %d virtual layer(s); no jobs: DFSSSP\n",
 			e->name, sr->layers);
 	else if (r->layers.have)
-		fprintf(stderr, "%s: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
+		fprintf(stderr,
+			"%s: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
 			e->name, sr->layers,
 			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
 			sr->efi_sar, sr->efi_dfsssp);
 	if (r->has_escape)
-		fprintf(stderr, "escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
+		fprintf(stderr,
+			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
 			r->escape.lids, r->escape.roots,
 			r->escape.fallback ? " (one per part)" : "", escape_vl);
 }
@@ -159,8 +161,8 @@ int cmd_route(int argc, char **argv)
 			iof = optarg;
 			break;
 		case 'E':
-			o.escape_vl = (int)tool_number("--escape-vl", optarg,
-						       14);
+			o.escape_vl =
+				(int)tool_number("--escape-vl", optarg, 14);
 			break;
 		case 'h':
 			route_usage(stdout);
@@ -177,19 +179,22 @@ int cmd_route(int argc, char **argv)
 	}
 	e = engine_find(engine);
 	if (!e) {
-		fprintf(stderr, "osmre route: unknown engine \"%s\" (available: %s)\n",
+		fprintf(stderr,
+			"osmre route: unknown engine \"%s\" (available: %s)\n",
 			engine, engine_names());
 		return EXIT_USAGE;
 	}
 	if (slsf && o.escape_vl < 0 && !(e->produces & ENGINE_LAYERS)) {
-		fprintf(stderr, "osmre route: --sls needs --engine sar or --escape-vl\n");
+		fprintf(stderr,
+			"osmre route: --sls needs --engine sar or --escape-vl\n");
 		return EXIT_USAGE;
 	}
 	if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && o.topology) {
 		struct pgft_params params;
 
 		if (topo_spec_parse(o.topology, &params, &err)) {
-			fprintf(stderr, "osmre route: --topology: %s\n", err.msg);
+			fprintf(stderr, "osmre route: --topology: %s\n",
+				err.msg);
 			return EXIT_USAGE;
 		}
 	}
@@ -207,10 +212,12 @@ int cmd_route(int argc, char **argv)
 		int n = lids_missing(f, NULL, NULL);
 
 		if (n) {
-			fprintf(stderr, "osmre route: %s: %s%d port(s) of %s have no LID in the dump (a dump of another fabric, or a truncated one)%s\n",
+			fprintf(stderr,
+				"osmre route: %s: %s%d port(s) of %s have no LID in the dump (a dump of another fabric, or a truncated one)%s\n",
 				lidsf, partial ? "warning: " : "", n, topo,
-				partial ? "; they are left unrouted:" :
-					  "; refusing (--partial-lids routes the others):");
+				partial ?
+					"; they are left unrouted:" :
+					"; refusing (--partial-lids routes the others):");
 			lids_missing(f, list_missing, &mc);
 			if (n > 10)
 				fprintf(stderr, "  ... and %d more\n", n - 10);
@@ -219,7 +226,8 @@ int cmd_route(int argc, char **argv)
 		}
 	}
 	if (o.escape_vl >= 0 && !lids_lmc_max(f)) {
-		fprintf(stderr, "osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");
+		fprintf(stderr,
+			"osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");
 		goto out;
 	}
 	if ((e->needs & ENGINE_TAKES_JOBS) &&
@@ -232,7 +240,8 @@ int cmd_route(int argc, char **argv)
 	o.io = &io;
 	t0 = tool_now();
 	if (engine_route(e, &o, f, &r, &err)) {
-		fprintf(stderr, "osmre route: %s: %s: %s\n", engine, topo, err.msg);
+		fprintf(stderr, "osmre route: %s: %s: %s\n", engine, topo,
+			err.msg);
 		rc = EXIT_INVALID;
 		goto out;
 	}
@@ -263,8 +272,8 @@ int cmd_route(int argc, char **argv)
 		fprintf(stderr, "osmre route: %s: write error\n", out);
 		goto out;
 	}
-	fprintf(stderr, "%s: routed %d switches in %.3f ms\n", engine, r.tables.n,
-		(t1 - t0) * 1e3);
+	fprintf(stderr, "%s: routed %d switches in %.3f ms\n", engine,
+		r.tables.n, (t1 - t0) * 1e3);
 	rc = 0;
 out:
 	route_result_free(&r);

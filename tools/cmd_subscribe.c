@@ -25,7 +25,7 @@ struct sub_ctx {
 	const char *unpath, *repath;
 	struct osmre_client *c;
 	int quiet;
-	long repaths;		/* repath hooks done */
+	long repaths; /* repath hooks done */
 };
 
 static volatile sig_atomic_t stop;
@@ -120,8 +120,10 @@ static int read_key(const char *path, char *key, char *err, size_t errlen)
 		if (line[i] <= ' ' || line[i] >= 0x7f)
 			break;
 	if (i < n || n < 8 || n > UPDW_KEY_MAX) {
-		snprintf(err, errlen, "%s:1: expected a key of 8 to %d printable characters without blanks",
-			 path, UPDW_KEY_MAX);
+		snprintf(
+			err, errlen,
+			"%s:1: expected a key of 8 to %d printable characters without blanks",
+			path, UPDW_KEY_MAX);
 		goto out;
 	}
 	memcpy(key, line, n);
@@ -169,7 +171,10 @@ int cmd_subscribe(int argc, char **argv)
 	struct osmre_client_opts o = { 0 };
 	struct sub_ctx x = { 0 };
 	struct osmre_client_hooks h = {
-		.unpath = do_unpath, .repath = do_repath, .log = log_line, .arg = &x,
+		.unpath = do_unpath,
+		.repath = do_repath,
+		.log = log_line,
+		.arg = &x,
 	};
 	struct sigaction sa;
 	long poll_ms = 0, count = 0;
@@ -193,7 +198,8 @@ int cmd_subscribe(int argc, char **argv)
 		case 'c':
 			o.mgmt_class = (int)tool_number("--class", optarg, 15);
 			if (o.mgmt_class < 9) {
-				fprintf(stderr, "osmre subscribe: --class: a vendor class 9..15\n");
+				fprintf(stderr,
+					"osmre subscribe: --class: a vendor class 9..15\n");
 				return EXIT_USAGE;
 			}
 			break;
@@ -201,7 +207,8 @@ int cmd_subscribe(int argc, char **argv)
 			poll_ms = tool_number("--poll-ms", optarg, 60000);
 			break;
 		case 't':
-			o.timeout_ms = (int)tool_number("--timeout-ms", optarg, 600000);
+			o.timeout_ms = (int)tool_number("--timeout-ms", optarg,
+							600000);
 			break;
 		case 'n':
 			count = tool_number("--count", optarg, 1L << 30);
@@ -211,7 +218,9 @@ int cmd_subscribe(int argc, char **argv)
 			break;
 		case 'k':
 			if (read_key(optarg, key, err, sizeof(err))) {
-				fprintf(stderr, "osmre subscribe: --key-file: %s\n", err);
+				fprintf(stderr,
+					"osmre subscribe: --key-file: %s\n",
+					err);
 				return EXIT_USAGE;
 			}
 			o.key = key;
@@ -241,13 +250,16 @@ int cmd_subscribe(int argc, char **argv)
 		if (osmre_client_step(x.c, &h)) {
 			/* the SM may be restarting: keep trying, say it once */
 			if (!fails++) {
-				snprintf(msg, sizeof(msg), "%s", osmre_client_error(x.c));
+				snprintf(msg, sizeof(msg), "%s",
+					 osmre_client_error(x.c));
 				log_line(&x, msg);
 			}
 		} else {
 			fails = 0;
 		}
-		usleep((useconds_t)(poll_ms ? poll_ms : osmre_client_poll_ms(x.c)) * 1000);
+		usleep((useconds_t)(poll_ms ? poll_ms :
+					      osmre_client_poll_ms(x.c)) *
+		       1000);
 	}
 	log_line(&x, "leaving");
 	osmre_client_close(x.c);

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "osmre.h"
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
@@ -26,6 +27,7 @@ static const struct {
 	{ "subscribe", cmd_subscribe, "take part in the update protocol (run hooks, ack)" },
 #endif
 };
+/* clang-format on */
 
 static void usage(FILE *out)
 {
@@ -62,7 +64,8 @@ int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 	if (!*f)
 		return -1;
 	if (lftdump_read(lfts, s, &err) ||
-	    ((lft_set_bind(s, *f, &err) || lft_set_import_lids(s, *f, &err) < 0) &&
+	    ((lft_set_bind(s, *f, &err) ||
+	      lft_set_import_lids(s, *f, &err) < 0) &&
 	     osmre_prefix(&err, "%s", lfts))) {
 		fprintf(stderr, "osmre %s: %s\n", cmd, err.msg);
 		lft_set_free(s);
@@ -81,7 +84,8 @@ long tool_number(const char *opt, const char *val, long max)
 	errno = 0;
 	v = strtol(val, &end, 10);
 	if (end == val || *end || errno || v < 0 || v > max) {
-		fprintf(stderr, "osmre: %s: expected an integer 0..%ld, got \"%s\"\n",
+		fprintf(stderr,
+			"osmre: %s: expected an integer 0..%ld, got \"%s\"\n",
 			opt, max, val);
 		exit(EXIT_USAGE);
 	}

@@ -38,7 +38,8 @@ const char *fuzz_file(const uint8_t *data, size_t size)
 			return NULL;
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	}
-	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+	if (ftruncate(fd, 0) ||
+	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		return NULL;
 	return path;
 }

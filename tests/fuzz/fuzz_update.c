@@ -44,18 +44,22 @@ static int f_pushed(void *ctx)
 }
 
 static const struct upd_ops ops = {
-	.compute = f_compute, .push = f_push, .pushed = f_pushed,
+	.compute = f_compute,
+	.push = f_push,
+	.pushed = f_pushed,
 	.new_id = f_id,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct updw_peer peers[5] = {
-		{ 0, 0, 0 }, { 0x10, 2, 3 }, { 0x20, 4, 5 }, { 0x30, 6, 7 },
-		{ 0x40, 8, 15 },
+		{ 0, 0, 0 },	{ 0x10, 2, 3 },	 { 0x20, 4, 5 },
+		{ 0x30, 6, 7 }, { 0x40, 8, 15 },
 	};
-	const struct upd_opts o = { .ack_timeout = 1.0, .push_timeout = 2.0,
-				    .max_misses = 2, .max_subs = 3 };
+	const struct upd_opts o = { .ack_timeout = 1.0,
+				    .push_timeout = 2.0,
+				    .max_misses = 2,
+				    .max_subs = 3 };
 	struct fake f = { 3, 1, 0 };
 	struct update u;
 	double now = 0;
@@ -65,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	update_init(&u, &ops, &f, &o);
 	while (i + 2 <= size) {
 		uint8_t act = data[i], who = data[i + 1];
-		size_t n = size - i - 2 < UPDW_MAD_SIZE ? size - i - 2 : UPDW_MAD_SIZE;
+		size_t n = size - i - 2 < UPDW_MAD_SIZE ? size - i - 2 :
+							  UPDW_MAD_SIZE;
 		const struct updw_peer *p = &peers[who % 5];
 		struct updw_msg req, resp;
 		uint64_t tid;
@@ -79,15 +84,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f.have = !(act & 4);
 		f.changes = act >> 5;
 		if (!updw_decode(data + i, n, 9, &req, &method, &tid)) {
-			why = updw_serve(&u, &req, p, (act & 8) ? "fuzz-key" : NULL,
-					 now, 100, 7, &resp);
+			why = updw_serve(&u, &req, p,
+					 (act & 8) ? "fuzz-key" : NULL, now,
+					 100, 7, &resp);
 			/* a refused requester learns nothing */
 			if (why)
 				assert(!resp.epoch && !resp.phase && !resp.sub);
 			/* nobody registers for another port */
 			if (req.op == UPDW_REGISTER && !why)
 				assert(req.guid == p->guid && p->guid);
-			assert(resp.reply_lid >= p->lid && resp.reply_lid <= p->lid_top);
+			assert(resp.reply_lid >= p->lid &&
+			       resp.reply_lid <= p->lid_top);
 			updw_reject_name(why);
 		}
 		i += n;

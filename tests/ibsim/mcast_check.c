@@ -43,7 +43,7 @@ static char **read_mft(const char *path, const struct fabric *f,
 		}
 		if (strstr(line, "Ports:")) {
 			free(ports);
-			ports = strdup(line);	/* column of each port */
+			ports = strdup(line); /* column of each port */
 			continue;
 		}
 		if (sw >= 0 && ports && !strncmp(line, "0x", 2) &&
@@ -61,7 +61,8 @@ static char **read_mft(const char *path, const struct fabric *f,
 				if (end == p)
 					break;
 				if ((size_t)(p - ports) < strlen(line) &&
-				    line[p - ports] == 'x' && port <= f->nodes[sw].nports)
+				    line[p - ports] == 'x' &&
+				    port <= f->nodes[sw].nports)
 					mft[sw][port] = 1;
 				p = end;
 			}
@@ -83,7 +84,8 @@ int main(int argc, char **argv)
 	unsigned mlid;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: mcast_check TOPO MFT_DUMP MLID PORT_GUID...\n");
+		fprintf(stderr,
+			"usage: mcast_check TOPO MFT_DUMP MLID PORT_GUID...\n");
 		return 2;
 	}
 	if (netfile_read(argv[1], &f, &err) || guid_map_build(f, &gm, &err)) {
@@ -94,11 +96,13 @@ int main(int argc, char **argv)
 	mft = read_mft(argv[2], f, &gm, mlid);
 	/* members: their leaf forwards to them */
 	for (i = 4; i < argc; i++) {
-		const struct guid_ent *e = guid_map_find(&gm, strtoull(argv[i], NULL, 16));
+		const struct guid_ent *e =
+			guid_map_find(&gm, strtoull(argv[i], NULL, 16));
 		const struct fab_port *pt;
 
 		if (!e || !e->port) {
-			printf("member %s: not a CA port of the topology\n", argv[i]);
+			printf("member %s: not a CA port of the topology\n",
+			       argv[i]);
 			bad++;
 			continue;
 		}
@@ -122,7 +126,8 @@ int main(int argc, char **argv)
 			edges++;
 			if (!mft[pt->rnode][pt->rport]) {
 				printf("%s[%d] -> %s: not forwarded back\n",
-				       f->nodes[i].name, p, f->nodes[pt->rnode].name);
+				       f->nodes[i].name, p,
+				       f->nodes[pt->rnode].name);
 				bad++;
 			}
 		}
@@ -140,16 +145,18 @@ int main(int argc, char **argv)
 		for (p = 1; p <= f->nodes[u].nports; p++) {
 			int v = f->nodes[u].ports[p].rnode;
 
-			if (mft[u][p] && v >= 0 && f->nodes[v].type == FAB_SWITCH &&
-			    !seen[v]) {
+			if (mft[u][p] && v >= 0 &&
+			    f->nodes[v].type == FAB_SWITCH && !seen[v]) {
 				seen[v] = 1;
 				queue[tail++] = v;
 			}
 		}
 	}
 	for (i = 4; i < argc; i++) {
-		const struct guid_ent *e = guid_map_find(&gm, strtoull(argv[i], NULL, 16));
-		int sw = e && e->port ? f->nodes[e->node].ports[e->port].rnode : -1;
+		const struct guid_ent *e =
+			guid_map_find(&gm, strtoull(argv[i], NULL, 16));
+		int sw = e && e->port ? f->nodes[e->node].ports[e->port].rnode :
+					-1;
 
 		if (sw >= 0 && !seen[sw]) {
 			printf("member %s: its switch %s is not in the tree\n",
@@ -158,7 +165,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (edges != tail - 1) {
-		printf("%d switch links for %d switches: not a tree\n", edges, tail);
+		printf("%d switch links for %d switches: not a tree\n", edges,
+		       tail);
 		bad++;
 	}
 	printf("MLID 0x%x: %d members, %d switches in the tree, %d links: %s\n",

@@ -13,8 +13,8 @@
 
 #include <infiniband/mad.h>
 
-#define MCM_MGID (1ULL << 0)
-#define MCM_PORT_GID (1ULL << 1)
+#define MCM_MGID       (1ULL << 0)
+#define MCM_PORT_GID   (1ULL << 1)
 #define MCM_JOIN_STATE (1ULL << 16)
 
 int main(int argc, char **argv)

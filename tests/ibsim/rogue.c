@@ -43,7 +43,8 @@ static int call(const struct updw_msg *m, int method, struct updw_msg *r)
 		if (n <= 0)
 			continue;
 		if (!updw_decode(in, (size_t)n, UPDW_CLASS_DEFAULT, r, &meth,
-				 &rtid) && (uint32_t)rtid == tid)
+				 &rtid) &&
+		    (uint32_t)rtid == tid)
 			return 1;
 	}
 	return 0;
@@ -62,7 +63,8 @@ int main(int argc, char **argv)
 	long i, n, answered = 0, ok = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: rogue ack|leave|poll|register|flood|garbage|key ARG...\n");
+		fprintf(stderr,
+			"usage: rogue ack|leave|poll|register|flood|garbage|key ARG...\n");
 		return 2;
 	}
 	if (umadport_open(&l, NULL, 0, 0, UPDW_CLASS_DEFAULT, 0, err,
@@ -113,7 +115,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rogue: bad arguments\n");
 		return 2;
 	}
-	if (!call(&m, m.op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET, &r)) {
+	if (!call(&m, m.op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET,
+		  &r)) {
 		printf("no answer\n");
 		umadport_close(&l);
 		return 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The update protocol inside OpenSM (update_protocol 1): the transport and
- * the staged push around common/update.c's state machine.
+ * the staged push around protocol/update.c's state machine.
  *
  * - A thread owns the state machine.  It opens the SM's port a second
  *   time, registers an agent of the protocol's vendor class, answers every

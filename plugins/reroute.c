@@ -103,8 +103,7 @@ static void *reroute_thread(void *arg)
 		pthread_mutex_unlock(&rr->lock);
 		p->osm->subn.force_reroute = TRUE;
 		osm_opensm_sweep(p->osm);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += PASS_WAIT_S;
+		until = clock_deadline(PASS_WAIT_S);
 		pthread_mutex_lock(&rr->lock);
 		while (rr->passes == before && rr->running &&
 		       pthread_cond_timedwait(&rr->cond, &rr->lock, &until) !=

@@ -157,7 +157,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	struct guid_map gm;
 	struct lid_owner *own = NULL;
 	unsigned max, lid;
-	osm_switch_t **sws_by_node =
+	/* the switches in walk order: OpenSM's and its fabric node */
+	osm_switch_t **sw_at =
 		calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
@@ -166,7 +167,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	osm_switch_t **by_node =
 		calloc((size_t)f->nnodes + 1, sizeof(*by_node));
 
-	if (!sws_by_node || !swnode || !by_node) {
+	if (!sw_at || !swnode || !by_node) {
 		osmre_fail(err, "out of memory");
 		goto out0;
 	}
@@ -185,7 +186,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 
 		if (!t)
 			continue;
-		sws_by_node[nsw] = sw;
+		sw_at[nsw] = sw;
 		swnode[nsw++] = e->node;
 		by_node[e->node] = sw;
 		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++) {
@@ -219,7 +220,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		}
 	sw_hops_free(&m);
 	for (i = 0; i < nsw && cost; i++) {
-		osm_switch_t *sw = sws_by_node[i];
+		osm_switch_t *sw = sw_at[i];
 
 		for (lid = 1; lid <= max && lid <= sw->max_lid_ho; lid++) {
 			int dn = own[lid].node, c;
@@ -238,7 +239,7 @@ out1:
 	free(own);
 	guid_map_free(&gm);
 out0:
-	free(sws_by_node);
+	free(sw_at);
 	free(swnode);
 	free(by_node);
 	return rc;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "staging.h"
 
 static void pass_free(struct staging_pass *p)
@@ -191,16 +192,9 @@ int staging_mode(struct staging *st)
 
 long staging_wait(struct staging *st, double timeout_s)
 {
-	struct timespec until;
+	struct timespec until = clock_deadline(timeout_s);
 	long n;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += (time_t)timeout_s;
-	until.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
 	/* the pass that takes the stage mode puts it back to normal */
 	pthread_mutex_lock(&st->lock);
 	while (st->mode == STAGING_STAGE && !st->closing &&

@@ -22,8 +22,10 @@ static void text(FILE *fp, const struct analysis *a)
 		fprintf(fp,
 			"validity: %ld port(s) without a LID: nobody reaches them\n",
 			r->no_lid);
-	fprintf(fp, "path length (links): min %d avg %.3f max %d\n",
-		r->min_hops, r->avg_hops, r->max_hops);
+	fprintf(fp,
+		"path length (links): min %d avg %.3f max %d; longer than the shortest: %ld pairs (%.2f %%)\n",
+		r->min_hops, r->avg_hops, r->max_hops, r->longer,
+		r->pairs ? 100.0 * (double)r->longer / (double)r->pairs : 0.0);
 	if (a->nvl > 1 || strcmp(a->sl_source, "one VL"))
 		fprintf(fp, "deadlock freedom (SLs from %s, %d VL%s): ",
 			a->sl_source, a->nvl, a->nvl == 1 ? "" : "s");
@@ -55,7 +57,7 @@ static const char *const csv_head =
 	"valid,ca_pairs,unreachable,loops,not_updown,switch_lids_unreachable,"
 	"hops_min,hops_avg,hops_max,cdg_acyclic,vls,channels,dependencies,"
 	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
-	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct";
+	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs";
 
 static void csv(FILE *fp, const struct analysis *a)
 {
@@ -76,7 +78,7 @@ static void csv(FILE *fp, const struct analysis *a)
 			a->efi_max, a->efi_avg_job_max, a->dark_pct);
 	else
 		fputs(",,,,", fp);
-	fputc('\n', fp);
+	fprintf(fp, ",%ld\n", r->longer);
 }
 
 static void json_string(FILE *fp, const char *s)
@@ -110,8 +112,8 @@ static void json(FILE *fp, const struct analysis *a)
 	fprintf(fp, ", \"switch_lids_unreachable\": %ld},\n",
 		r->sw_unreachable + r->sw_loops);
 	fprintf(fp,
-		"  \"path_length\": {\"min\": %d, \"avg\": %.3f, \"max\": %d},\n",
-		r->min_hops, r->avg_hops, r->max_hops);
+		"  \"path_length\": {\"min\": %d, \"avg\": %.3f, \"max\": %d, \"longer_pairs\": %ld},\n",
+		r->min_hops, r->avg_hops, r->max_hops, r->longer);
 	fprintf(fp, "  \"deadlock\": {\"acyclic\": %s, \"sl_source\": ",
 		a->acyclic ? "true" : "false");
 	json_string(fp, a->sl_source);

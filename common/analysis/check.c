@@ -33,6 +33,9 @@ struct tstate {
 	unsigned gen;
 	struct check_result r;
 	long hops_sum;
+	/* switch-to-switch distances from switch dist_from (-1: none yet),
+	 * for the pairs longer than the shortest path */
+	int *dist, *queue, dist_from;
 };
 
 struct ctx {
@@ -133,6 +136,36 @@ static void record(struct ctx *c, unsigned lid, int kind, int src, int sp,
 		c->prob[lid] = (struct problem){ (uint8_t)kind, src, sp, at };
 }
 
+/* Hops from switch sw to every switch (-1: unreachable), by BFS over the
+ * switch links; kept while the destination switch stays the same. */
+static const int *switch_dist(const struct fabric *f, struct tstate *t, int sw)
+{
+	int head = 0, n = 0, i, p;
+
+	if (t->dist_from == sw)
+		return t->dist;
+	for (i = 0; i < f->nnodes; i++)
+		t->dist[i] = -1;
+	t->dist[sw] = 0;
+	t->queue[n++] = sw;
+	while (head < n) {
+		const struct fab_node *nd = &f->nodes[t->queue[head]];
+		int d = t->dist[t->queue[head++]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			if (r < 0 || f->nodes[r].type != FAB_SWITCH ||
+			    f->nodes[r].removed || t->dist[r] >= 0)
+				continue;
+			t->dist[r] = d + 1;
+			t->queue[n++] = r;
+		}
+	}
+	t->dist_from = sw;
+	return t->dist;
+}
+
 static void check_lid(void *arg, long li, int tid)
 {
 	struct ctx *c = arg;
@@ -221,6 +254,16 @@ static void check_lid(void *arg, long li, int tid)
 			if (to_switch)
 				continue;
 			t->hops_sum += m->hops + 1;
+			/* a CA-to-CA path is 2 links longer than its switches'
+			 * distance */
+			{
+				int dsw = f->nodes[dn].ports[dp].rnode;
+				const int *dist = switch_dist(f, t, dsw);
+
+				if (dist[pt->rnode] >= 0 &&
+				    m->hops + 1 > dist[pt->rnode] + 2)
+					t->r.longer++;
+			}
 			if (m->hops + 1 < t->r.min_hops)
 				t->r.min_hops = m->hops + 1;
 			if (m->hops + 1 > t->r.max_hops)
@@ -325,7 +368,11 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		c.ts[t].m = calloc((size_t)f->nnodes + 1, sizeof(struct memo));
 		c.ts[t].stack = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 		c.ts[t].next = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-		if (!c.ts[t].m || !c.ts[t].stack || !c.ts[t].next)
+		c.ts[t].dist = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		c.ts[t].queue = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		c.ts[t].dist_from = -1;
+		if (!c.ts[t].m || !c.ts[t].stack || !c.ts[t].next ||
+		    !c.ts[t].dist || !c.ts[t].queue)
 			goto oom;
 		c.ts[t].r.min_hops = 1 << 30;
 	}
@@ -341,6 +388,7 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		r->sw_pairs += x->sw_pairs;
 		r->sw_unreachable += x->sw_unreachable;
 		r->sw_loops += x->sw_loops;
+		r->longer += x->longer;
 		if (x->min_hops < r->min_hops)
 			r->min_hops = x->min_hops;
 		if (x->max_hops > r->max_hops)
@@ -370,6 +418,8 @@ out:
 		free(c.ts[t].m);
 		free(c.ts[t].stack);
 		free(c.ts[t].next);
+		free(c.ts[t].dist);
+		free(c.ts[t].queue);
 	}
 	free(c.ts);
 	free(c.prob);

@@ -30,6 +30,9 @@ struct check_result {
 				 * nobody reaches them (a partial dump) */
 	int min_hops, max_hops; /* links, over reachable CA pairs */
 	double avg_hops;
+	/* reachable CA pairs whose path is longer than the shortest one of
+	 * the topology */
+	long longer;
 };
 
 /*

@@ -10,9 +10,9 @@
 #define INF UINT64_MAX
 
 struct link {
-	int from, to; /* compact switch indices */
-	int port;     /* on from */
-	uint64_t weight;
+	int from, to;  /* compact switch indices */
+	int port;      /* on from */
+	uint64_t load; /* the sources of the routes through it, so far */
 };
 
 struct graph {
@@ -26,7 +26,9 @@ struct graph {
 	int base_only; /* route base LIDs only (sar_opts) */
 	int *link_of;  /* channel -> link out of it, -1 */
 	int rip;       /* route_all takes each destination's routes off
-				 * the weights first (a refinement pass) */
+				 * the loads first (a refinement pass) */
+	int convex;    /* a link costs its load squared (else its load) */
+	uint64_t cap;  /* of a link's cost: no path's sum overflows */
 };
 
 static int graph_build(struct graph *g, const struct fabric *f)
@@ -74,7 +76,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 			if (r < 0 || g->idx[r] < 0)
 				continue;
 			g->link_of[g->chan_first[k] + p] = g->nlink;
-			g->l[g->nlink++] = (struct link){ k, g->idx[r], p, 1 };
+			g->l[g->nlink++] = (struct link){ k, g->idx[r], p, 0 };
 			g->in_first[g->idx[r] + 1]++;
 		}
 	for (k = 0; k < g->nsw; k++)
@@ -103,64 +105,6 @@ static void graph_free(struct graph *g)
 	free(g->in);
 }
 
-/* A binary heap of (distance, switch) with lazy deletion. */
-struct heap {
-	int n, cap;
-	uint64_t *key;
-	int *val;
-};
-
-static int heap_push(struct heap *h, uint64_t k, int v)
-{
-	int i;
-
-	if (h->n == h->cap) {
-		int nc = h->cap ? h->cap * 2 : 1024;
-		uint64_t *nk = realloc(h->key, (size_t)nc * sizeof(*nk));
-		int *nv;
-
-		if (!nk)
-			return -1;
-		h->key = nk;
-		nv = realloc(h->val, (size_t)nc * sizeof(*nv));
-		if (!nv)
-			return -1;
-		h->val = nv;
-		h->cap = nc;
-	}
-	for (i = h->n++; i > 0 && h->key[(i - 1) / 2] > k; i = (i - 1) / 2) {
-		h->key[i] = h->key[(i - 1) / 2];
-		h->val[i] = h->val[(i - 1) / 2];
-	}
-	h->key[i] = k;
-	h->val[i] = v;
-	return 0;
-}
-
-static void heap_pop(struct heap *h, uint64_t *k, int *v)
-{
-	uint64_t lk = h->key[--h->n];
-	int lv = h->val[h->n], i = 0;
-
-	*k = h->key[0];
-	*v = h->val[0];
-	for (;;) {
-		int c = 2 * i + 1;
-
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->key[c + 1] < h->key[c])
-			c++;
-		if (h->key[c] >= lk)
-			break;
-		h->key[i] = h->key[c];
-		h->val[i] = h->val[c];
-		i = c;
-	}
-	h->key[i] = lk;
-	h->val[i] = lv;
-}
-
 struct dest {
 	int node, port; /* CA port, or switch with port 0 */
 	int job;	/* -1: none */
@@ -170,49 +114,65 @@ struct dest {
 struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
-	int *next, *order;
-	struct heap h;
+	int *next, *order, *hop;
 };
 
+/* What a link carrying load costs a path (see route_dest). */
+static uint64_t link_cost(const struct graph *g, uint64_t load)
+{
+	uint64_t c = load;
+
+	if (g->convex)
+		c = load >> 32 ? g->cap : load * load;
+	return c < g->cap ? c : g->cap;
+}
+
 /*
- * One destination: Dijkstra from its switch t over the links reversed,
- * the LFT entries, then the weights: every switch's sources (add[]) flow
- * along its path to t.
+ * One destination, on shortest paths only: a breadth-first search from
+ * its switch t over the links reversed gives every switch its distance in
+ * hops; among the links that lead one hop closer to t, each switch takes
+ * the one whose path costs least (the sum of link_cost over its links:
+ * the load of the routes routed so far, DFSSSP's weights, or its square).
+ * The search visits the switches level by level, so a switch's cost is
+ * final before the switches one hop farther use it.  Then the LFT
+ * entries, then the loads: every switch's sources (add[]) flow along its
+ * path to t.  (OpenSM's dfsssp gets shortest paths by starting every
+ * weight at P^2; counting hops first makes it exact.)
  */
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		      int last_port, struct scratch *w)
 {
 	const uint64_t *add = w->add;
 	uint64_t *dist = w->dist, *flow = w->flow;
-	int *next = w->next, *order = w->order;
-	struct heap *h = &w->h;
-	int k, e, n = 0;
+	int *next = w->next, *order = w->order, *hop = w->hop;
+	int k, e, head = 0, n = 0;
 
 	for (k = 0; k < g->nsw; k++) {
 		dist[k] = INF;
 		next[k] = -1;
+		hop[k] = -1;
 	}
 	dist[t] = 0;
-	h->n = 0;
-	if (heap_push(h, 0, t))
-		return -1;
-	while (h->n) {
-		uint64_t d;
-		int u;
+	hop[t] = 0;
+	order[n++] = t;
+	while (head < n) {
+		int v = order[head++];
 
-		heap_pop(h, &d, &u);
-		if (d != dist[u])
-			continue;
-		order[n++] = u;
-		for (e = g->in_first[u]; e < g->in_first[u + 1]; e++) {
+		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
 			const struct link *lk = &g->l[g->in[e]];
-			uint64_t nd = d + lk->weight;
+			int u = lk->from;
+			uint64_t nd;
 
-			if (nd < dist[lk->from]) {
-				dist[lk->from] = nd;
-				next[lk->from] = g->in[e];
-				if (heap_push(h, nd, lk->from))
-					return -1;
+			if (hop[u] < 0) {
+				hop[u] = hop[v] + 1;
+				order[n++] = u;
+			} else if (hop[u] != hop[v] + 1) {
+				continue;
+			}
+			nd = dist[v] + link_cost(g, lk->load);
+			if (nd < dist[u]) {
+				dist[u] = nd;
+				next[u] = g->in[e];
 			}
 		}
 	}
@@ -234,7 +194,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 
 		if (next[u] < 0)
 			continue;
-		g->l[next[u]].weight += flow[u];
+		g->l[next[u]].load += flow[u];
 		flow[g->l[next[u]].to] += flow[u];
 	}
 	return 0;
@@ -611,7 +571,7 @@ out:
 }
 
 /* Takes the routes of every source switch to lid (switch t) off the
- * weights, following the tables. */
+ * loads, following the tables. */
 static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 		   int t, const uint64_t *add)
 {
@@ -627,7 +587,7 @@ static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 			    p > g->f->nodes[g->node[u]].nports ||
 			    (li = g->link_of[g->chan_first[u] + p]) < 0)
 				break;
-			g->l[li].weight -= add[i];
+			g->l[li].load -= add[i];
 			u = g->l[li].to;
 		}
 }
@@ -655,6 +615,8 @@ struct sar_variant {
 	int job_weights; /* intra-job routes weigh (else every source) */
 	int refine;	 /* then each destination routed again against
 				 * the others */
+	int convex;	 /* links cost their load squared: the most loaded
+			  * ones avoided harder */
 };
 
 /* clang-format off */
@@ -663,6 +625,10 @@ static const struct sar_variant variants[] = {
 	{ .job_order = 1, .job_weights = 0, .refine = 0 },
 	{ .job_order = 0, .job_weights = 1, .refine = 0 },
 	{ .job_order = 1, .job_weights = 1, .refine = 1 },	/* refined SAR */
+	{ .job_order = 0, .job_weights = 0, .refine = 0, .convex = 1 },
+	{ .job_order = 1, .job_weights = 0, .refine = 0, .convex = 1 },
+	{ .job_order = 0, .job_weights = 1, .refine = 0, .convex = 1 },
+	{ .job_order = 1, .job_weights = 1, .refine = 1, .convex = 1 },
 };
 /* clang-format on */
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
@@ -721,18 +687,20 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	if (graph_build(&sw->g, f) || lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
 	n = (size_t)sw->g.nsw + 1;
+	sw->g.cap = INF / n; /* a path has fewer than n links */
 	sw->w.add = calloc(n, sizeof(*sw->w.add));
 	sw->w.dist = malloc(n * sizeof(*sw->w.dist));
 	sw->w.flow = malloc(n * sizeof(*sw->w.flow));
 	sw->w.next = malloc(n * sizeof(int));
 	sw->w.order = malloc(n * sizeof(int));
+	sw->w.hop = malloc(n * sizeof(int));
 	sw->ncas_on = calloc(n, sizeof(int));
 	/* at most every switch and every CA port is a destination */
 	for (i = 0, k = 1; i < f->nnodes; i++)
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->ncas_on || !sw->d)
+	    !sw->w.order || !sw->w.hop || !sw->ncas_on || !sw->d)
 		return -1;
 	return 0;
 }
@@ -749,8 +717,7 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.flow);
 	free(sw->w.next);
 	free(sw->w.order);
-	free(sw->w.h.key);
-	free(sw->w.h.val);
+	free(sw->w.hop);
 	free(sw->ncas_on);
 	free(sw->d);
 	free(sw->own);
@@ -830,7 +797,8 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 	int i;
 
 	for (i = 0; i < g->nlink; i++)
-		g->l[i].weight = 1;
+		g->l[i].load = 0;
+	g->convex = v->convex;
 	for (i = 0; i < s0->n; i++)
 		memset(s0->t[i].port, LFT_NONE, s0->t[i].top + 1);
 	sw->nd = order_dests(sw->f, g, v->job_order ? o->jobs : NULL, o->io,

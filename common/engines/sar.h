@@ -3,12 +3,13 @@
  * sar: scheduling-aware routing (Domke & Hoefler, SAR slides, Algorithm 1)
  * on a DFSSSP base (Domke, Hoefler, Nagel, IPDPS 2011).  Topology-agnostic:
  *
- * - every destination LID gets a shortest-path tree from all switches by
- *   Dijkstra over the directed switch links, weighted; after each
- *   destination the links on its paths get heavier, by the number of CA
- *   sources behind each switch (DFSSSP) or, with jobs, by the number of
- *   sources sharing a job with the destination (SAR: only intra-job routes
- *   count);
+ * - every destination LID gets a tree of shortest paths from all switches:
+ *   hops first (a breadth-first search over the directed switch links),
+ *   then, among the shortest, the least loaded; after each destination
+ *   the links on its paths carry more load, by the number of CA sources
+ *   behind each switch (DFSSSP) or, with jobs, by the number of sources
+ *   sharing a job with the destination (SAR: only intra-job routes
+ *   count).  Every route is a shortest path of the topology;
  * - destinations in order: with jobs, the CA ports of the largest jobs
  *   first, then the others; without, the CA ports of the switches with
  *   the most CAs first (as OpenSM's dfsssp); I/O nodes after the compute
@@ -17,9 +18,10 @@
  *   (job order with DFSSSP's weights, DFSSSP's order with intra-job
  *   weights), and as SAR followed by one refinement pass (each destination
  *   in turn: its routes taken off the weights, routed again against all
- *   the others; a second pass was tried and does not help), and keeps the
- *   tables whose maximum effective edge forwarding index for those jobs is
- *   lowest (SAR's on ties): on a fabric with no room to spare (the SAR
+ *   the others; a second pass was tried and does not help), each of the
+ *   four with a link costing its load and with its load squared, and keeps
+ *   the tables whose maximum effective edge forwarding index for those
+ *   jobs is lowest (SAR's on ties): on a fabric with no room to spare (the SAR
  *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
  *   sar must not be worse;
  * - deadlock freedom: every (source CA port, destination LID) path gets a

@@ -90,14 +90,16 @@ static int parse_jobs(const char *text, const char *name,
 }
 
 int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
-		 struct guidlist *io, struct osmre_err *err)
+		 struct guidlist *io, int *changed, struct osmre_err *err)
 {
 	const char *path = p->opt.sar_job_file;
 
+	*changed = 0;
 	if (path[0]) {
 		char *text = read_job_file(path, err);
 
 		if (text && !parse_jobs(text, path, f, jobs, err)) {
+			*changed = !p->jobs_text || strcmp(p->jobs_text, text);
 			free(p->jobs_text);
 			p->jobs_text = text;
 		} else {

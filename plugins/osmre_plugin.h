@@ -65,6 +65,7 @@ struct osmre {
 	char *jobs_text;      /* sar: the last good job file */
 	struct proto proto;
 	struct osmre_engine *engines; /* one per row of engines[] */
+	uint64_t last_sig; /* topology of the last routed pass (0: none) */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -96,6 +97,11 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
  */
 int subnet_settle_switches(osm_opensm_t *osm);
 
+/* The tables the switches hold (OpenSM's copy of what they acknowledged),
+ * one per switch of f, for a stable re-route. */
+int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
+			struct lft_set *s, struct osmre_err *err);
+
 /* reroute.c: SIGUSR2 */
 int reroute_start(struct osmre *p);
 void reroute_stop(struct osmre *p);
@@ -105,10 +111,11 @@ void reroute_pass_done(struct osmre *p);
 /*
  * The job file of sar_job_file (the last good one when it does not parse,
  * with the error logged) and the I/O nodes of sar_io_guid_file, for a
- * pass on f; -1 with err when no job set parses.
+ * pass on f; *changed: the job file's text differs from the last good
+ * one (or is the first); -1 with err when no job set parses.
  */
 int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
-		 struct guidlist *io, struct osmre_err *err);
+		 struct guidlist *io, int *changed, struct osmre_err *err);
 /* One log line: the jobs, the layers and EFIs of the pass. */
 void jobfile_report(struct osmre *p, const struct jobs *jobs,
 		    const struct route_result *r);

@@ -66,9 +66,10 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	const struct engine *e = oe->e;
 	struct route_result r = { 0 };
 	struct guidlist io = { 0 };
+	struct lft_set prev = { 0 };
 	struct jobs jobs = { 0 };
 	struct engine_opts o;
-	int rc = -1;
+	int rc = -1, jobs_changed = 0;
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.dmodc = p->dmodc;
@@ -76,8 +77,15 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	o.io = &io;
 	*refused = 1;
 	if ((e->needs & ENGINE_TAKES_JOBS) &&
-	    jobfile_load(p, f, &jobs, &io, err))
+	    jobfile_load(p, f, &jobs, &io, &jobs_changed, err))
 		goto out;
+	/* a new topology, the same jobs: the routes that still work stay */
+	if ((e->produces & ENGINE_STABLE) && p->last_sig &&
+	    sig != p->last_sig && !jobs_changed) {
+		if (subnet_current_lfts(p->osm, f, &prev, err))
+			goto out;
+		o.prev = &prev;
+	}
 	if (engine_route(e, &o, f, &r, err)) {
 		if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && !o.topology[0] &&
 		    !r.inferred[0])
@@ -87,6 +95,11 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	*refused = 0;
 	log_result(p, e, &jobs, &r);
+	if (o.prev)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed\n",
+			e->name, lft_set_entries_changed(&r.tables, &prev));
+	p->last_sig = sig;
 	rc = staging_routed(&p->stage, sig, &r, s, err);
 	if (rc > 0) { /* a new topology under committed tables */
 		proto_topology(p);
@@ -96,6 +109,7 @@ out:
 	route_result_free(&r);
 	jobs_free(&jobs);
 	guidlist_free(&io);
+	lft_set_free(&prev);
 	return rc;
 }
 

@@ -277,3 +277,24 @@ int subnet_settle_switches(osm_opensm_t *osm)
 	}
 	return n;
 }
+
+int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
+			struct lft_set *s, struct osmre_err *err)
+{
+	unsigned lid;
+	int i;
+
+	if (lft_set_for_fabric(f, lids_max(f), s, err))
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		struct lft *t = &s->t[i];
+		osm_switch_t *sw =
+			osm_get_switch_by_guid(&osm->subn, cl_hton64(t->guid));
+
+		for (lid = 0;
+		     sw && sw->lft && lid <= t->top && lid <= sw->max_lid_ho;
+		     lid++)
+			t->port[lid] = sw->lft[lid];
+	}
+	return 0;
+}

@@ -46,6 +46,18 @@ static void text(FILE *fp, const struct analysis *a)
 		fprintf(fp,
 			"congestion risk: %ld routes of the patterns could not be walked\n",
 			a->unroutable);
+	if (a->has_against)
+		fprintf(fp,
+			"update: %ld of %ld entries changed (%.2f %%), %ld of %ld 64-LID blocks (%.2f %%)%s\n",
+			a->entries_changed, a->entries,
+			a->entries ? 100.0 * (double)a->entries_changed /
+					     (double)a->entries :
+				     0.0,
+			a->blocks_changed, a->blocks,
+			a->blocks ? 100.0 * (double)a->blocks_changed /
+					    (double)a->blocks :
+				    0.0,
+			a->dropped ? "; switches gone not counted" : "");
 	if (a->has_jobs)
 		fprintf(fp,
 			"jobs: %d jobs, %d hosts: effective edge forwarding index max %ld, per-job average of maxima %.2f, dark fiber %.1f %% of %ld inter-switch links\n",
@@ -57,7 +69,8 @@ static const char *const csv_head =
 	"valid,ca_pairs,unreachable,loops,not_updown,switch_lids_unreachable,"
 	"hops_min,hops_avg,hops_max,cdg_acyclic,vls,channels,dependencies,"
 	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
-	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs";
+	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs,"
+	"entries_changed,blocks_changed";
 
 static void csv(FILE *fp, const struct analysis *a)
 {
@@ -78,7 +91,12 @@ static void csv(FILE *fp, const struct analysis *a)
 			a->efi_max, a->efi_avg_job_max, a->dark_pct);
 	else
 		fputs(",,,,", fp);
-	fprintf(fp, ",%ld\n", r->longer);
+	fprintf(fp, ",%ld,", r->longer);
+	if (a->has_against)
+		fprintf(fp, "%ld,%ld", a->entries_changed, a->blocks_changed);
+	else
+		fputc(',', fp);
+	fputc('\n', fp);
 }
 
 static void json_string(FILE *fp, const char *s)

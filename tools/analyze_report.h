@@ -28,6 +28,9 @@ struct analysis {
 	int has_jobs, njobs, nhosts;
 	long efi_max, links;
 	double efi_avg_job_max, dark_pct;
+	/* update size against earlier tables, when has_against */
+	int has_against, dropped;
+	long entries_changed, entries, blocks_changed, blocks;
 };
 
 enum analysis_format { AF_TEXT, AF_CSV, AF_JSON };

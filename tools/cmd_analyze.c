@@ -31,6 +31,8 @@ static void analyze_usage(FILE *out)
 		"      --sl-file FILE    SLs of the paths and SL-to-VL tables for the\n"
 		"                        deadlock check (default: one VL)\n"
 		"      --jobs FILE       job file: effective edge forwarding index, dark fiber\n"
+		"      --against FILE    earlier tables (an LFT dump): the update size,\n"
+		"                        entries and 64-LID blocks that differ\n"
 		"      --rp N            random permutations for RP (default 1000)\n"
 		"      --seed K          seed of the random permutations (default 1)\n"
 		"      --format F        text (default), csv or json\n"
@@ -40,7 +42,7 @@ static void analyze_usage(FILE *out)
 }
 
 struct analyze_args {
-	const char *topo, *lfts, *order, *jobs, *slfile;
+	const char *topo, *lfts, *order, *jobs, *slfile, *against;
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
@@ -79,6 +81,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "no-updown", no_argument, NULL, 'U' },
 		{ "rp", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'J' },
+		{ "against", required_argument, NULL, 'A' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -108,6 +111,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			break;
 		case 'J':
 			a->jobs = optarg;
+			break;
+		case 'A':
+			a->against = optarg;
 			break;
 		case 'r':
 			a->nperm = (int)tool_number("--rp", optarg, 10000000);
@@ -263,6 +269,31 @@ static int job_metrics(const struct fabric *f, const struct lft_set *s,
 	return 0;
 }
 
+/* The update from the tables in file to s: entries and 64-LID blocks that
+ * differ, over the switches of f. */
+static int update_size(const struct fabric *f, const struct lft_set *s,
+		       const char *file, struct analysis *r,
+		       struct osmre_err *err)
+{
+	struct lft_set old = { 0 };
+	int i, rc = -1;
+
+	if (lftdump_read(file, &old, err) ||
+	    lft_set_bind_known(&old, f, &r->dropped, err))
+		goto out;
+	r->has_against = 1;
+	r->entries_changed = lft_set_entries_changed(s, &old);
+	r->blocks_changed = lft_set_blocks_changed(s, &old, NULL);
+	for (i = 0; i < s->n; i++) {
+		r->entries += (long)s->t[i].top + 1;
+		r->blocks += (long)s->t[i].top / 64 + 1;
+	}
+	rc = 0;
+out:
+	lft_set_free(&old);
+	return rc;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_args a = { .order = "nid",
@@ -291,6 +322,10 @@ int cmd_analyze(int argc, char **argv)
 	    deadlock(f, &s, &a, &r, &err) || patterns(f, &s, &a, &r, &err) ||
 	    (a.jobs && job_metrics(f, &s, a.jobs, &r, &err))) {
 		fprintf(stderr, "osmre analyze: %s\n", err.msg);
+		goto out;
+	}
+	if (a.against && update_size(f, &s, a.against, &r, &err)) {
+		fprintf(stderr, "osmre analyze: %s: %s\n", a.against, err.msg);
 		goto out;
 	}
 	analysis_print(stdout, &r, a.fmt);

@@ -34,6 +34,9 @@ static void route_usage(FILE *out)
 		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
 		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
 		"                      the compute nodes\n"
+		"      --previous FILE sar: a stable re-route: the tables in force (an LFT\n"
+		"                      dump of the fabric before the change); every route\n"
+		"                      that still leads one hop closer stays\n"
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 		"                      (sar: on at most V layers); --sls then covers both\n",
@@ -98,11 +101,13 @@ int cmd_route(int argc, char **argv)
 		{ "max-vls", required_argument, NULL, 'V' },
 		{ "io-guids", required_argument, NULL, 'I' },
 		{ "escape-vl", required_argument, NULL, 'E' },
+		{ "previous", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
-	const char *jobsf = NULL, *slsf = NULL, *iof = NULL;
+	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
+	struct lft_set prev = { 0 };
 	const struct engine *e;
 	struct guidlist io = { 0 };
 	int partial = 0;
@@ -164,6 +169,9 @@ int cmd_route(int argc, char **argv)
 			o.escape_vl =
 				(int)tool_number("--escape-vl", optarg, 14);
 			break;
+		case 'P':
+			prevf = optarg;
+			break;
 		case 'h':
 			route_usage(stdout);
 			return 0;
@@ -182,6 +190,12 @@ int cmd_route(int argc, char **argv)
 		fprintf(stderr,
 			"osmre route: unknown engine \"%s\" (available: %s)\n",
 			engine, engine_names());
+		return EXIT_USAGE;
+	}
+	if (prevf && !(e->produces & ENGINE_STABLE)) {
+		fprintf(stderr,
+			"osmre route: --previous: engine %s has no stable re-route\n",
+			engine);
 		return EXIT_USAGE;
 	}
 	if (slsf && o.escape_vl < 0 && !(e->produces & ENGINE_LAYERS)) {
@@ -236,6 +250,17 @@ int cmd_route(int argc, char **argv)
 		fprintf(stderr, "osmre route: %s\n", err.msg);
 		goto out;
 	}
+	if (prevf) {
+		int dropped;
+
+		if (lftdump_read(prevf, &prev, &err) ||
+		    lft_set_bind_known(&prev, f, &dropped, &err)) {
+			fprintf(stderr, "osmre route: %s: %s\n", prevf,
+				err.msg);
+			goto out;
+		}
+		o.prev = &prev;
+	}
 	o.jobs = &jobs;
 	o.io = &io;
 	t0 = tool_now();
@@ -280,6 +305,7 @@ out:
 	jobs_free(&jobs);
 	guidlist_free(&io);
 	lft_set_free(&ls);
+	lft_set_free(&prev);
 	fabric_free(f);
 	return rc;
 }

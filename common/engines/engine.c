@@ -76,7 +76,8 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 {
 	struct sar_opts so = { .max_vls = o->max_vls,
 			       .jobs = o->jobs,
-			       .io = o->io };
+			       .io = o->io,
+			       .prev = o->prev };
 	struct route_layers *l = &r->layers;
 
 	if (o->escape_vl >= 0) {
@@ -100,7 +101,7 @@ const struct engine engines[] = {
 	{ "pqft", "PGFT/QFT routing (Zahavi et al.)", ENGINE_NEEDS_TOPOLOGY,
 	  0, pqft_engine },
 	{ "sar", "scheduling-aware routing on DFSSSP (Domke & Hoefler)",
-	  ENGINE_TAKES_JOBS, ENGINE_LAYERS, sar_engine },
+	  ENGINE_TAKES_JOBS, ENGINE_LAYERS | ENGINE_STABLE, sar_engine },
 	{ NULL, NULL, 0, 0, NULL },
 };
 /* clang-format on */

@@ -26,14 +26,20 @@
 struct dmodc;
 
 /* what an engine needs (engine.needs) */
-#define ENGINE_NEEDS_TREE 0x1 /* a fat tree (ranks.h) */
-#define ENGINE_NEEDS_TOPOLOGY                                                  \
-	0x2		      /* pqft: the topology's parameters
-					 * (read off a complete fabric) */
-#define ENGINE_TAKES_JOBS 0x4 /* a job file (and I/O nodes) */
+/* a fat tree (ranks.h) */
+#define ENGINE_NEEDS_TREE     0x1
+/* pqft: the topology's parameters (read off a complete fabric) */
+#define ENGINE_NEEDS_TOPOLOGY 0x2
+/* a job file (and I/O nodes) */
+#define ENGINE_TAKES_JOBS     0x4
+
 /* what it produces (engine.produces) */
-#define ENGINE_LAYERS	  0x1 /* an SL per path (VL = SL) */
-#define ENGINE_CA_HOPS	  0x2 /* hop counts to CAs (dmodc's costs) */
+/* an SL per path (VL = SL) */
+#define ENGINE_LAYERS  0x1
+/* hop counts to CAs (dmodc's costs) */
+#define ENGINE_CA_HOPS 0x2
+/* re-routes that keep the routes still working (engine_opts.prev) */
+#define ENGINE_STABLE  0x4
 
 struct engine_opts {
 	int threads; /* <= 0: online CPUs */
@@ -50,6 +56,9 @@ struct engine_opts {
 	/* dmodc: the state kept between passes (hop counts, dumps); NULL:
 	 * a temporary one */
 	struct dmodc *dmodc;
+	/* ENGINE_STABLE: the tables in force, bound to the fabric; the
+	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
+	const struct lft_set *prev;
 };
 
 /* An SL per (source CA port, destination LID) path: sar's layers. */

@@ -28,7 +28,8 @@ struct graph {
 	int rip;       /* route_all takes each destination's routes off
 				 * the loads first (a refinement pass) */
 	int convex;    /* a link costs its load squared (else its load) */
-	uint64_t cap;  /* of a link's cost: no path's sum overflows */
+	const struct lft_set *prev; /* a stable re-route keeps these */
+	uint64_t cap; /* of a link's cost: no path's sum overflows */
 };
 
 static int graph_build(struct graph *g, const struct fabric *f)
@@ -115,6 +116,7 @@ struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
+	int *pport; /* per switch: its previous port (-1), -2 once kept */
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -137,7 +139,9 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
  * final before the switches one hop farther use it.  Then the LFT
  * entries, then the loads: every switch's sources (add[]) flow along its
  * path to t.  (OpenSM's dfsssp gets shortest paths by starting every
- * weight at P^2; counting hops first makes it exact.)
+ * weight at P^2; counting hops first makes it exact.)  A stable re-route
+ * (g->prev) keeps a switch's previous port whenever it still leads one
+ * hop closer: only the switches whose path lost a link choose again.
  */
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		      int last_port, struct scratch *w)
@@ -145,12 +149,17 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	const uint64_t *add = w->add;
 	uint64_t *dist = w->dist, *flow = w->flow;
 	int *next = w->next, *order = w->order, *hop = w->hop;
+	int *pport = w->pport;
 	int k, e, head = 0, n = 0;
 
 	for (k = 0; k < g->nsw; k++) {
+		const struct lft *pt =
+			g->prev ? lft_of_node(g->prev, g->node[k]) : NULL;
+
 		dist[k] = INF;
 		next[k] = -1;
 		hop[k] = -1;
+		pport[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
 	dist[t] = 0;
 	hop[t] = 0;
@@ -166,11 +175,15 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 			if (hop[u] < 0) {
 				hop[u] = hop[v] + 1;
 				order[n++] = u;
-			} else if (hop[u] != hop[v] + 1) {
+			} else if (hop[u] != hop[v] + 1 || pport[u] == -2) {
 				continue;
 			}
 			nd = dist[v] + link_cost(g, lk->load);
-			if (nd < dist[u]) {
+			if (lk->port == pport[u]) {
+				pport[u] = -2; /* kept */
+				dist[u] = nd;
+				next[u] = g->in[e];
+			} else if (nd < dist[u]) {
 				dist[u] = nd;
 				next[u] = g->in[e];
 			}
@@ -684,6 +697,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->f = f;
 	sw->o = o;
 	sw->g.base_only = o->base_only;
+	sw->g.prev = o->prev;
 	if (graph_build(&sw->g, f) || lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
 	n = (size_t)sw->g.nsw + 1;
@@ -694,13 +708,15 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.next = malloc(n * sizeof(int));
 	sw->w.order = malloc(n * sizeof(int));
 	sw->w.hop = malloc(n * sizeof(int));
+	sw->w.pport = malloc(n * sizeof(int));
 	sw->ncas_on = calloc(n, sizeof(int));
 	/* at most every switch and every CA port is a destination */
 	for (i = 0, k = 1; i < f->nnodes; i++)
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->w.hop || !sw->ncas_on || !sw->d)
+	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->ncas_on ||
+	    !sw->d)
 		return -1;
 	return 0;
 }
@@ -718,6 +734,7 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.next);
 	free(sw->w.order);
 	free(sw->w.hop);
+	free(sw->w.pport);
 	free(sw->ncas_on);
 	free(sw->d);
 	free(sw->own);
@@ -955,7 +972,8 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	if (sw.nd < 0 || route_all(&sw, s, sw.job_on))
 		goto oom;
 	r->job_aware = o->jobs && o->jobs->njobs;
-	if (r->job_aware && try_variants(&sw, s, r, err))
+	/* a stable re-route keeps the variant the previous tables came from */
+	if (r->job_aware && !o->prev && try_variants(&sw, s, r, err))
 		goto out;
 	if (layer_paths(&sw, s, r, err))
 		goto out;

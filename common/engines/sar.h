@@ -50,6 +50,15 @@ struct sar_opts {
 	/* the update protocol's escape routes the high LIDs (updn.h): route
 	 * and layer only the base LIDs */
 	int base_only;
+	/*
+	 * A stable re-route after a topology change (the jobs unchanged):
+	 * the tables in force, bound to the fabric (lft_set_bind).  A
+	 * switch keeps its previous port for a LID whenever that port still
+	 * leads one hop closer to the destination; the others choose again,
+	 * against the loads of the routes kept; one pass, no variants; the
+	 * layers are computed anew.  NULL: a full routing.
+	 */
+	const struct lft_set *prev;
 };
 
 struct sar_result {

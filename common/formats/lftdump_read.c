@@ -260,6 +260,29 @@ int lft_set_bind(struct lft_set *s, const struct fabric *f,
 	return 0;
 }
 
+int lft_set_bind_known(struct lft_set *s, const struct fabric *f, int *dropped,
+		       struct osmre_err *err)
+{
+	struct guid_map m;
+	int i, k = 0;
+
+	if (guid_map_build(f, &m, err))
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct guid_ent *e = guid_map_find(&m, s->t[i].guid);
+
+		if (e && f->nodes[e->node].type == FAB_SWITCH &&
+		    !f->nodes[e->node].removed)
+			s->t[k++] = s->t[i];
+		else
+			free(s->t[i].port);
+	}
+	guid_map_free(&m);
+	*dropped = s->n - k;
+	s->n = k;
+	return lft_set_bind(s, f, err);
+}
+
 int lft_set_import_lids(const struct lft_set *s, struct fabric *f,
 			struct osmre_err *err)
 {

@@ -135,6 +135,23 @@ long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
 	return n;
 }
 
+long lft_set_entries_changed(const struct lft_set *a, const struct lft_set *b)
+{
+	long n = 0;
+	unsigned lid;
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct lft *y = lft_of_node(b, a->t[i].node);
+		unsigned top = y && y->top > a->t[i].top ? y->top : a->t[i].top;
+
+		for (lid = 0; lid <= top; lid++)
+			n += lft_get(&a->t[i], lid) !=
+			     (y ? lft_get(y, lid) : LFT_NONE);
+	}
+	return n;
+}
+
 int lft_set_clone(const struct lft_set *src, struct lft_set *dst,
 		  struct osmre_err *err)
 {

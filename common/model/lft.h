@@ -74,6 +74,10 @@ long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
 int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,
 		  struct osmre_err *err);
 
+/* Entries (switch, LID) that differ between a and b, tables matched by
+ * node (a switch of a missing from b counts all its routed entries). */
+long lft_set_entries_changed(const struct lft_set *a, const struct lft_set *b);
+
 /*
  * Reads opensm-lfts.dump or ibroute/dump_fts output.  Tables are keyed by
  * switch GUID; lft_set_bind() attaches them to a fabric.
@@ -83,6 +87,10 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 			struct osmre_err *err);
 int lft_set_bind(struct lft_set *s, const struct fabric *f,
 		 struct osmre_err *err);
+/* As lft_set_bind, after dropping (and counting in *dropped) the tables
+ * of switches f does not have: tables of the fabric before a change. */
+int lft_set_bind_known(struct lft_set *s, const struct fabric *f, int *dropped,
+		       struct osmre_err *err);
 /*
  * Gives the fabric the LIDs the dump names (rows carrying "portguid"):
  * each port's base LID is its lowest, its LMC from the number of LIDs.

@@ -256,10 +256,133 @@ static void test_io_and_limits(void **state)
 	free(text);
 }
 
+/* Hops from switch t to every node, over switch links (-1: none). */
+static void hops_to(const struct fabric *f, int t, int *hop, int *q)
+{
+	int head = 0, n = 0, i, p;
+
+	for (i = 0; i < f->nnodes; i++)
+		hop[i] = -1;
+	hop[t] = 0;
+	q[n++] = t;
+	while (head < n) {
+		int v = q[head++];
+
+		for (p = 1; p <= f->nodes[v].nports; p++) {
+			int r = f->nodes[v].ports[p].rnode;
+
+			if (r >= 0 && f->nodes[r].type == FAB_SWITCH &&
+			    hop[r] < 0) {
+				hop[r] = hop[v] + 1;
+				q[n++] = r;
+			}
+		}
+	}
+}
+
+/*
+ * A stable re-route after a leaf uplink fails: valid and deadlock-free,
+ * and an entry changes only where its old port no longer leads one hop
+ * closer to the destination; a fresh routing changes far more.
+ */
+static void test_stable_reroute(void **state)
+{
+	struct fabric *f = tu_pgft("3", "6,6,6", "1,6,6", "1,1,1", 0);
+	struct sar_opts o = { .max_vls = 8 };
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct lft_set before, after, fresh;
+	struct check_result cr;
+	struct sar_result r;
+	struct osmre_err err;
+	int leaf = -1, p, i, *hop, *q, dst, t;
+	long changed = 0, fresh_changed, entries = 0;
+	unsigned lid;
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &before, &err), 0);
+	assert_int_equal(sar_route(f, &o, &before, &r, &err), 0);
+	sar_result_free(&r);
+	/* the first leaf's first uplink goes */
+	for (i = 0; i < f->nnodes && leaf < 0; i++)
+		if (f->nodes[i].type == FAB_SWITCH &&
+		    !strncmp(f->nodes[i].name, "S1_", 3))
+			leaf = i;
+	assert_true(leaf >= 0);
+	for (p = 1; p <= f->nodes[leaf].nports; p++) {
+		struct fab_port *pt = &f->nodes[leaf].ports[p];
+
+		if (pt->rnode >= 0 && f->nodes[pt->rnode].type == FAB_SWITCH) {
+			f->nodes[pt->rnode].ports[pt->rport].rnode = -1;
+			pt->rnode = -1;
+			break;
+		}
+	}
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &after, &err), 0);
+	o.prev = &before;
+	assert_int_equal(sar_route(f, &o, &after, &r, &err), 0);
+	assert_int_equal(check_lfts(f, &after, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	assert_int_equal(cr.longer, 0);
+	assert_true(tu_sls_acyclic(f, &after, &r, -1));
+	sar_result_free(&r);
+	/* an entry changed only where its old port leads no hop closer */
+	hop = malloc((size_t)f->nnodes * sizeof(int));
+	q = malloc((size_t)f->nnodes * sizeof(int));
+	assert_non_null(hop);
+	assert_non_null(q);
+	for (lid = 1; lid <= lids_max(f); lid++) {
+		for (dst = 0; dst < f->nnodes; dst++)
+			for (p = 1; p <= f->nodes[dst].nports; p++)
+				if (f->nodes[dst].type != FAB_SWITCH &&
+				    f->nodes[dst].ports[p].lid == lid)
+					goto found;
+		continue;
+found:
+		t = f->nodes[dst].ports[p].rnode;
+		hops_to(f, t, hop, q);
+		for (i = 0; i < after.n; i++) {
+			const struct lft *a = &after.t[i], *b = &before.t[i];
+			int u = a->node, op = lft_get(b, lid), r2;
+
+			entries++;
+			if (lft_get(a, lid) == op)
+				continue;
+			changed++;
+			r2 = op != LFT_NONE && op >= 1 &&
+					     op <= f->nodes[u].nports ?
+				     f->nodes[u].ports[op].rnode :
+				     -1;
+			if (u != t && r2 >= 0 &&
+			    f->nodes[r2].type == FAB_SWITCH &&
+			    hop[r2] == hop[u] - 1)
+				fail_msg(
+					"switch %s, LID %u: port %d still led one hop closer",
+					f->nodes[u].name, lid, op);
+		}
+	}
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &fresh, &err), 0);
+	o.prev = NULL;
+	assert_int_equal(sar_route(f, &o, &fresh, &r, &err), 0);
+	sar_result_free(&r);
+	fresh_changed = lft_set_entries_changed(&fresh, &before);
+	printf("stable re-route: %ld of %ld CA entries changed; a fresh routing %ld\n",
+	       changed, entries, fresh_changed);
+	assert_true(changed > 0);
+	assert_true(changed * 50 <= entries);
+	assert_true(fresh_changed > 5 * changed);
+	free(hop);
+	free(q);
+	lft_set_free(&before);
+	lft_set_free(&after);
+	lft_set_free(&fresh);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadlock_free),
+		cmocka_unit_test(test_stable_reroute),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_io_and_limits),

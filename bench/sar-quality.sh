@@ -53,7 +53,7 @@ row() {
 		split(d, x, ",")
 		printf "%s,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f, e, $1, $9, $8,
 			$2 ? 100 * $27 / $2 : 0, $16, $17, $18, v, $24,
-			x[1], x[28], x[31], x[29], x[32] }' >>"$OUT"
+			x[1], x[28], x[30], x[29], x[31] }' >>"$OUT"
 }
 
 # fabric NAME LEAF PORT GEN-ARGS...: every engine on it
@@ -75,7 +75,7 @@ fabric() {
 	for e in dfsssp ftree updn nue sar; do
 		extra=
 		case $e in updn|ftree) extra="root_guid_file $W/roots" ;; esac
-		l=$W/$name.$e.lfts
+		lf=$W/$name.$e.lfts
 		if ! ROUTING=$e osm_start "$sm" ${extra:+"$extra"} >/dev/null ||
 		   ! grep -q "$e tables configured" "$W/osm.log"; then
 			echo "$name,$e,refused,,,,,,,,,,,,," >>"$OUT"
@@ -83,19 +83,19 @@ fabric() {
 			continue
 		fi
 		sleep 1
-		read_lfts "$reader" "$l" || { osm_stop; continue; }
+		read_lfts "$reader" "$lf" || { osm_stop; continue; }
 		vls=1
 		sls=
 		case $e in
 		dfsssp) vls=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' "$W/osm.log" | tail -1) ;;
 		nue) vls=- ;;
 		sar)
-			"$OSMRE" route -e sar --topo "$NET" --lids "$l" --sls "$W/sar.sls" \
+			"$OSMRE" route -e sar --topo "$NET" --lids "$lf" --sls "$W/sar.sls" \
 				--out "$W/sar.offline" 2>"$W/sar.err"
 			vls=$(sed -n 's/^sar: \([0-9]*\) virtual layer.*/\1/p' "$W/sar.err")
 			sls=$W/sar.sls ;;
 		esac
-		first=$(measure "$NET" "$l" "$sls")
+		first=$(measure "$NET" "$lf" "$sls")
 		n=$(grep -c "$e tables configured" "$W/osm.log")
 		console "Unlink \"$leaf\"[$port]"
 		down=
@@ -103,14 +103,14 @@ fabric() {
 			sleep 2
 			if read_lfts "$reader" "$W/down.lfts" &&
 			   diag "$reader" ibnetdiscover >"$W/down.net" 2>/dev/null; then
-				down=$(measure "$W/down.net" "$W/down.lfts" "" "$l")
+				down=$(measure "$W/down.net" "$W/down.lfts" "" "$lf")
 			fi
 		fi
 		console "ReLink \"$leaf\"[$port]"
 		row "$name" "$e" "$first" "$vls" "$down"
 		osm_stop
 		if [ "$e" = dfsssp ]; then
-			"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" --lids "$l" \
+			"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" --lids "$lf" \
 				--sls "$W/sj.sls" --out "$W/sj.lfts" 2>"$W/sj.err" &&
 				row "$name" "sar+jobs" "$(measure "$NET" "$W/sj.lfts" "$W/sj.sls")" \
 					"$(sed -n 's/^sar: \([0-9]*\) virtual layer.*/\1/p' "$W/sj.err")" ""

@@ -70,7 +70,7 @@ static const char *const csv_head =
 	"hops_min,hops_avg,hops_max,cdg_acyclic,vls,channels,dependencies,"
 	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
 	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs,"
-	"entries_changed,blocks_changed";
+	"entries_changed,blocks_changed,entries,blocks";
 
 static void csv(FILE *fp, const struct analysis *a)
 {
@@ -93,9 +93,10 @@ static void csv(FILE *fp, const struct analysis *a)
 		fputs(",,,,", fp);
 	fprintf(fp, ",%ld,", r->longer);
 	if (a->has_against)
-		fprintf(fp, "%ld,%ld", a->entries_changed, a->blocks_changed);
+		fprintf(fp, "%ld,%ld,%ld,%ld", a->entries_changed,
+			a->blocks_changed, a->entries, a->blocks);
 	else
-		fputc(',', fp);
+		fputs(",,,", fp);
 	fputc('\n', fp);
 }
 

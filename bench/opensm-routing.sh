@@ -11,6 +11,9 @@
 # reads the parameters off the (complete) fabric.  QUALITY=1 also reads the
 # tables back (dump_fts) and prints their congestion risk (osmre analyze,
 # shifts in host order, RP over 100 permutations) and which engine routed.
+# UNLINK="SWITCH PORT" then takes that link down (ibsim's Unlink) and times
+# the routing step of the re-route OpenSM makes for the trap ("after a
+# link loss"), then links it back.
 set -u
 h=$1 m=$2 w=$3 p=$4
 shift 4
@@ -40,6 +43,14 @@ for engine in "$@"; do
 		wait_log "$engine tables configured on all switches" 2 3600 >/dev/null &&
 			again=$(routing_step "$W/osm.log" "$engine" 2)
 	fi
+	lost="-"
+	if [ -n "${UNLINK:-}" ]; then
+		n=$(grep -c "$engine tables configured on all switches" "$W/osm.log")
+		console "Unlink \"${UNLINK% *}\"[${UNLINK#* }]"
+		wait_log "$engine tables configured on all switches" $((n + 1)) 3600 >/dev/null &&
+			lost=$(routing_step "$W/osm.log" "$engine" $((n + 1)))
+		console "ReLink \"${UNLINK% *}\"[${UNLINK#* }]"
+	fi
 	rss=$(awk '/VmHWM/ { print $2 }' "/proc/$OSM_PID/status" 2>/dev/null)
 	if [ "${QUALITY:-0}" = 1 ]; then
 		awk '/^Hca/ { x = $3; gsub(/"/, "", x); print x }' "$NET" >"$W/hosts.order"
@@ -53,8 +64,8 @@ for engine in "$@"; do
 					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"
 		fi
 	fi
-	printf "%s(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
-		"$NAME" "$h" "$m" "$w" "$p" "$engine" "$first" "$again" \
+	printf "%s(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
+		"$NAME" "$h" "$m" "$w" "$p" "$engine" "$first" "$again" "$lost" \
 		$(($(date +%s) - start)) "${rss:-?}"
 	osm_stop "$engine"
 done

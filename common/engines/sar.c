@@ -320,6 +320,7 @@ struct deps {
 	uint64_t *key; /* c1 << 32 | c2, UINT64_MAX empty */
 	int *count;
 	int **paths, *npaths, *cappaths;
+	int lists; /* keep each dependency's paths (to move them) */
 };
 
 static long dep_find(struct deps *d, uint64_t k, int insert)
@@ -424,7 +425,7 @@ static int path_deps(struct layering *L, struct deps *d, int src, unsigned dlid,
 		if (e < 0)
 			continue;
 		d->count[e] += sign;
-		if (sign > 0) {
+		if (sign > 0 && d->lists) {
 			if (d->npaths[e] == d->cappaths[e]) {
 				int nc =
 					d->cappaths[e] ? d->cappaths[e] * 2 : 4;
@@ -455,6 +456,46 @@ static long dep_head(void *ctx, long pos)
 	long e = w->out[pos];
 
 	return w->d->count[e] ? (long)(w->d->key[e] & 0xffffffffu) : -1;
+}
+
+/* The dependencies of the layer's paths into d (its paths listed when
+ * lists), with the out-lists per channel in first/out. */
+static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
+		      long *first, long *it, long **out)
+{
+	const struct graph *g = L->g;
+	unsigned stride = L->r->maxlid + 1;
+	size_t i;
+	int src, k;
+
+	memset(d, 0, sizeof(*d));
+	if (deps_init(d, (size_t)g->nchan * 8))
+		goto fail;
+	d->lists = lists;
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] ==
+				    layer &&
+			    path_deps(L, d, src, L->dlids[k], 1))
+				goto fail;
+	free(*out);
+	*out = malloc((d->n + 1) * sizeof(long));
+	if (!*out)
+		goto fail;
+	memset(first, 0, ((size_t)g->nchan + 2) * sizeof(long));
+	for (i = 0; i < d->cap; i++)
+		if (d->key[i] != UINT64_MAX)
+			first[(d->key[i] >> 32) + 1]++;
+	for (k = 0; k < g->nchan; k++)
+		first[k + 1] += first[k];
+	memcpy(it, first, (size_t)g->nchan * sizeof(long));
+	for (i = 0; i < d->cap; i++)
+		if (d->key[i] != UINT64_MAX)
+			(*out)[it[d->key[i] >> 32]++] = (long)i;
+	return 0;
+fail:
+	deps_free(d);
+	return -1;
 }
 
 /*
@@ -501,7 +542,6 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 	for (layer = 0;; layer++) {
 		struct deps d = { 0 };
 		long moved = 0, e;
-		size_t i;
 		int any = 0;
 
 		for (src = 0; src < L->nsrc && !any; src++)
@@ -518,33 +558,17 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 			goto out;
 		}
 		r->layers = layer + 1;
-		if (deps_init(&d, (size_t)g->nchan * 8))
+		/* first without the path lists: most layers have no cycle */
+		if (layer_deps(L, layer, &d, 0, first, it, &out))
 			goto oom;
-		for (src = 0; src < L->nsrc; src++)
-			for (k = 0; k < L->ndl; k++)
-				if (L->lay[(size_t)src * (r->maxlid + 1) +
-					   L->dlids[k]] == layer &&
-				    path_deps(L, &d, src, L->dlids[k], 1)) {
-					deps_free(&d);
-					goto oom;
-				}
-		/* out-lists of the dependencies per channel */
-		free(out);
-		out = malloc((d.n + 1) * sizeof(long));
-		if (!out) {
-			deps_free(&d);
+		memset(color, 0, (size_t)g->nchan + 1);
+		e = weakest_in_cycle(&d, first, out, g->nchan, color, stack,
+				     it);
+		deps_free(&d);
+		if (e < 0)
+			break;
+		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
-		}
-		memset(first, 0, ((size_t)g->nchan + 2) * sizeof(long));
-		for (i = 0; i < d.cap; i++)
-			if (d.key[i] != UINT64_MAX)
-				first[(d.key[i] >> 32) + 1]++;
-		for (k = 0; k < g->nchan; k++)
-			first[k + 1] += first[k];
-		memcpy(it, first, (size_t)g->nchan * sizeof(long));
-		for (i = 0; i < d.cap; i++)
-			if (d.key[i] != UINT64_MAX)
-				out[it[d.key[i] >> 32]++] = (long)i;
 		memset(color, 0, (size_t)g->nchan + 1);
 		while ((e = weakest_in_cycle(&d, first, out, g->nchan, color,
 					     stack, it)) >= 0) {

@@ -260,5 +260,21 @@ if $OSMRE --help 2>&1 | grep -q subscribe; then
 	expect "subscribe: arguments" 2 "usage: osmre subscribe" $OSMRE subscribe extra
 fi
 
+# the update size against earlier tables, and sar's stable re-route
+expect "analyze --against itself" 0 "update: 0 of [0-9]* entries changed (0.00 %), 0 of" \
+	$OSMRE analyze -q --rp 1 --topo "$T/sar.net" --lfts "$T/sar.lfts" --against "$T/sar.lfts"
+$OSMRE route -e sar --topo "$T/sar.net" --out "$T/sar.sar" 2>/dev/null
+$OSMRE gen pgft 2 18,10 1,18 1,1 --remove-links 1 --seed 3 -o "$T/less.net" 2>/dev/null
+expect "route --previous: stable" 0 "sar: routed" \
+	$OSMRE route -e sar --topo "$T/less.net" --previous "$T/sar.sar" --out "$T/less.lfts"
+expect "analyze --against: under 1 % of the entries changed" 0 "entries changed (0\.[0-9]* %)" \
+	$OSMRE analyze -q --rp 1 --topo "$T/less.net" --lfts "$T/less.lfts" --against "$T/sar.sar"
+expect "analyze --against: CSV columns" 0 ",[0-9]*,[0-9]*,[0-9]*,[0-9]*$" \
+	$OSMRE analyze -q --rp 1 --format csv --topo "$T/less.net" --lfts "$T/less.lfts" --against "$T/sar.sar"
+expect "route --previous: an engine without it" 2 "engine dmodc has no stable re-route" \
+	$OSMRE route -e dmodc --topo "$T/less.net" --previous "$T/sar.sar" --out "$T/x.lfts"
+expect "route --previous: a missing file" 2 "" \
+	$OSMRE route -e sar --topo "$T/less.net" --previous "$T/nope" --out "$T/x.lfts"
+
 echo "cli: $fails failure(s)"
 [ "$fails" -eq 0 ]

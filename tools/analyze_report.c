@@ -149,6 +149,13 @@ static void json(FILE *fp, const struct analysis *a)
 		", \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"rp_perms\": %d, \"rp_seed\": %ld, \"unroutable_routes\": %ld},\n",
 		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
 		a->unroutable);
+	if (a->has_against)
+		fprintf(fp,
+			"  \"update\": {\"entries_changed\": %ld, \"entries\": %ld, \"blocks_changed\": %ld, \"blocks\": %ld},\n",
+			a->entries_changed, a->entries, a->blocks_changed,
+			a->blocks);
+	else
+		fputs("  \"update\": null,\n", fp);
 	if (a->has_jobs)
 		fprintf(fp,
 			"  \"jobs\": {\"jobs\": %d, \"hosts\": %d, \"efi_max\": %ld, \"efi_avg_job_max\": %.2f, \"dark_fiber_pct\": %.1f, \"inter_switch_links\": %ld}\n",

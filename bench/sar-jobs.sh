@@ -19,26 +19,6 @@ OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 OUT=${SAR_JOBS_CSV:-$PWD/sar-jobs.csv}
 echo "fabric,mix,engine,efi_max,efi_avg_job_max,dark_fiber_pct" >"$OUT"
 
-# mix NET SEED OUT: a fragmented job mix over the hosts of NET
-mix() {
-	awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$1" | awk -v seed="$2" '
-		{ host[n++] = $1 }
-		END {
-			srand(seed)
-			for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = host[i]; host[i] = host[j]; host[j] = t }
-			used = 0; job = 0
-			while (used < 0.9 * n) {
-				size = 2 + int(rand() * 299); job++
-				while (size > 0 && used < 0.9 * n) {
-					frag = 1 + int(rand() * 36)
-					for (k = 0; k < frag && size > 0 && used < 0.9 * n; k++) {
-						print host[used++], "j" job; size--
-					}
-				}
-			}
-		}' >"$3"
-}
-
 # fabric NAME GEN-ARGS...: the engines on it, then the mixes
 fabric() {
 	name=$1
@@ -68,7 +48,7 @@ fabric() {
 	cleanup_sim
 	i=1
 	while [ "$i" -le "$MIXES" ]; do
-		mix "$NET" "$i" "$W/mix.jobs"
+		job_mix "$NET" "$i" "$W/mix.jobs"
 		for e in dfsssp ftree updn sar; do
 			l=$W/$name.$e.lfts
 			if [ "$e" = sar ]; then

@@ -22,24 +22,6 @@ OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 OUT=${SAR_QUALITY_CSV:-$PWD/sar-quality.csv}
 echo "fabric,engine,valid,longest,avg,longer_pct,a2a,sp,rp,vls,efi,down_valid,entries_changed,entries,blocks_changed,blocks" >"$OUT"
 
-mix() {
-	awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$1" | awk '
-		{ host[n++] = $1 }
-		END {
-			srand(7)
-			for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = host[i]; host[i] = host[j]; host[j] = t }
-			while (used < 0.9 * n) {
-				size = 2 + int(rand() * 299); job++
-				while (size > 0 && used < 0.9 * n) {
-					frag = 1 + int(rand() * 36)
-					for (k = 0; k < frag && size > 0 && used < 0.9 * n; k++) {
-						print host[used++], "j" job; size--
-					}
-				}
-			}
-		}' >"$2"
-}
-
 # measure NET LFTS [SLS] [AGAINST]: analyze's CSV row
 measure() {
 	"$OSMRE" analyze -q --rp 100 --no-updown --format csv --jobs "$W/mix.jobs" \
@@ -62,7 +44,7 @@ fabric() {
 	shift 3
 	NET=$W/$name.net
 	"$OSMRE" gen "$@" -o "$NET" 2>/dev/null || { echo "gen $name failed"; return; }
-	mix "$NET" "$W/mix.jobs"
+	job_mix "$NET" 7 "$W/mix.jobs"
 	hosts=$(awk '/^Hca/ { h = $3; gsub(/"/, "", h) } /^\[[0-9]+\]/ && h != "" { l = $2; sub(/\[.*/, "", l); print l, h; h = "" }' "$NET" | sort -s -k1,1)
 	sm=$(echo "$hosts" | head -1 | cut -d' ' -f2)
 	reader=$(echo "$hosts" | tail -1 | cut -d' ' -f2)

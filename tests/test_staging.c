@@ -41,6 +41,32 @@ static void route(const char *name, const struct fabric *f, int escape_vl,
 		fail_msg("%s: %s", name, err.msg);
 }
 
+/* The update protocol on, dmodc's tables committed on SIG_A; s gets
+ * them. */
+static void committed(struct staging *st, const struct fabric *f,
+		      struct lft_set *s)
+{
+	struct route_result r;
+	struct osmre_err err;
+
+	assert_int_equal(staging_init(st, 1), 0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(staging_routed(st, SIG_A, &r, s, &err), 0);
+}
+
+/* A pass on SIG_A with sar's tables: staged when STAGE was asked;
+ * s (freed first) gets the tables to install. */
+static void sar_pass(struct staging *st, const struct fabric *f,
+		     struct lft_set *s)
+{
+	struct route_result r;
+	struct osmre_err err;
+
+	route("sar", f, -1, &r);
+	lft_set_free(s);
+	assert_int_equal(staging_routed(st, SIG_A, &r, s, &err), 0);
+}
+
 static void test_table(void **state)
 {
 	const struct engine *e;
@@ -278,7 +304,6 @@ static void test_changed_blocks(void **state)
 {
 	struct fabric *f = fab(0);
 	struct staging st;
-	struct route_result r;
 	struct lft_set s = { 0 }, old = { 0 };
 	struct lft_block *blocks = NULL;
 	struct osmre_err err;
@@ -287,17 +312,13 @@ static void test_changed_blocks(void **state)
 	long n;
 
 	(void)state;
-	assert_int_equal(staging_init(&st, 1), 0);
-	route("dmodc", f, -1, &r);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	committed(&st, f, &s);
 	assert_int_equal(lft_set_clone(&s, &old, &err), 0);
 	/* nothing staged: nothing to check */
 	assert_int_equal(staging_each_changed(&st, stop_at_first, &calls), 1);
 	assert_int_equal(calls, 0);
 	staging_ask(&st, STAGING_STAGE);
-	route("sar", f, -1, &r);
-	lft_set_free(&s);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	sar_pass(&st, f, &s);
 	n = lft_set_blocks_changed(&old, &st.next.tables, &blocks);
 	assert_true(n > 1);
 	assert_int_equal(st.staged, n);
@@ -325,13 +346,9 @@ static void test_topology_change(void **state)
 	struct osmre_err err;
 
 	(void)state;
-	assert_int_equal(staging_init(&st, 1), 0);
-	route("dmodc", f, -1, &r);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	committed(&st, f, &s);
 	staging_ask(&st, STAGING_STAGE);
-	route("sar", f, -1, &r);
-	lft_set_free(&s);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	sar_pass(&st, f, &s);
 	assert_true(st.have_next);
 	/* a link went down: a pass on another topology */
 	assert_int_equal(staging_reuse(&st, SIG_B, &s, &err), STAGING_RUN);
@@ -364,14 +381,11 @@ static void test_failed_pass(void **state)
 {
 	struct fabric *f = fab(0);
 	struct staging st;
-	struct route_result r;
 	struct lft_set s = { 0 };
 	struct osmre_err err;
 
 	(void)state;
-	assert_int_equal(staging_init(&st, 1), 0);
-	route("dmodc", f, -1, &r);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	committed(&st, f, &s);
 	staging_ask(&st, STAGING_STAGE);
 	staging_failed(&st);
 	assert_int_equal(staging_wait(&st, 1), -1);
@@ -409,21 +423,15 @@ static void test_wait_across_threads(void **state)
 {
 	struct fabric *f = fab(0);
 	struct staging st;
-	struct route_result r;
 	struct lft_set s = { 0 };
-	struct osmre_err err;
 	struct waiter w = { &st, 30, -2 };
 	pthread_t th;
 
 	(void)state;
-	assert_int_equal(staging_init(&st, 1), 0);
-	route("dmodc", f, -1, &r);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	committed(&st, f, &s);
 	staging_ask(&st, STAGING_STAGE);
 	assert_int_equal(pthread_create(&th, NULL, wait_thread, &w), 0);
-	route("sar", f, -1, &r);
-	lft_set_free(&s);
-	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	sar_pass(&st, f, &s);
 	pthread_join(th, NULL);
 	assert_true(w.got > 0);
 	assert_int_equal(w.got, st.staged);

@@ -173,6 +173,28 @@ ftree_fixture() {
 	cat "$W/$1.out"
 }
 
+# job_mix NET SEED OUT: a fragmented job mix over the hosts of NET: jobs
+# of 2-300 hosts, in fragments of 1-36 hosts of a shuffled host list,
+# until 90 % of the hosts run (the law of bench/sar-jobs.sh)
+job_mix() {
+	awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$1" | awk -v seed="$2" '
+		{ host[n++] = $1 }
+		END {
+			srand(seed)
+			for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = host[i]; host[i] = host[j]; host[j] = t }
+			used = 0; job = 0
+			while (used < 0.9 * n) {
+				size = 2 + int(rand() * 299); job++
+				while (size > 0 && used < 0.9 * n) {
+					frag = 1 + int(rand() * 36)
+					for (k = 0; k < frag && size > 0 && used < 0.9 * n; k++) {
+						print host[used++], "j" job; size--
+					}
+				}
+			}
+		}' >"$3"
+}
+
 # blk216_sar [osmre.conf lines...]: the blk216 fixture ($NET), its job
 # file copied to $J, an osmre.conf naming it (sar_max_vls 4, then the
 # lines given) in $OSMRE_CONF

@@ -14,23 +14,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 NET=$W/p512.net
 "$OSMRE" gen pgft 3 8,4,16 1,4,4 1,2,1 -o "$NET" 2>/dev/null || { ko "gen"; exit 1; }
-# a job mix: jobs of 2-300 hosts in fragments of 1-36 hosts of a shuffled
-# host list, until 90 % of the hosts run (bench/sar-jobs.sh's, seed 7)
-awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$NET" | awk '
-	{ host[n++] = $1 }
-	END {
-		srand(7)
-		for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = host[i]; host[i] = host[j]; host[j] = t }
-		while (used < 0.9 * n) {
-			size = 2 + int(rand() * 299); job++
-			while (size > 0 && used < 0.9 * n) {
-				frag = 1 + int(rand() * 36)
-				for (k = 0; k < frag && size > 0 && used < 0.9 * n; k++) {
-					print host[used++], "j" job; size--
-				}
-			}
-		}
-	}' >"$W/mix.jobs"
+# a job mix (bench/sar-jobs.sh's law, seed 7)
+job_mix "$NET" 7 "$W/mix.jobs"
 sim_start "$NET" || exit 1
 ROUTING=dfsssp osm_start H_0_0 || { ko "SUBNET UP"; exit 1; }
 check "dfsssp routed" grep -q "dfsssp tables configured on all switches" "$W/osm.log"

@@ -17,7 +17,7 @@ OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
 OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 . "$top/tests/ibsim/lib.sh"
 OUT=${SAR_JOBS_CSV:-$PWD/sar-jobs.csv}
-echo "fabric,mix,engine,efi_max,efi_avg_job_max,dark_fiber_pct" >"$OUT"
+echo "fabric,mix,engine,efi_max,efi_avg_job_max,dark_fiber_pct,a2a,sp,rp,hops_max,longer_pairs,layers" >"$OUT"
 
 # fabric NAME GEN-ARGS...: the engines on it, then the mixes
 fabric() {
@@ -51,15 +51,20 @@ fabric() {
 		job_mix "$NET" "$i" "$W/mix.jobs"
 		for e in dfsssp ftree updn sar; do
 			l=$W/$name.$e.lfts
+			layers=
 			if [ "$e" = sar ]; then
 				"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" \
-					--lids "$W/$name.dfsssp.lfts" --out "$W/sar.lfts" 2>/dev/null || continue
+					--lids "$W/$name.dfsssp.lfts" --out "$W/sar.lfts" 2>"$W/sar.err" || continue
+				layers=$(sed -n 's/^sar: \([0-9]*\) virtual layer.*/\1/p' "$W/sar.err")
 				l=$W/sar.lfts
 			fi
 			[ -f "$l" ] || continue
-			"$OSMRE" analyze -q --rp 1 --format csv --no-updown --jobs "$W/mix.jobs" \
+			# A2A, SP, RP (median of 100 permutations), the longest
+			# path and the pairs longer than the shortest, all pairs
+			"$OSMRE" analyze -q --rp 100 --format csv --no-updown --jobs "$W/mix.jobs" \
 				--topo "$NET" --lfts "$l" 2>/dev/null |
-				awk -F, -v f="$name" -v m="$i" -v e="$e" 'NR == 2 { print f "," m "," e "," $24 "," $25 "," $26 }' >>"$OUT"
+				awk -F, -v f="$name" -v m="$i" -v e="$e" -v ly="$layers" \
+					'NR == 2 { print f "," m "," e "," $24 "," $25 "," $26 "," $16 "," $17 "," $18 "," $9 "," $27 "," ly }' >>"$OUT"
 		done
 		i=$((i + 1))
 	done
@@ -78,5 +83,8 @@ fabric block-3l pgft 3 8,8,8 1,4,4
 fabric full-2l-less-links pgft 2 18,10 1,18 --remove-links 20 --seed 5
 fabric block-3l-less-switches pgft 3 8,8,8 1,4,4 --remove-switches 6 --seed 5
 echo "sar-jobs: rows in $OUT"
-awk -F, 'NR > 1 { k = $1 "," $3; s[k] += $4; n[k]++; f[$1] = 1 }
-	END { for (k in s) printf "%s %.1f\n", k, s[k] / n[k] }' "$OUT" | sort
+echo "fabric,engine: mean over the mixes of efi_max a2a sp rp, max of hops_max longer_pairs layers"
+awk -F, 'NR > 1 { k = $1 "," $3; s[k] += $4; a[k] += $7; p[k] += $8; r[k] += $9; n[k]++
+		if ($10 > h[k]) h[k] = $10; if ($11 > lo[k]) lo[k] = $11; if ($12 > ly[k]) ly[k] = $12 }
+	END { for (k in s) printf "%s %.1f %.1f %.1f %.1f %d %d %s\n", k, s[k] / n[k], a[k] / n[k],
+		p[k] / n[k], r[k] / n[k], h[k], lo[k], ly[k] }' "$OUT" | sort

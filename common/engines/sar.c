@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cycle.h"
+#include "efipolish.h"
 #include "lids.h"
 #include "sar.h"
 #include "updn.h"
@@ -869,6 +870,7 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 	const struct jobs *jobs = sw->o->jobs;
 	struct lft_set s0 = { 0 };
 	struct efi_result ej, ev;
+	struct efi_polish_stats st;
 	int i, k, v, rc = -1;
 	int *job_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
@@ -910,7 +912,13 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 			r->job_aware = v ? 1 : 0;
 		}
 	}
-	r->efi_kept = ej.max;
+	/* then the local search on the kept tables (efipolish.h) */
+	if (efi_polish(f, jobs, s, 0, 0, &st, err) ||
+	    jobs_efi(f, s, jobs, &ev, err))
+		goto out;
+	if (st.kept)
+		r->job_aware = 1;
+	r->efi_kept = ev.max;
 	rc = 0;
 out:
 	free(job_of);

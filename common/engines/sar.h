@@ -23,7 +23,8 @@
  *   the tables whose maximum effective edge forwarding index for those
  *   jobs is lowest (SAR's on ties): on a fabric with no room to spare (the SAR
  *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
- *   sar must not be worse;
+ *   sar must not be worse; then a local search on that index over the
+ *   jobs' destinations, shortest paths only (efipolish.h);
  * - deadlock freedom: every (source CA port, destination LID) path gets a
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,

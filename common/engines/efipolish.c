@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include "efipolish.h"
+
+#define NOLINK (-1)
+
+struct plink {
+	int from, to, port;
+};
+
+struct pdest {
+	unsigned lid;
+	int leaf, job; /* compact switch, job */
+};
+
+struct polish {
+	const struct fabric *f;
+	struct lft_set *s;
+	int nsw, *idx, *node;
+	int nlink;
+	struct plink *l;
+	int *chan_first, *link_of; /* (switch, port) -> link */
+	int *in_first, *in, *out_first, *out;
+	long *gam;
+	/* per job: the switches of its hosts, with their counts */
+	int *jl_first, *jl_sw;
+	long *jl_cnt;
+	struct pdest *d;
+	int nd;
+	/* per trial */
+	int *dist, *order;
+	long *bott, *flow;
+	int *stamp, trial;
+	long *old_gam;
+	int *touched, ntouched;
+	struct lft **rtab; /* entries changed, to restore */
+	uint8_t *rport;
+	int nrest;
+	long max, cnt;
+};
+
+static int first_port(const struct fab_node *nd)
+{
+	int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (nd->ports[p].lid && nd->ports[p].rnode >= 0)
+			return p;
+	return 0;
+}
+
+static int build_graph(struct polish *P)
+{
+	const struct fabric *f = P->f;
+	int n, p, k, nch = 0;
+
+	P->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	P->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	P->chan_first = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!P->idx || !P->node || !P->chan_first)
+		return -1;
+	for (n = 0; n < f->nnodes; n++) {
+		P->idx[n] = -1;
+		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed) {
+			P->chan_first[P->nsw] = nch;
+			nch += f->nodes[n].nports + 1;
+			P->idx[n] = P->nsw;
+			P->node[P->nsw++] = n;
+		}
+	}
+	P->link_of = malloc(((size_t)nch + 1) * sizeof(int));
+	P->l = malloc(((size_t)nch + 1) * sizeof(*P->l));
+	P->in_first = calloc((size_t)P->nsw + 2, sizeof(int));
+	P->out_first = calloc((size_t)P->nsw + 2, sizeof(int));
+	P->in = malloc(((size_t)nch + 1) * sizeof(int));
+	P->out = malloc(((size_t)nch + 1) * sizeof(int));
+	if (!P->link_of || !P->l || !P->in_first || !P->out_first || !P->in ||
+	    !P->out)
+		return -1;
+	for (k = 0; k < P->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->node[k]];
+
+		for (p = 0; p <= nd->nports; p++) {
+			int r = p ? nd->ports[p].rnode : -1;
+
+			P->link_of[P->chan_first[k] + p] = NOLINK;
+			if (r < 0 || P->idx[r] < 0)
+				continue;
+			P->link_of[P->chan_first[k] + p] = P->nlink;
+			P->l[P->nlink++] = (struct plink){ k, P->idx[r], p };
+			P->out_first[k + 1]++;
+			P->in_first[P->idx[r] + 1]++;
+		}
+	}
+	for (k = 0; k < P->nsw; k++) {
+		P->in_first[k + 1] += P->in_first[k];
+		P->out_first[k + 1] += P->out_first[k];
+	}
+	{
+		int *fin = malloc(((size_t)P->nsw + 1) * sizeof(int));
+
+		if (!fin)
+			return -1;
+		memcpy(fin, P->in_first, (size_t)P->nsw * sizeof(int));
+		for (k = 0; k < P->nlink; k++)
+			P->in[fin[P->l[k].to]++] = k;
+		/* links are numbered switch by switch: out is the identity */
+		for (k = 0; k < P->nlink; k++)
+			P->out[k] = k;
+		free(fin);
+	}
+	return 0;
+}
+
+/* The jobs' destinations and, per job, its hosts' switches counted. */
+static int build_jobs(struct polish *P, const struct jobs *j)
+{
+	const struct fabric *f = P->f;
+	int job, i, k, n = 0;
+	long *cnt = calloc((size_t)P->nsw + 1, sizeof(long));
+
+	P->jl_first = malloc(((size_t)j->njobs + 1) * sizeof(int));
+	P->jl_sw = malloc(((size_t)j->nhosts + 1) * sizeof(int));
+	P->jl_cnt = malloc(((size_t)j->nhosts + 1) * sizeof(long));
+	P->d = malloc(((size_t)j->nhosts + 1) * sizeof(*P->d));
+	if (!cnt || !P->jl_first || !P->jl_sw || !P->jl_cnt || !P->d) {
+		free(cnt);
+		return -1;
+	}
+	for (job = 0; job < j->njobs; job++) {
+		P->jl_first[job] = n;
+		for (i = 0; i < j->count[job]; i++) {
+			const struct fab_node *h =
+				&f->nodes[j->node[j->first[job] + i]];
+			int fp = first_port(h), leaf;
+
+			if (!fp || (leaf = P->idx[h->ports[fp].rnode]) < 0)
+				continue;
+			P->d[P->nd++] = (struct pdest){ h->ports[fp].lid, leaf,
+							job };
+			if (!cnt[leaf]++)
+				P->jl_sw[n++] = leaf;
+		}
+		for (k = P->jl_first[job]; k < n; k++) {
+			P->jl_cnt[k] = cnt[P->jl_sw[k]];
+			cnt[P->jl_sw[k]] = 0;
+		}
+	}
+	P->jl_first[j->njobs] = n;
+	free(cnt);
+	return 0;
+}
+
+/* The link switch k takes to lid, or NOLINK. */
+static int next_link(const struct polish *P, int k, unsigned lid)
+{
+	const struct lft *t = lft_of_node(P->s, P->node[k]);
+	int p = t ? lft_get(t, lid) : LFT_NONE;
+
+	if (p == LFT_NONE || p > P->f->nodes[P->node[k]].nports)
+		return NOLINK;
+	return P->link_of[P->chan_first[k] + p];
+}
+
+static void note_link(struct polish *P, int l)
+{
+	if (P->stamp[l] != P->trial) {
+		P->stamp[l] = P->trial;
+		P->old_gam[l] = P->gam[l];
+		P->touched[P->ntouched++] = l;
+	}
+}
+
+/*
+ * Adds sign times destination d's routes to the counts (sign 0: only
+ * looks); returns whether a link at the maximum is on them.
+ */
+static int contrib(struct polish *P, const struct pdest *d, int sign)
+{
+	int k, at_max = 0;
+
+	for (k = P->jl_first[d->job]; k < P->jl_first[d->job + 1]; k++) {
+		int u = P->jl_sw[k], hops = 0, l;
+
+		if (u == d->leaf)
+			continue;
+		while (u != d->leaf && hops++ < P->nsw &&
+		       (l = next_link(P, u, d->lid)) != NOLINK) {
+			at_max |= P->gam[l] == P->max;
+			if (sign) {
+				note_link(P, l);
+				P->gam[l] += sign * P->jl_cnt[k];
+			}
+			u = P->l[l].to;
+		}
+	}
+	return at_max;
+}
+
+static void set_port(struct polish *P, int k, unsigned lid, int port)
+{
+	struct lft *t = lft_of_node(P->s, P->node[k]);
+
+	if (!t || lid > t->top || t->port[lid] == port)
+		return;
+	P->rtab[P->nrest] = t;
+	P->rport[P->nrest++] = t->port[lid];
+	t->port[lid] = (uint8_t)port;
+}
+
+/* The best bottleneck from switch w on when x more routes go through it:
+ * its links one hop closer with x added, then the bottleneck beyond. */
+static long lookahead(const struct polish *P, int w, int leaf, long x)
+{
+	long best = -1;
+	int e;
+
+	if (w == leaf)
+		return 0;
+	for (e = P->out_first[w]; e < P->out_first[w + 1]; e++) {
+		const struct plink *lk = &P->l[P->out[e]];
+		long b;
+
+		if (P->dist[lk->to] != P->dist[w] - 1)
+			continue;
+		b = P->gam[P->out[e]] + x;
+		if (P->bott[lk->to] > b)
+			b = P->bott[lk->to];
+		if (best < 0 || b < best)
+			best = b;
+	}
+	return best;
+}
+
+/* d's tree of shortest paths chosen again against the counts (header). */
+static void reroute(struct polish *P, const struct pdest *d)
+{
+	int head = 0, n = 0, k, e;
+
+	for (k = 0; k < P->nsw; k++) {
+		P->dist[k] = -1;
+		P->flow[k] = 0;
+	}
+	P->dist[d->leaf] = 0;
+	P->bott[d->leaf] = 0;
+	P->order[n++] = d->leaf;
+	while (head < n) {
+		int v = P->order[head++];
+
+		for (e = P->in_first[v]; e < P->in_first[v + 1]; e++) {
+			int u = P->l[P->in[e]].from;
+
+			if (P->dist[u] < 0) {
+				P->dist[u] = P->dist[v] + 1;
+				P->order[n++] = u;
+			}
+		}
+	}
+	for (k = 1; k < n; k++) { /* bottlenecks, nearest first */
+		int v = P->order[k];
+		long best = -1;
+
+		for (e = P->out_first[v]; e < P->out_first[v + 1]; e++) {
+			const struct plink *lk = &P->l[P->out[e]];
+			long b;
+
+			if (P->dist[lk->to] != P->dist[v] - 1)
+				continue;
+			b = P->gam[P->out[e]];
+			if (P->bott[lk->to] > b)
+				b = P->bott[lk->to];
+			if (best < 0 || b < best)
+				best = b;
+		}
+		P->bott[v] = best;
+	}
+	for (k = P->jl_first[d->job]; k < P->jl_first[d->job + 1]; k++)
+		if (P->jl_sw[k] != d->leaf && P->dist[P->jl_sw[k]] > 0)
+			P->flow[P->jl_sw[k]] = P->jl_cnt[k];
+	for (k = n - 1; k > 0; k--) { /* farthest first */
+		int v = P->order[k], cur = next_link(P, v, d->lid), pick = -1;
+		long pk1 = 0, pk2 = 0;
+
+		if (!P->flow[v])
+			continue;
+		for (e = P->out_first[v]; e < P->out_first[v + 1]; e++) {
+			int l = P->out[e];
+			long k2, k1;
+
+			if (P->dist[P->l[l].to] != P->dist[v] - 1)
+				continue;
+			k2 = P->gam[l] + P->flow[v];
+			k1 = lookahead(P, P->l[l].to, d->leaf,
+				       P->flow[P->l[l].to] + P->flow[v]);
+			if (k2 > k1)
+				k1 = k2;
+			if (pick < 0 || k1 < pk1 || (k1 == pk1 && k2 < pk2) ||
+			    (k1 == pk1 && k2 == pk2 && l == cur)) {
+				pick = l;
+				pk1 = k1;
+				pk2 = k2;
+			}
+		}
+		if (pick < 0)
+			continue;
+		set_port(P, v, d->lid, P->l[pick].port);
+		P->flow[P->l[pick].to] += P->flow[v];
+	}
+}
+
+/* The maximum and how many links carry it, after a trial changed the
+ * touched links only; *dsq: the change of the sum of squares. */
+static void objective(const struct polish *P, long *max, long *cnt,
+		      long long *dsq)
+{
+	long m = P->max, c = P->cnt, tm = -1, tc = 0;
+	int i, l;
+
+	*dsq = 0;
+	for (i = 0; i < P->ntouched; i++) {
+		long o, g;
+
+		l = P->touched[i];
+		o = P->old_gam[l];
+		g = P->gam[l];
+		*dsq += (long long)g * g - (long long)o * o;
+		c -= o == m;
+		if (g > tm) {
+			tm = g;
+			tc = 0;
+		}
+		tc += g == tm;
+	}
+	if (tm > m || (tm == m && c == 0)) {
+		*max = tm;
+		*cnt = tc;
+	} else if (tm == m) {
+		*max = m;
+		*cnt = c + tc;
+	} else if (c > 0) {
+		*max = m;
+		*cnt = c;
+	} else { /* the maximum went down: count again */
+		*max = -1;
+		*cnt = 0;
+		for (l = 0; l < P->nlink; l++) {
+			if (P->gam[l] > *max) {
+				*max = P->gam[l];
+				*cnt = 0;
+			}
+			*cnt += P->gam[l] == *max;
+		}
+	}
+}
+
+static void recount(struct polish *P)
+{
+	int l;
+
+	P->max = 0;
+	P->cnt = 0;
+	for (l = 0; l < P->nlink; l++) {
+		if (P->gam[l] > P->max) {
+			P->max = P->gam[l];
+			P->cnt = 0;
+		}
+		P->cnt += P->gam[l] == P->max;
+	}
+}
+
+/* One destination re-routed; 1 when kept. */
+static int try_dest(struct polish *P, const struct pdest *d)
+{
+	long m, c;
+	long long dsq;
+	int i;
+
+	P->trial++;
+	P->ntouched = 0;
+	P->nrest = 0;
+	contrib(P, d, -1);
+	reroute(P, d);
+	if (!P->nrest) { /* the same tree */
+		contrib(P, d, 1);
+		return 0;
+	}
+	contrib(P, d, 1);
+	objective(P, &m, &c, &dsq);
+	if (m < P->max || (m == P->max && c < P->cnt) ||
+	    (m == P->max && c == P->cnt && dsq < 0)) {
+		P->max = m;
+		P->cnt = c;
+		return 1;
+	}
+	contrib(P, d, -1);
+	for (i = P->nrest - 1; i >= 0; i--)
+		P->rtab[i]->port[d->lid] = P->rport[i];
+	contrib(P, d, 1);
+	return 0;
+}
+
+static void polish_free(struct polish *P)
+{
+	free(P->idx);
+	free(P->node);
+	free(P->chan_first);
+	free(P->link_of);
+	free(P->l);
+	free(P->in_first);
+	free(P->out_first);
+	free(P->in);
+	free(P->out);
+	free(P->gam);
+	free(P->jl_first);
+	free(P->jl_sw);
+	free(P->jl_cnt);
+	free(P->d);
+	free(P->dist);
+	free(P->order);
+	free(P->bott);
+	free(P->flow);
+	free(P->stamp);
+	free(P->old_gam);
+	free(P->touched);
+	free(P->rtab);
+	free(P->rport);
+}
+
+int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
+	       int max_rounds, long max_trials, struct efi_polish_stats *st,
+	       struct osmre_err *err)
+{
+	struct polish P = { .f = f, .s = s };
+	size_t n;
+	int i, kept = 1, rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (max_rounds <= 0)
+		max_rounds = 8;
+	if (build_graph(&P) || build_jobs(&P, j))
+		goto out;
+	n = (size_t)P.nsw + 1;
+	P.gam = calloc((size_t)P.nlink + 1, sizeof(long));
+	P.stamp = malloc(((size_t)P.nlink + 1) * sizeof(int));
+	P.old_gam = malloc(((size_t)P.nlink + 1) * sizeof(long));
+	P.touched = malloc(((size_t)P.nlink + 1) * sizeof(int));
+	P.dist = malloc(n * sizeof(int));
+	P.order = malloc(n * sizeof(int));
+	P.bott = malloc(n * sizeof(long));
+	P.flow = malloc(n * sizeof(long));
+	P.rtab = malloc(n * sizeof(*P.rtab));
+	P.rport = malloc(n);
+	if (!P.gam || !P.stamp || !P.old_gam || !P.touched || !P.dist ||
+	    !P.order || !P.bott || !P.flow || !P.rtab || !P.rport)
+		goto out;
+	for (i = 0; i < P.nlink; i++)
+		P.stamp[i] = -1;
+	P.max = -1; /* no link matches while counting */
+	for (i = 0; i < P.nd; i++)
+		contrib(&P, &P.d[i], 1);
+	recount(&P);
+	st->max_before = P.max;
+	while (kept && st->rounds < max_rounds && P.max > 0) {
+		kept = 0;
+		st->rounds++;
+		for (i = 0; i < P.nd; i++) {
+			if (max_trials > 0 && st->tried >= max_trials)
+				break;
+			P.trial++; /* contrib(0) notes nothing */
+			if (!contrib(&P, &P.d[i], 0))
+				continue;
+			st->tried++;
+			if (try_dest(&P, &P.d[i])) {
+				kept++;
+				st->kept++;
+			}
+		}
+	}
+	st->max_after = P.max;
+	rc = 0;
+out:
+	if (rc)
+		osmre_fail(err, "out of memory");
+	polish_free(&P);
+	return rc;
+}

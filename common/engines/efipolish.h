@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A local search on the effective edge forwarding index of a job mix
+ * (jobs_efi): sar's last step with jobs.  The objective is, in order, the
+ * largest number of intra-job routes on a directed inter-switch link, the
+ * number of links carrying that many, and the sum of the squares of every
+ * link's count.  Rule: only shortest paths.
+ *
+ * Each round visits the jobs' destinations (a host's first port with a
+ * LID, its base LID) in job order; a destination whose routes cross a
+ * link at the current maximum is taken off the counts and routed again
+ * on its tree of shortest paths (breadth-first distances to its switch):
+ * farthest switches first, each switch carrying sources takes the link
+ * one hop closer that minimises the larger of that link's count with its
+ * sources added and the best bottleneck (the lowest maximum count on a
+ * shortest path) beyond it, then the lower count, then its current port.
+ * Switches carrying none of the job's sources keep their entry.  The new
+ * tree is kept only when the objective strictly drops, else the entries
+ * go back; rounds stop when one keeps nothing, after max_rounds, or
+ * after max_trials re-routes in all.  Termination follows from the
+ * strict drop.  Only the base LIDs of job hosts change.
+ */
+#ifndef OSMRE_EFIPOLISH_H
+#define OSMRE_EFIPOLISH_H
+
+#include "fabric.h"
+#include "jobs.h"
+#include "lft.h"
+
+struct efi_polish_stats {
+	long max_before, max_after;
+	long tried, kept; /* destinations re-routed, and kept */
+	int rounds;
+};
+
+/* Polishes s (bound to f, shortest paths) for jobs j as above; 0, or -1
+ * with err (no memory).  max_rounds / max_trials <= 0: 8 / unbounded. */
+int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
+	       int max_rounds, long max_trials, struct efi_polish_stats *st,
+	       struct osmre_err *err);
+
+#endif

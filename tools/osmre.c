@@ -19,6 +19,7 @@ static const struct {
 	const char *what;
 } cmds[] = {
 	{ "gen", cmd_gen, "write a generated topology (ibsim net file)" },
+	{ "degrade", cmd_degrade, "fail random links or switches of a net file" },
 	{ "route", cmd_route, "route a topology offline and write its LFTs" },
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },

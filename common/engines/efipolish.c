@@ -35,6 +35,17 @@ struct polish {
 	int *stamp, trial;
 	long *old_gam;
 	int *touched, ntouched;
+	/* per link: destination LIDs whose tree (from every switch with CA
+	 * ports) crosses it, and its cap: the start's largest count among
+	 * the links out of the same switch */
+	long *dcount, *dcap;
+	int *srcsw, nsrcsw; /* the switches with CA ports */
+	int *dmark, dtrial;
+	/* per switch: the base LIDs of its CA ports, a job's destination
+	 * (index into d) or not (-1) */
+	int *lf_first;
+	unsigned *lf_lid;
+	int *lf_dest;
 	struct lft **rtab; /* entries changed, to restore */
 	uint8_t *rport;
 	int nrest;
@@ -153,6 +164,31 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 	return 0;
 }
 
+/* The switches with linked CA ports with a LID. */
+static int build_sources(struct polish *P)
+{
+	const struct fabric *f = P->f;
+	int k, p;
+
+	P->srcsw = malloc(((size_t)P->nsw + 1) * sizeof(int));
+	if (!P->srcsw)
+		return -1;
+	for (k = 0; k < P->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->node[k]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			if (r >= 0 && f->nodes[r].type != FAB_SWITCH &&
+			    f->nodes[r].ports[nd->ports[p].rport].lid) {
+				P->srcsw[P->nsrcsw++] = k;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
 /* The link switch k takes to lid, or NOLINK. */
 static int next_link(const struct polish *P, int k, unsigned lid)
 {
@@ -181,6 +217,8 @@ static int contrib(struct polish *P, const struct pdest *d, int sign)
 {
 	int k, at_max = 0;
 
+	if (d->job < 0)
+		return 0;
 	for (k = P->jl_first[d->job]; k < P->jl_first[d->job + 1]; k++) {
 		int u = P->jl_sw[k], hops = 0, l;
 
@@ -232,6 +270,34 @@ static long lookahead(const struct polish *P, int w, int leaf, long x)
 			best = b;
 	}
 	return best;
+}
+
+static int next_link(const struct polish *P, int k, unsigned lid);
+
+/*
+ * Adds sign to the destination count of every link of d's tree (the
+ * paths from every switch with CA ports); with check, returns 1 when a
+ * link would go over its cap.
+ */
+static int tree_count(struct polish *P, const struct pdest *d, int sign,
+		      int check)
+{
+	int k, over = 0;
+
+	P->dtrial++;
+	for (k = 0; k < P->nsrcsw; k++) {
+		int u = P->srcsw[k], hops = 0, l;
+
+		while (u != d->leaf && hops++ < P->nsw &&
+		       (l = next_link(P, u, d->lid)) != NOLINK &&
+		       P->dmark[l] != P->dtrial) {
+			P->dmark[l] = P->dtrial;
+			P->dcount[l] += sign;
+			over |= check && P->dcount[l] > P->dcap[l];
+			u = P->l[l].to;
+		}
+	}
+	return over;
 }
 
 /* d's tree of shortest paths chosen again against the counts (header). */
@@ -375,29 +441,183 @@ static int try_dest(struct polish *P, const struct pdest *d)
 {
 	long m, c;
 	long long dsq;
-	int i;
+	int i, over;
 
 	P->trial++;
 	P->ntouched = 0;
 	P->nrest = 0;
 	contrib(P, d, -1);
+	tree_count(P, d, -1, 0);
 	reroute(P, d);
 	if (!P->nrest) { /* the same tree */
 		contrib(P, d, 1);
+		tree_count(P, d, 1, 0);
 		return 0;
 	}
 	contrib(P, d, 1);
+	over = tree_count(P, d, 1, 1);
 	objective(P, &m, &c, &dsq);
-	if (m < P->max || (m == P->max && c < P->cnt) ||
-	    (m == P->max && c == P->cnt && dsq < 0)) {
+	if (!over && (m < P->max || (m == P->max && c < P->cnt) ||
+		      (m == P->max && c == P->cnt && dsq < 0))) {
 		P->max = m;
 		P->cnt = c;
 		return 1;
 	}
 	contrib(P, d, -1);
+	tree_count(P, d, -1, 0);
 	for (i = P->nrest - 1; i >= 0; i--)
 		P->rtab[i]->port[d->lid] = P->rport[i];
 	contrib(P, d, 1);
+	tree_count(P, d, 1, 0);
+	return 0;
+}
+
+/* Per switch, the base LIDs of its CA ports (the swap partners). */
+static int build_leaf_lids(struct polish *P)
+{
+	const struct fabric *f = P->f;
+	int k, p, n = 0, i, *dl;
+	unsigned top = 0;
+
+	P->lf_first = calloc((size_t)P->nsw + 2, sizeof(int));
+	if (!P->lf_first)
+		return -1;
+	for (k = 0; k < P->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->node[k]];
+
+		P->lf_first[k] = n;
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			n += r >= 0 && f->nodes[r].type != FAB_SWITCH &&
+			     f->nodes[r].ports[nd->ports[p].rport].lid;
+		}
+	}
+	P->lf_first[P->nsw] = n;
+	P->lf_lid = malloc(((size_t)n + 1) * sizeof(unsigned));
+	P->lf_dest = malloc(((size_t)n + 1) * sizeof(int));
+	if (!P->lf_lid || !P->lf_dest)
+		return -1;
+	for (n = 0, k = 0; k < P->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->node[k]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			if (r < 0 || f->nodes[r].type == FAB_SWITCH ||
+			    !f->nodes[r].ports[nd->ports[p].rport].lid)
+				continue;
+			P->lf_lid[n] = f->nodes[r].ports[nd->ports[p].rport].lid;
+			P->lf_dest[n++] = -1;
+		}
+	}
+	/* a job's destination: its index in d, through a LID map */
+	for (i = 0; i < P->nd; i++)
+		if (P->d[i].lid > top)
+			top = P->d[i].lid;
+	dl = malloc(((size_t)top + 1) * sizeof(int));
+	if (!dl)
+		return -1;
+	for (i = 0; i <= (int)top; i++)
+		dl[i] = -1;
+	for (i = 0; i < P->nd; i++)
+		dl[P->d[i].lid] = i;
+	for (i = 0; i < n; i++)
+		if (P->lf_lid[i] <= top)
+			P->lf_dest[i] = dl[P->lf_lid[i]];
+	free(dl);
+	return 0;
+}
+
+/* Exchanges the entries of a and b at every switch but their own. */
+static void swap_entries(struct polish *P, unsigned a, unsigned b, int leaf)
+{
+	int k;
+
+	for (k = 0; k < P->nsw; k++) {
+		struct lft *t = lft_of_node(P->s, P->node[k]);
+		uint8_t x;
+
+		if (k == leaf || !t || a > t->top || b > t->top)
+			continue;
+		x = t->port[a];
+		t->port[a] = t->port[b];
+		t->port[b] = x;
+	}
+}
+
+/*
+ * Destination d and another CA port's base LID on its switch exchange
+ * their trees: the same links carry the same number of destinations and
+ * sources, only the jobs' counts move.  1 when one swap is kept.
+ */
+static int try_swaps(struct polish *P, const struct pdest *d)
+{
+	int i;
+
+	for (i = P->lf_first[d->leaf]; i < P->lf_first[d->leaf + 1]; i++) {
+		struct pdest o = { P->lf_lid[i], d->leaf, -1 };
+		long m, c;
+		long long dsq;
+
+		if (o.lid == d->lid)
+			continue;
+		if (P->lf_dest[i] >= 0)
+			o = P->d[P->lf_dest[i]];
+		P->trial++;
+		P->ntouched = 0;
+		contrib(P, d, -1);
+		contrib(P, &o, -1);
+		swap_entries(P, d->lid, o.lid, d->leaf);
+		contrib(P, d, 1);
+		contrib(P, &o, 1);
+		objective(P, &m, &c, &dsq);
+		if (m < P->max || (m == P->max && c < P->cnt) ||
+		    (m == P->max && c == P->cnt && dsq < 0)) {
+			P->max = m;
+			P->cnt = c;
+			return 1;
+		}
+		contrib(P, d, -1);
+		contrib(P, &o, -1);
+		swap_entries(P, d->lid, o.lid, d->leaf);
+		contrib(P, d, 1);
+		contrib(P, &o, 1);
+	}
+	return 0;
+}
+
+/* The destination counts of every CA port's base LID, and the caps. */
+static int count_all_trees(struct polish *P)
+{
+	const struct fabric *f = P->f;
+	int k, n, p;
+
+	for (n = 0; n < f->nnodes; n++) {
+		const struct fab_node *nd = &f->nodes[n];
+
+		if (nd->type == FAB_SWITCH || nd->removed)
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			struct pdest d;
+
+			if (!nd->ports[p].lid || nd->ports[p].rnode < 0 ||
+			    (d.leaf = P->idx[nd->ports[p].rnode]) < 0)
+				continue;
+			d.lid = nd->ports[p].lid;
+			tree_count(P, &d, 1, 0);
+		}
+	}
+	for (k = 0; k < P->nsw; k++) {
+		long m = 0;
+		int e;
+
+		for (e = P->out_first[k]; e < P->out_first[k + 1]; e++)
+			if (P->dcount[P->out[e]] > m)
+				m = P->dcount[P->out[e]];
+		for (e = P->out_first[k]; e < P->out_first[k + 1]; e++)
+			P->dcap[P->out[e]] = m;
+	}
 	return 0;
 }
 
@@ -426,6 +646,13 @@ static void polish_free(struct polish *P)
 	free(P->touched);
 	free(P->rtab);
 	free(P->rport);
+	free(P->dcount);
+	free(P->dcap);
+	free(P->srcsw);
+	free(P->dmark);
+	free(P->lf_first);
+	free(P->lf_lid);
+	free(P->lf_dest);
 }
 
 int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
@@ -439,7 +666,8 @@ int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 	memset(st, 0, sizeof(*st));
 	if (max_rounds <= 0)
 		max_rounds = 8;
-	if (build_graph(&P) || build_jobs(&P, j))
+	if (build_graph(&P) || build_jobs(&P, j) || build_sources(&P) ||
+	    build_leaf_lids(&P))
 		goto out;
 	n = (size_t)P.nsw + 1;
 	P.gam = calloc((size_t)P.nlink + 1, sizeof(long));
@@ -452,11 +680,17 @@ int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 	P.flow = malloc(n * sizeof(long));
 	P.rtab = malloc(n * sizeof(*P.rtab));
 	P.rport = malloc(n);
+	P.dcount = calloc((size_t)P.nlink + 1, sizeof(long));
+	P.dcap = calloc((size_t)P.nlink + 1, sizeof(long));
+	P.dmark = malloc(((size_t)P.nlink + 1) * sizeof(int));
 	if (!P.gam || !P.stamp || !P.old_gam || !P.touched || !P.dist ||
-	    !P.order || !P.bott || !P.flow || !P.rtab || !P.rport)
+	    !P.order || !P.bott || !P.flow || !P.rtab || !P.rport ||
+	    !P.dcount || !P.dcap || !P.dmark)
 		goto out;
 	for (i = 0; i < P.nlink; i++)
-		P.stamp[i] = -1;
+		P.stamp[i] = P.dmark[i] = -1;
+	if (count_all_trees(&P))
+		goto out;
 	P.max = -1; /* no link matches while counting */
 	for (i = 0; i < P.nd; i++)
 		contrib(&P, &P.d[i], 1);
@@ -472,7 +706,7 @@ int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 			if (!contrib(&P, &P.d[i], 0))
 				continue;
 			st->tried++;
-			if (try_dest(&P, &P.d[i])) {
+			if (try_dest(&P, &P.d[i]) || try_swaps(&P, &P.d[i])) {
 				kept++;
 				st->kept++;
 			}

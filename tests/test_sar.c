@@ -253,7 +253,8 @@ static void test_efi_polish(void **state)
 		int i;
 
 		rng_seed(&rg, 40 + (uint64_t)mix);
-		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 10, &rg, &err),
+		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 10, &rg,
+						&err),
 				 0);
 		assert_int_equal(lids_assign(f, 0, &err), 0);
 		job_mix(f, 900 + (uint64_t)mix, &j);
@@ -277,7 +278,8 @@ static void test_efi_polish(void **state)
 			const struct fab_node *h = &f->nodes[i];
 			int p;
 
-			for (p = 1; h->type != FAB_SWITCH && p <= h->nports; p++)
+			for (p = 1; h->type != FAB_SWITCH && p <= h->nports;
+			     p++)
 				if (h->ports[p].lid)
 					is_ca[h->ports[p].lid] = 1;
 		}
@@ -296,7 +298,8 @@ static void test_efi_polish(void **state)
 		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s0, &err),
 				 0);
 		assert_int_equal(sar_route(f, &o, &s0, &r, &err), 0);
-		assert_true(r.efi_kept <= r.efi_sar && r.efi_kept <= r.efi_dfsssp);
+		assert_true(r.efi_kept <= r.efi_sar &&
+			    r.efi_kept <= r.efi_dfsssp);
 		assert_int_equal(r.efi_kept, efi_max(f, &s0, &j));
 		sar_result_free(&r);
 		free(is_ca);

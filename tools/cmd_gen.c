@@ -84,8 +84,8 @@ static int degrade(const char *cmd, struct fabric *f, struct degradation *d)
 			return -1;
 		}
 		/* the paper's count: a percentage of one plane's links */
-		d->amount = (long)(d->pct / 100.0 *
-					   (double)cand / (double)(planes ? planes : 1) +
+		d->amount = (long)(d->pct / 100.0 * (double)cand /
+					   (double)(planes ? planes : 1) +
 				   0.5);
 	} else if (d->loguni) {
 		if (d->logm < 0)

@@ -149,8 +149,8 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 
 			if (!fp || (leaf = P->idx[h->ports[fp].rnode]) < 0)
 				continue;
-			P->d[P->nd++] = (struct pdest){ h->ports[fp].lid, leaf,
-							job };
+			P->d[P->nd++] =
+				(struct pdest){ h->ports[fp].lid, leaf, job };
 			if (!cnt[leaf]++)
 				P->jl_sw[n++] = leaf;
 		}
@@ -507,7 +507,8 @@ static int build_leaf_lids(struct polish *P)
 			if (r < 0 || f->nodes[r].type == FAB_SWITCH ||
 			    !f->nodes[r].ports[nd->ports[p].rport].lid)
 				continue;
-			P->lf_lid[n] = f->nodes[r].ports[nd->ports[p].rport].lid;
+			P->lf_lid[n] =
+				f->nodes[r].ports[nd->ports[p].rport].lid;
 			P->lf_dest[n++] = -1;
 		}
 	}

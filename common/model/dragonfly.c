@@ -30,9 +30,9 @@ long df_hosts(const struct df_params *p)
 
 long df_links_between(const struct df_params *p)
 {
-	return p->groups > 1 ? (long)global_routers(p) * p->global /
-				       (p->groups - 1) :
-			       0;
+	return p->groups > 1 ?
+		       (long)global_routers(p) * p->global / (p->groups - 1) :
+		       0;
 }
 
 long df_global_links(const struct df_params *p)
@@ -68,22 +68,25 @@ int df_check(const struct df_params *p, struct osmre_err *err)
 		return osmre_fail(err, "%s: groups: expected 2..100000, got %d",
 				  kind, p->groups);
 	if (p->routers < 1 || p->routers > DF_MAX_PORTS)
-		return osmre_fail(err, "%s: %s per group: expected 1..%d, got %d",
+		return osmre_fail(err,
+				  "%s: %s per group: expected 1..%d, got %d",
 				  kind, p->megafly ? "leaves" : "routers",
 				  DF_MAX_PORTS, p->routers);
 	if (p->megafly && (p->spines < 1 || p->spines > DF_MAX_PORTS))
-		return osmre_fail(err,
-				  "megafly: spines per group: expected 1..%d, got %d",
-				  DF_MAX_PORTS, p->spines);
+		return osmre_fail(
+			err,
+			"megafly: spines per group: expected 1..%d, got %d",
+			DF_MAX_PORTS, p->spines);
 	if (p->hosts < 1 || p->hosts > DF_MAX_PORTS)
-		return osmre_fail(err, "%s: hosts per %s: expected 1..%d, got %d",
+		return osmre_fail(err,
+				  "%s: hosts per %s: expected 1..%d, got %d",
 				  kind, p->megafly ? "leaf" : "router",
 				  DF_MAX_PORTS, p->hosts);
 	if (p->global < 1 || p->global > DF_MAX_PORTS)
-		return osmre_fail(err,
-				  "%s: global ports per %s: expected 1..%d, got %d",
-				  kind, p->megafly ? "spine" : "router",
-				  DF_MAX_PORTS, p->global);
+		return osmre_fail(
+			err, "%s: global ports per %s: expected 1..%d, got %d",
+			kind, p->megafly ? "spine" : "router", DF_MAX_PORTS,
+			p->global);
 	if (p->planes < 0 || p->planes > 16)
 		return osmre_fail(err, "%s: planes: expected 1..16, got %d",
 				  kind, p->planes);
@@ -166,10 +169,11 @@ static int add_switches(const struct df_params *p, struct fabric *f, int plane,
 	for (g = 0; g < p->groups; g++)
 		for (i = 0; i < per; i++) {
 			int spine = i >= p->routers;
-			int ports = p->megafly ? (spine ? p->routers + p->global :
-							  p->hosts + p->spines) :
-						 p->hosts + p->routers - 1 +
-							 p->global;
+			int ports =
+				p->megafly ?
+					(spine ? p->routers + p->global :
+						 p->hosts + p->spines) :
+					p->hosts + p->routers - 1 + p->global;
 			uint64_t guid = 0x200000 + (uint64_t)(f->nnodes) -
 					(uint64_t)plane * df_switches(p) +
 					((uint64_t)plane << 24);
@@ -251,10 +255,11 @@ int df_build(const struct df_params *p, struct fabric **out,
 
 				snprintf(name, sizeof(name), "H_%ld_%d", leaf,
 					 i);
-				h = fabric_add_node(f, FAB_CA, name, NULL, hp,
-						    0x100000 + (uint64_t)idx *
-								       (uint64_t)(hp + 1),
-						    err);
+				h = fabric_add_node(
+					f, FAB_CA, name, NULL, hp,
+					0x100000 + (uint64_t)idx *
+							   (uint64_t)(hp + 1),
+					err);
 				if (h < 0)
 					goto fail;
 				for (k = 0; k < planes; k++)

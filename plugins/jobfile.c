@@ -137,6 +137,10 @@ void jobfile_report(struct osmre *p, const struct jobs *jobs,
 		jobs->njobs, path[0] ? path : "(no job file)", res->layers,
 		jobs->njobs && res->job_aware ? "job-aware" : "DFSSSP",
 		res->efi_kept, res->efi_sar, res->efi_dfsssp);
+	if (res->updn_lids)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: sar: over sar_max_vls: %ld destination LID(s) routed up*/down* on the last layer\n",
+			res->updn_lids);
 }
 
 void jobfile_free(struct osmre *p)

@@ -77,6 +77,10 @@ static void report(const struct engine *e, const struct jobs *jobs,
 			e->name, sr->layers,
 			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
 			sr->efi_sar, sr->efi_dfsssp);
+	if (r->layers.have && sr->updn_lids)
+		fprintf(stderr,
+			"%s: over the VL budget: %ld destination LID(s) routed up*/down* on the last layer\n",
+			e->name, sr->updn_lids);
 	if (r->has_escape)
 		fprintf(stderr,
 			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",

@@ -431,7 +431,7 @@ static int compute_costs(struct dmodc *d)
 static int components(struct dmodc *d, struct osmre_err *err)
 {
 	int *node_comp = malloc(((size_t)d->f->nnodes + 1) * sizeof(int));
-	int s, a, b, r;
+	int s, r;
 
 	free(d->comp);
 	d->comp = malloc(((size_t)d->S + 1) * sizeof(int));
@@ -441,19 +441,9 @@ static int components(struct dmodc *d, struct osmre_err *err)
 	}
 	for (s = 0; s < d->S; s++)
 		d->comp[s] = node_comp[d->sw_node[s]];
-	r = components_split_pair(d->f, node_comp, &a, &b);
+	r = components_refuse_split(d->f, node_comp, err);
 	free(node_comp);
-	if (r < 0)
-		return osmre_fail(err, "out of memory");
-	if (r)
-		return osmre_fail(
-			err,
-			"the fabric is split: hosts \"%s\" (0x%016" PRIx64
-			") and \"%s\" (0x%016" PRIx64
-			") have no port in a common connected part (a piece of a plane is not a plane)",
-			d->f->nodes[a].name, d->f->nodes[a].guid,
-			d->f->nodes[b].name, d->f->nodes[b].guid);
-	return 0;
+	return r;
 }
 
 static int check_validity(struct dmodc *d, struct osmre_err *err)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "efipolish.h"
+#include "lexdist.h"
 
 #define NOLINK (-1)
 
@@ -29,6 +30,10 @@ struct polish {
 	long *jl_cnt;
 	struct pdest *d;
 	int nd;
+	/* distances (lexdist.h, as sar's) */
+	int *lfrom, *lto, *lw;
+	struct lexgraph lg;
+	struct lexheap heap;
 	/* per trial */
 	int *dist, *order;
 	long *bott, *flow;
@@ -123,6 +128,27 @@ static int build_graph(struct polish *P)
 		free(fin);
 	}
 	return 0;
+}
+
+/* The distances' view of the graph (weighted as sar's). */
+static int build_dist(struct polish *P)
+{
+	int k;
+
+	P->lfrom = malloc(((size_t)P->nlink + 1) * sizeof(int));
+	P->lto = malloc(((size_t)P->nlink + 1) * sizeof(int));
+	if (!P->lfrom || !P->lto)
+		return -1;
+	for (k = 0; k < P->nlink; k++) {
+		P->lfrom[k] = P->l[k].from;
+		P->lto[k] = P->l[k].to;
+	}
+	if (lexdist_group_weights(P->f, P->nsw, P->node, P->nlink, P->lfrom,
+				  P->lto, &P->lw))
+		return -1;
+	P->lg = (struct lexgraph){ P->nsw, P->in_first, P->in, P->lfrom,
+				   P->lw };
+	return lexheap_init(&P->heap, &P->lg, P->nlink);
 }
 
 /* The jobs' destinations and, per job, its hosts' switches counted. */
@@ -248,6 +274,15 @@ static void set_port(struct polish *P, int k, unsigned lid, int port)
 	t->port[lid] = (uint8_t)port;
 }
 
+/* Link l out of v leads closer to the destination on a shortest path. */
+static int closer(const struct polish *P, int v, int l)
+{
+	int to = P->l[l].to;
+
+	return P->dist[to] >= 0 &&
+	       P->dist[v] == P->dist[to] + lexdist_w(&P->lg, l);
+}
+
 /* The best bottleneck from switch w on when x more routes go through it:
  * its links one hop closer with x added, then the bottleneck beyond. */
 static long lookahead(const struct polish *P, int w, int leaf, long x)
@@ -261,7 +296,7 @@ static long lookahead(const struct polish *P, int w, int leaf, long x)
 		const struct plink *lk = &P->l[P->out[e]];
 		long b;
 
-		if (P->dist[lk->to] != P->dist[w] - 1)
+		if (!closer(P, w, P->out[e]))
 			continue;
 		b = P->gam[P->out[e]] + x;
 		if (P->bott[lk->to] > b)
@@ -303,27 +338,12 @@ static int tree_count(struct polish *P, const struct pdest *d, int sign,
 /* d's tree of shortest paths chosen again against the counts (header). */
 static void reroute(struct polish *P, const struct pdest *d)
 {
-	int head = 0, n = 0, k, e;
+	int n, k, e;
 
-	for (k = 0; k < P->nsw; k++) {
-		P->dist[k] = -1;
+	for (k = 0; k < P->nsw; k++)
 		P->flow[k] = 0;
-	}
-	P->dist[d->leaf] = 0;
+	n = lexdist_to(&P->lg, &P->heap, d->leaf, P->dist, P->order);
 	P->bott[d->leaf] = 0;
-	P->order[n++] = d->leaf;
-	while (head < n) {
-		int v = P->order[head++];
-
-		for (e = P->in_first[v]; e < P->in_first[v + 1]; e++) {
-			int u = P->l[P->in[e]].from;
-
-			if (P->dist[u] < 0) {
-				P->dist[u] = P->dist[v] + 1;
-				P->order[n++] = u;
-			}
-		}
-	}
 	for (k = 1; k < n; k++) { /* bottlenecks, nearest first */
 		int v = P->order[k];
 		long best = -1;
@@ -332,7 +352,7 @@ static void reroute(struct polish *P, const struct pdest *d)
 			const struct plink *lk = &P->l[P->out[e]];
 			long b;
 
-			if (P->dist[lk->to] != P->dist[v] - 1)
+			if (!closer(P, v, P->out[e]))
 				continue;
 			b = P->gam[P->out[e]];
 			if (P->bott[lk->to] > b)
@@ -355,7 +375,7 @@ static void reroute(struct polish *P, const struct pdest *d)
 			int l = P->out[e];
 			long k2, k1;
 
-			if (P->dist[P->l[l].to] != P->dist[v] - 1)
+			if (!closer(P, v, l))
 				continue;
 			k2 = P->gam[l] + P->flow[v];
 			k1 = lookahead(P, P->l[l].to, d->leaf,
@@ -654,6 +674,10 @@ static void polish_free(struct polish *P)
 	free(P->lf_first);
 	free(P->lf_lid);
 	free(P->lf_dest);
+	free(P->lfrom);
+	free(P->lto);
+	free(P->lw);
+	lexheap_free(&P->heap);
 }
 
 int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
@@ -667,8 +691,8 @@ int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 	memset(st, 0, sizeof(*st));
 	if (max_rounds <= 0)
 		max_rounds = 8;
-	if (build_graph(&P) || build_jobs(&P, j) || build_sources(&P) ||
-	    build_leaf_lids(&P))
+	if (build_graph(&P) || build_dist(&P) || build_jobs(&P, j) ||
+	    build_sources(&P) || build_leaf_lids(&P))
 		goto out;
 	n = (size_t)P.nsw + 1;
 	P.gam = calloc((size_t)P.nlink + 1, sizeof(long));

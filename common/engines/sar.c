@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "cycle.h"
 #include "efipolish.h"
+#include "lexdist.h"
 #include "lids.h"
 #include "sar.h"
 #include "updn.h"
@@ -31,6 +33,10 @@ struct graph {
 	int convex;    /* a link costs its load squared (else its load) */
 	const struct lft_set *prev; /* a stable re-route keeps these */
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
+	/* distances (lexdist.h): per link its ends and weight (NULL: hops) */
+	int *lfrom, *lto, *lw;
+	struct lexgraph lg;
+	struct lexheap heap;
 };
 
 static int graph_build(struct graph *g, const struct fabric *f)
@@ -96,8 +102,33 @@ static int graph_build(struct graph *g, const struct fabric *f)
 	return 0;
 }
 
+/* The distances' view of the graph, weighted on a fabric with groups. */
+static int graph_dist(struct graph *g)
+{
+	int k;
+
+	g->lfrom = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	g->lto = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	if (!g->lfrom || !g->lto)
+		return -1;
+	for (k = 0; k < g->nlink; k++) {
+		g->lfrom[k] = g->l[k].from;
+		g->lto[k] = g->l[k].to;
+	}
+	if (lexdist_group_weights(g->f, g->nsw, g->node, g->nlink, g->lfrom,
+				  g->lto, &g->lw))
+		return -1;
+	g->lg = (struct lexgraph){ g->nsw, g->in_first, g->in, g->lfrom,
+				   g->lw };
+	return lexheap_init(&g->heap, &g->lg, g->nlink);
+}
+
 static void graph_free(struct graph *g)
 {
+	free(g->lfrom);
+	free(g->lto);
+	free(g->lw);
+	lexheap_free(&g->heap);
 	free(g->link_of);
 	free(g->idx);
 	free(g->node);
@@ -136,8 +167,11 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
  * hops; among the links that lead one hop closer to t, each switch takes
  * the one whose path costs least (the sum of link_cost over its links:
  * the load of the routes routed so far, DFSSSP's weights, or its square).
- * The search visits the switches level by level, so a switch's cost is
- * final before the switches one hop farther use it.  Then the LFT
+ * On a fabric with groups, distances count inter-group links first
+ * (lexdist.h: dragonfly-minimal paths); "one hop closer" then means a
+ * link whose weight is the whole difference of distances.  The switches
+ * are visited nearest first, so a switch's cost is final before the
+ * switches farther away use it.  Then the LFT
  * entries, then the loads: every switch's sources (add[]) flow along its
  * path to t.  (OpenSM's dfsssp gets shortest paths by starting every
  * weight at P^2; counting hops first makes it exact.)  A stable re-route
@@ -151,7 +185,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	uint64_t *dist = w->dist, *flow = w->flow;
 	int *next = w->next, *order = w->order, *hop = w->hop;
 	int *pport = w->pport;
-	int k, e, head = 0, n = 0;
+	int k, e, i, n;
 
 	for (k = 0; k < g->nsw; k++) {
 		const struct lft *pt =
@@ -159,26 +193,21 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 
 		dist[k] = INF;
 		next[k] = -1;
-		hop[k] = -1;
 		pport[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
+	n = lexdist_to(&g->lg, &g->heap, t, hop, order);
 	dist[t] = 0;
-	hop[t] = 0;
-	order[n++] = t;
-	while (head < n) {
-		int v = order[head++];
+	for (i = 0; i < n; i++) {
+		int v = order[i];
 
 		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
 			const struct link *lk = &g->l[g->in[e]];
 			int u = lk->from;
 			uint64_t nd;
 
-			if (hop[u] < 0) {
-				hop[u] = hop[v] + 1;
-				order[n++] = u;
-			} else if (hop[u] != hop[v] + 1 || pport[u] == -2) {
+			if (hop[u] != hop[v] + lexdist_w(&g->lg, g->in[e]) ||
+			    pport[u] == -2)
 				continue;
-			}
 			nd = dist[v] + link_cost(g, lk->load);
 			if (lk->port == pport[u]) {
 				pport[u] = -2; /* kept */
@@ -527,7 +556,32 @@ static long weakest_in_cycle(const struct deps *d, const long *first,
 	return best;
 }
 
-static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
+/* Every path to dl leaves the layers: to layer `to` (the fallback's),
+ * its dependencies in layer `layer` taken off d. */
+static void evict_dest(struct layering *L, struct deps *d, unsigned dl,
+		       int layer, int to)
+{
+	unsigned stride = L->r->maxlid + 1;
+	int src;
+
+	for (src = 0; src < L->nsrc; src++) {
+		uint8_t *ly = &L->lay[(size_t)src * stride + dl];
+
+		if (*ly == layer)
+			path_deps(L, d, src, dl, -1);
+		*ly = (uint8_t)to;
+	}
+}
+
+/*
+ * Cycles broken layer by layer from the assignment in L->lay; *over
+ * when a path had to go to layer max_vls (left there).  evict_at >= 0:
+ * in that layer a cycle's weakest dependency sends the destinations of
+ * its paths, all their paths, to layer evict_at + 1 (the fallback's),
+ * and the layering stops there.
+ */
+static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
+		       struct osmre_err *err)
 {
 	const struct graph *g = L->g;
 	struct sar_result *r = L->r;
@@ -538,6 +592,8 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 	long *first = malloc(((size_t)g->nchan + 2) * sizeof(long));
 	long *out = NULL;
 
+	*over = 0;
+	r->layers = 0;
 	if (!color || !stack || !it || !first)
 		goto oom;
 	for (layer = 0;; layer++) {
@@ -552,11 +608,8 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 		if (!any)
 			break;
 		if (layer >= max_vls) {
-			osmre_fail(
-				err,
-				"deadlock freedom needs more than %d virtual layers (sar_max_vls)",
-				max_vls);
-			goto out;
+			*over = 1;
+			break;
 		}
 		r->layers = layer + 1;
 		/* first without the path lists: most layers have no cycle */
@@ -566,8 +619,8 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 		e = weakest_in_cycle(&d, first, out, g->nchan, color, stack,
 				     it);
 		deps_free(&d);
-		if (e < 0)
-			break;
+		if (e < 0) /* acyclic; a start may have put paths above */
+			continue;
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
 		memset(color, 0, (size_t)g->nchan + 1);
@@ -586,14 +639,20 @@ static int make_layers(struct layering *L, int max_vls, struct osmre_err *err)
 
 				if (*ly != layer)
 					continue;
+				moved++;
+				if (layer == evict_at) {
+					evict_dest(L, &d, dl, layer, layer + 1);
+					continue;
+				}
 				*ly = (uint8_t)(layer + 1);
 				path_deps(L, &d, s2, dl, -1);
-				moved++;
 			}
 		}
 		deps_free(&d);
-		if (!moved)
+		if (layer == evict_at) {
+			*over = moved > 0;
 			break;
+		}
 	}
 	rc = 0;
 	goto out;
@@ -723,7 +782,8 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->o = o;
 	sw->g.base_only = o->base_only;
 	sw->g.prev = o->prev;
-	if (graph_build(&sw->g, f) || lids_owners(f, &sw->own, &r->maxlid, err))
+	if (graph_build(&sw->g, f) || graph_dist(&sw->g) ||
+	    lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
 	n = (size_t)sw->g.nsw + 1;
 	sw->g.cap = INF / n; /* a path has fewer than n links */
@@ -926,6 +986,156 @@ out:
 	return rc;
 }
 
+/*
+ * The layering's start: every path in layer 0, or (groups) by the
+ * direction between the groups of its two switches: towards a higher
+ * group in layer 0, a lower one in layer 1, inside a group in layer 0.
+ */
+static void start_layers(const struct sar_work *sw, struct layering *L,
+			 const int *group)
+{
+	unsigned stride = L->r->maxlid + 1;
+	int src, k;
+
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++) {
+			const struct lid_owner *o = &sw->own[L->dlids[k]];
+			int dsw = sw->f->nodes[o->node].ports[o->port].rnode;
+			int gs = group ? group[L->src_node[src]] : 0;
+			int gd = group && dsw >= 0 ? group[dsw] : 0;
+
+			L->lay[(size_t)src * stride + L->dlids[k]] =
+				(uint8_t)(gs > gd);
+		}
+}
+
+/*
+ * The budget overrun: every destination LID with a path in the last
+ * layer of the budget or above is routed up*-down* (updn.h) from every
+ * source, all its paths in that last layer.  The layers below only lose
+ * paths, so they stay acyclic; the last holds up*-down* paths alone.
+ */
+static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
+			  struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	unsigned stride = r->maxlid + 1;
+	uint8_t *want = calloc(stride, 1);
+	int src, k;
+
+	if (!want)
+		return osmre_fail(err, "out of memory");
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] >=
+			    budget - 1)
+				want[L->dlids[k]] = 1;
+	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
+			    NULL, err)) {
+		free(want);
+		return -1;
+	}
+	for (k = 0; k < L->ndl; k++) {
+		if (!want[L->dlids[k]])
+			continue;
+		r->updn_lids++;
+		for (src = 0; src < L->nsrc; src++)
+			L->lay[(size_t)src * stride + L->dlids[k]] =
+				(uint8_t)(budget - 1);
+	}
+	r->layers = budget;
+	free(want);
+	return 0;
+}
+
+/* How many destination LIDs the fallback layer would take (a path in
+ * layer budget - 1 or above). */
+static long overflow_dests(const struct layering *L, int budget)
+{
+	unsigned stride = L->r->maxlid + 1;
+	long n = 0;
+	int src, k;
+
+	for (k = 0; k < L->ndl; k++)
+		for (src = 0; src < L->nsrc; src++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] >=
+			    budget - 1) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/*
+ * Layers within budget.  On a fabric with groups (switch_groups), first
+ * from the groups' directions; then, or on any other fabric, from layer
+ * 0 when that start took more than 2 layers; the fewer layers kept.
+ * Over the budget, the fallback layer.
+ */
+static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
+			 struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	struct sar_result *r = L->r;
+	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
+	int over = 0, over2 = 0, layers, ng, rc = -1, tries = 0, group_start;
+	long ov, ov2;
+	int *group = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	uint8_t *keep = NULL;
+
+	if (!group || (ng = switch_groups(f, group)) < 0) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (ng > 1 && ng < sw->g.nsw) {
+		start_layers(sw, L, group);
+		if (make_layers(L, budget, -1, &over, err))
+			goto out;
+		tries++;
+	}
+	group_start = tries;
+	if (tries && !over && r->layers <= 2)
+		goto done;
+	if (tries) {
+		keep = malloc(sz);
+		if (!keep) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+		memcpy(keep, L->lay, sz);
+	}
+	layers = r->layers;
+	ov = over ? overflow_dests(L, budget) : 0;
+	start_layers(sw, L, NULL);
+	if (make_layers(L, budget, -1, &over2, err))
+		goto out;
+	ov2 = over2 ? overflow_dests(L, budget) : 0;
+	/* the fewer destinations on the fallback, then the fewer layers */
+	if (tries && (ov2 > ov || (ov2 == ov && r->layers >= layers))) {
+		memcpy(L->lay, keep, sz); /* the groups' start was better */
+		r->layers = layers;
+		group_start = 1;
+	} else {
+		over = over2;
+	}
+done:
+	/* over the budget: again from the better start, now sending whole
+	 * destinations to the fallback layer from the last layer below it */
+	if (over && budget >= 2) {
+		/* (the groups' start needs 2 layers below the fallback's) */
+		start_layers(sw, L, group_start && budget >= 3 ? group : NULL);
+		if (make_layers(L, budget, budget - 2, &over, err))
+			goto out;
+	}
+	if (over && fallback_layer(sw, L, budget, err))
+		goto out;
+	rc = 0;
+out:
+	free(group);
+	free(keep);
+	return rc;
+}
+
 /* The layers of the CA-to-CA paths of s (make_layers), into r->layer. */
 static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 		       struct sar_result *r, struct osmre_err *err)
@@ -970,7 +1180,7 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 	L.lay = calloc((size_t)L.nsrc * (r->maxlid + 1) + 1, 1);
 	if (!L.lay)
 		goto oom;
-	if (make_layers(&L, sw->o->max_vls > 0 ? sw->o->max_vls : 8, err))
+	if (assign_layers(sw, &L, sw->o->max_vls > 0 ? sw->o->max_vls : 8, err))
 		goto out;
 	for (k = 0; k < r->ncas; k++)
 		memcpy(r->layer + (size_t)k * (r->maxlid + 1),
@@ -989,6 +1199,20 @@ out:
 	return rc;
 }
 
+/* Two hosts that share no connected part: refused (components.h). */
+static int refuse_split(const struct fabric *f, struct osmre_err *err)
+{
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int)), rc;
+
+	if (!comp || switch_components(f, comp)) {
+		free(comp);
+		return osmre_fail(err, "out of memory");
+	}
+	rc = components_refuse_split(f, comp, err);
+	free(comp);
+	return rc;
+}
+
 int sar_route(const struct fabric *f, const struct sar_opts *o,
 	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
 {
@@ -996,6 +1220,8 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
+	if (refuse_split(f, err))
+		return -1;
 	if (work_init(&sw, f, o, r, err) || collect_cas(&sw, r) ||
 	    count_jobs(&sw, o->jobs))
 		goto oom;

@@ -29,7 +29,16 @@
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,
  *   the paths of the cycle's dependency with the fewest paths move to the
- *   next layer (DFSSSP's weakest link).  More layers than max_vls: refused.
+ *   next layer (DFSSSP's weakest link).  When that takes more than 2
+ *   layers on a fabric with groups (components.h: switch_groups, a
+ *   dragonfly's groups), the layering also starts from the direction
+ *   between groups (paths towards a higher group in layer 0, towards a
+ *   lower one in layer 1: minimal dragonfly paths are then acyclic on
+ *   2 layers, since a chain of dependencies only climbs groups), and the
+ *   fewer layers are kept.  More layers than max_vls is never a refusal:
+ *   every destination LID with a path in layer max_vls - 1 or above is
+ *   routed up*-down* (updn.h) from every source, in that last layer
+ *   alone (paths longer, never deadlock).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H
@@ -67,6 +76,9 @@ struct sar_result {
 	int job_aware; /* tables from job-aware routing were kept */
 	/* max effective EFI for the jobs: SAR, DFSSSP, the tables kept */
 	long efi_sar, efi_dfsssp, efi_kept;
+	/* destination LIDs routed up*-down* in the last layer, because the
+	 * layering would have needed more than max_vls (0: none) */
+	long updn_lids;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
 	 * layer[src * (maxlid + 1) + dlid] */
 	int ncas;

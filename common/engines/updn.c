@@ -304,8 +304,19 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 	return n;
 }
 
-/* Leaf switches (with a CA port that has high LIDs) and their LIDs. */
-static void ud_leaves(const struct ud *u, char *leaf)
+/* A LID of port pt that this routing fills: with want, the LIDs it
+ * marks (want[0..top]); without, the high LIDs. */
+static int ud_wanted(const struct fab_port *pt, unsigned lid,
+		     const uint8_t *want, unsigned top)
+{
+	if (!want)
+		return lid > pt->lid;
+	return lid <= top && want[lid];
+}
+
+/* Leaf switches (with a CA port that has a wanted LID). */
+static void ud_leaves(const struct ud *u, char *leaf, const uint8_t *want,
+		      unsigned top)
 {
 	const struct fabric *f = u->f;
 	int i, p;
@@ -318,16 +329,38 @@ static void ud_leaves(const struct ud *u, char *leaf)
 		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed;
 		     p++) {
 			const struct fab_port *pt = &n->ports[p];
+			unsigned lid;
 
-			if (pt->lid && pt->lmc && pt->rnode >= 0 &&
-			    fab_is_switch(&f->nodes[pt->rnode]))
-				leaf[u->idx[pt->rnode]] = 1;
+			if (!pt->lid || pt->rnode < 0 ||
+			    !fab_is_switch(&f->nodes[pt->rnode]))
+				continue;
+			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
+			     lid++)
+				if (ud_wanted(pt, lid, want, top))
+					leaf[u->idx[pt->rnode]] = 1;
 		}
 	}
 }
 
-/* Fills the high LIDs of the CAs on leaf t into every table. */
-static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids)
+/* 1 when switch t has a CA port with a LID. */
+static int has_ca(const struct ud *u, int t)
+{
+	const struct fab_node *n = &u->f->nodes[u->node[t]];
+	int p;
+
+	for (p = 1; p <= n->nports; p++) {
+		int c = n->ports[p].rnode;
+
+		if (c >= 0 && !fab_is_switch(&u->f->nodes[c]) &&
+		    u->f->nodes[c].ports[n->ports[p].rport].lid)
+			return 1;
+	}
+	return 0;
+}
+
+/* Fills the wanted LIDs of the CAs on leaf t into every table. */
+static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids,
+		    const uint8_t *want, unsigned top)
 {
 	const struct fabric *f = u->f;
 	const struct fab_node *tn = &f->nodes[u->node[t]];
@@ -341,8 +374,10 @@ static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids)
 		if (c < 0 || fab_is_switch(&f->nodes[c]))
 			continue;
 		pt = &f->nodes[c].ports[tn->ports[p].rport];
-		for (lid = pt->lid + 1;
-		     pt->lid && lid < pt->lid + (1u << pt->lmc); lid++) {
+		for (lid = pt->lid; pt->lid && lid < pt->lid + (1u << pt->lmc);
+		     lid++) {
+			if (!ud_wanted(pt, lid, want, top))
+				continue;
 			(*nlids)++;
 			for (i = 0; i < u->nsw; i++) {
 				struct lft *tb = lft_of_node(s, u->node[i]);
@@ -358,24 +393,30 @@ static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids)
 	}
 }
 
-int updn_route_high(const struct fabric *f, struct lft_set *s,
-		    struct updn_info *info, struct osmre_err *err)
+static int route_lids(const struct fabric *f, struct lft_set *s,
+		      const uint8_t *want, unsigned top, struct updn_info *info,
+		      struct osmre_err *err)
 {
 	struct ud u = { 0 };
 	size_t n = (size_t)f->nnodes + 1;
 	int *rank = malloc(n * sizeof(int)), *comp = malloc(n * sizeof(int));
-	char *root = NULL, *leaf = NULL;
+	char *root = NULL, *leaf = NULL, *src = NULL;
 	int rc = -1, one, t, bad = 0;
 	struct updn_info in = { 0 };
 
 	if (!rank || !comp || ud_graph(&u, f) ||
 	    !(root = malloc((size_t)u.nsw + 1)) ||
-	    !(leaf = malloc((size_t)u.nsw + 1)) || ranks_compute(f, rank) < 0 ||
+	    !(leaf = malloc((size_t)u.nsw + 1)) ||
+	    !(src = malloc((size_t)u.nsw + 1)) || ranks_compute(f, rank) < 0 ||
 	    switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
-	ud_leaves(&u, leaf);
+	ud_leaves(&u, leaf, want, top);
+	/* every switch with a CA port must reach the destinations */
+	if (want)
+		for (t = 0; t < u.nsw; t++)
+			src[t] = has_ca(&u, t);
 	for (one = 0; one < 2; one++) {
 		in.roots = ud_roots(&u, rank, comp, one, root);
 		if (in.roots < 0) {
@@ -390,7 +431,8 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
 		for (t = 0, bad = 0; t < u.nsw && !bad; t++)
 			if (leaf[t]) {
 				ud_dest(&u, t);
-				bad = ud_unroutable(&u, leaf, comp, t);
+				bad = ud_unroutable(&u, want ? src : leaf, comp,
+						    t);
 			}
 		if (!bad)
 			break;
@@ -402,7 +444,7 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
 	for (t = 0; t < u.nsw; t++)
 		if (leaf[t]) {
 			ud_dest(&u, t);
-			ud_fill(&u, s, t, &in.lids);
+			ud_fill(&u, s, t, &in.lids, want, top);
 		}
 	if (info)
 		*info = in;
@@ -413,5 +455,19 @@ out:
 	free(comp);
 	free(root);
 	free(leaf);
+	free(src);
 	return rc;
+}
+
+int updn_route_high(const struct fabric *f, struct lft_set *s,
+		    struct updn_info *info, struct osmre_err *err)
+{
+	return route_lids(f, s, NULL, 0, info, err);
+}
+
+int updn_route_lids(const struct fabric *f, struct lft_set *s,
+		    const uint8_t *want, unsigned top, struct updn_info *info,
+		    struct osmre_err *err)
+{
+	return route_lids(f, s, want, top, info, err);
 }

@@ -46,6 +46,13 @@ struct updn_info {
 int updn_route_high(const struct fabric *f, struct lft_set *s,
 		    struct updn_info *info, struct osmre_err *err);
 
+/* The same routing for the CA-port LIDs marked in want[0..top] (base
+ * LIDs too): sar's fallback layer when its layers would exceed the VL
+ * budget. */
+int updn_route_lids(const struct fabric *f, struct lft_set *s,
+		    const uint8_t *want, unsigned top, struct updn_info *info,
+		    struct osmre_err *err);
+
 /*
  * SL-to-VL with the escape on VL (and SL) escape_vl alone: SL < escape_vl
  * -> VL = SL (sar's layers, the engines' SL 0); escape_vl -> escape_vl;

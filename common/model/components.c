@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,5 +134,130 @@ int components_meet(const struct fabric *f, const int *comp, int ca, int c)
 	for (p = 1; p <= nd->nports; p++)
 		if (nd->ports[p].rnode >= 0 && comp[nd->ports[p].rnode] == c)
 			return 1;
+	return 0;
+}
+
+static int uf_find(int *up, int x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+/* Common switch neighbours of a and each of its switch neighbours, into
+ * cn[off[a] + port]; mark: scratch, all -1 on entry and exit. */
+static void common_counts(const struct fabric *f, int a, const long *off,
+			  int *cn, int *mark)
+{
+	const struct fab_node *na = &f->nodes[a];
+	int p, q;
+
+	for (p = 1; p <= na->nports; p++) {
+		int r = na->ports[p].rnode;
+
+		if (r >= 0 && r != a && f->nodes[r].type == FAB_SWITCH)
+			mark[r] = a;
+	}
+	for (p = 1; p <= na->nports; p++) {
+		int b = na->ports[p].rnode, c = 0;
+
+		cn[off[a] + p] = 0;
+		if (b < 0 || b == a || f->nodes[b].type != FAB_SWITCH)
+			continue;
+		for (q = 1; q <= f->nodes[b].nports; q++) {
+			int w = f->nodes[b].ports[q].rnode;
+
+			c += w >= 0 && w != a && w != b && mark[w] == a;
+		}
+		cn[off[a] + p] = c;
+	}
+	for (p = 1; p <= na->nports; p++) {
+		int r = na->ports[p].rnode;
+
+		if (r >= 0)
+			mark[r] = -1;
+	}
+}
+
+int switch_groups(const struct fabric *f, int *group)
+{
+	size_t n1 = (size_t)f->nnodes + 1;
+	int *up = malloc(n1 * sizeof(int)), *mark = malloc(n1 * sizeof(int));
+	int *maxc = calloc(n1, sizeof(int)), *cn = NULL;
+	long *off = malloc(n1 * sizeof(long)), tot = 0;
+	int i, p, n = -1;
+
+	if (!up || !mark || !maxc || !off)
+		goto out;
+	for (i = 0; i < f->nnodes; i++) {
+		off[i] = tot;
+		tot += f->nodes[i].nports + 1;
+		up[i] = i;
+		mark[i] = -1;
+	}
+	cn = calloc((size_t)tot + 1, sizeof(int));
+	if (!cn)
+		goto out;
+	for (i = 0; i < f->nnodes; i++) {
+		if (f->nodes[i].type != FAB_SWITCH || f->nodes[i].removed)
+			continue;
+		common_counts(f, i, off, cn, mark);
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			if (cn[off[i] + p] > maxc[i])
+				maxc[i] = cn[off[i] + p];
+	}
+	/* a link is local when its ends share at least 2/3 as many
+	 * neighbours as the best-connected link of either end */
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; f->nodes[i].type == FAB_SWITCH &&
+			    !f->nodes[i].removed && p <= f->nodes[i].nports;
+		     p++) {
+			int b = f->nodes[i].ports[p].rnode, c = cn[off[i] + p];
+			int m;
+
+			if (b < 0 || c < 1)
+				continue;
+			m = maxc[i] > maxc[b] ? maxc[i] : maxc[b];
+			if (3 * c >= 2 * m)
+				up[uf_find(up, b)] = uf_find(up, i);
+		}
+	n = 0;
+	for (i = 0; i < f->nnodes; i++) {
+		int r;
+
+		group[i] = -1;
+		if (f->nodes[i].type != FAB_SWITCH || f->nodes[i].removed)
+			continue;
+		r = uf_find(up, i);
+		if (mark[r] < 0)
+			mark[r] = n++;
+		group[i] = mark[r];
+	}
+out:
+	free(up);
+	free(mark);
+	free(maxc);
+	free(off);
+	free(cn);
+	return n;
+}
+
+int components_refuse_split(const struct fabric *f, const int *comp,
+			    struct osmre_err *err)
+{
+	int a, b, r = components_split_pair(f, comp, &a, &b);
+
+	if (r < 0)
+		return osmre_fail(err, "out of memory");
+	if (r)
+		return osmre_fail(
+			err,
+			"the fabric is split: hosts \"%s\" (0x%016" PRIx64
+			") and \"%s\" (0x%016" PRIx64
+			") have no port in a common connected part (a piece of a plane is not a plane)",
+			f->nodes[a].name, f->nodes[a].guid, f->nodes[b].name,
+			f->nodes[b].guid);
 	return 0;
 }

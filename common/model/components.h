@@ -22,7 +22,24 @@ int switch_components(const struct fabric *f, int *comp);
  */
 int components_split_pair(const struct fabric *f, const int *comp, int *a,
 			  int *b);
+/* components_split_pair as a refusal: -1 with a message naming the two
+ * hosts (or out of memory), 0 when no pair is split. */
+int components_refuse_split(const struct fabric *f, const int *comp,
+			    struct osmre_err *err);
 /* 1 when CA node ca has a port linked into component c. */
 int components_meet(const struct fabric *f, const int *comp, int ca, int c);
+
+/*
+ * Groups of a dragonfly-class fabric: the switches joined by local
+ * links, a link being local when its two ends share at least one
+ * neighbour switch and at least 2/3 as many as the link with the most
+ * shared neighbours at either end.  In a 1D dragonfly the routers of a
+ * group are a clique (A - 2 shared neighbours on a local link), while a
+ * global link shares none, or fewer through triangles across groups;
+ * a fat tree or a megafly has no triangle, so every switch is a group of
+ * its own.  group[] (f->nnodes entries): 0..n-1 for switches, -1 for the
+ * others.  Returns n, or -1 when out of memory.
+ */
+int switch_groups(const struct fabric *f, int *group);
 
 #endif

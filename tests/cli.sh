@@ -101,6 +101,47 @@ expect "gen qft 5832" 0 "qft: 810 switches, 5832 hosts, 11664 switch links, 5832
 	$OSMRE gen qft 3 18,9,36 1,9,18 1,2,1 -o "$T/x.net"
 expect "gen qft 34992" 0 "qft: 6804 switches, 34992 hosts, 104976 switch links, 34992 host links" \
 	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,1,1 -o "$T/x.net"
+# dragonfly-class generators (paper 002), osmre degrade, --fail-links
+expect "gen dragonfly table 1" 0 "dragonfly: 342 switches, 3078 hosts, 4446 switch links, 3078 host links" \
+	$OSMRE gen dragonfly 19 18 9 9 -o "$T/df.net"
+expect "gen dragonfly round-robin" 0 "dragonfly: 342 switches, 3078 hosts, 4446 switch links" \
+	$OSMRE gen dragonfly 19 18 9 9 --arrangement round-robin -o "$T/x.net"
+cmp -s "$T/df.net" "$T/x.net" && ko "arrangements differ" || ok "arrangements differ"
+expect "gen megafly table 1, dual plane" 0 "megafly: 720 switches, 3240 hosts, 9720 switch links, 6480 host links" \
+	$OSMRE gen megafly 10 18 18 18 18 --planes 2 -o "$T/x.net"
+grep -q '"P1_S2_9_17"' "$T/x.net" && ok "plane in switch names" || ko "plane in switch names"
+expect "gen dragonfly zero groups" 2 "groups: expected 2..100000, got 0" \
+	$OSMRE gen dragonfly 0 18 9 9
+expect "gen dragonfly uneven" 2 "cannot be spread evenly over the 19 other groups" \
+	$OSMRE gen dragonfly 20 18 9 9
+expect "gen dragonfly too many ports" 2 "needs 266 ports, more than InfiniBand's 254" \
+	$OSMRE gen dragonfly 19 18 9 240
+expect "gen dragonfly arity" 2 "expected \"dragonfly GROUPS ROUTERS HOSTS GLOBAL\"" \
+	$OSMRE gen dragonfly 19 18 9
+expect "gen bad arrangement" 2 "expected consecutive or round-robin" \
+	$OSMRE gen dragonfly 19 18 9 9 --arrangement palm
+expect "fail-links range" 2 "expected a percentage 0..100, got \"101\"" \
+	$OSMRE gen dragonfly 19 18 9 9 --fail-links 101
+# 40 % of one plane's 4446 router-router links, on either plane count
+expect "fail-links 40" 0 "removed 1778 links (seed 3)" \
+	$OSMRE gen dragonfly 19 18 9 9 --fail-links 40 --seed 3 -o "$T/x.net"
+expect "fail-links 40, dual plane" 0 "removed 1778 links (seed 3)" \
+	$OSMRE gen dragonfly 19 18 9 9 --planes 2 --fail-links 40 --seed 3 -o "$T/x.net"
+expect "degrade a net file" 0 "removed 1778 links (seed 3)" \
+	$OSMRE degrade "$T/df.net" --fail-links 40 --seed 3 -o "$T/x2.net"
+$OSMRE gen dragonfly 19 18 9 9 --fail-links 40 --seed 3 -o "$T/x1.net" 2>/dev/null
+cmp -s "$T/x1.net" "$T/x2.net" && ok "degrade = gen --fail-links" || ko "degrade = gen --fail-links"
+expect "degrade ibnetdiscover output" 0 "removed 1 links" \
+	$OSMRE degrade "$DATA/ibsim-small.net" --remove-links 1 -o "$T/x.net"
+expect "degrade missing file" 2 "nope.net" $OSMRE degrade "$T/nope.net" --fail-links 5
+expect "sar dragonfly minimal" 0 "sar: 2 virtual layer(s)" \
+	$OSMRE route -e sar --topo "$T/df.net" --out "$T/df.lfts" --sls "$T/df.sls"
+expect "analyze dragonfly" 0 "max 5; longer than the shortest: 0 pairs" \
+	$OSMRE analyze --no-updown --topo "$T/df.net" --lfts "$T/df.lfts" --sl-file "$T/df.sls"
+expect "sar dragonfly, 1 VL" 0 "over the VL budget: 3078 destination LID(s) routed up\*/down\*" \
+	$OSMRE route -e sar --max-vls 1 --topo "$T/df.net" --out "$T/df.lfts" --sls "$T/df.sls"
+expect "analyze dragonfly, 1 VL" 0 "acyclic" \
+	$OSMRE analyze --no-updown --topo "$T/df.net" --lfts "$T/df.lfts" --sl-file "$T/df.sls"
 expect "gen qft two cross levels" 2 "a QFT is cross-connected at one level only" \
 	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,2,1 -o "$T/x.net"
 expect "gen qft w not divisible" 2 "w_4 = 16 is not divisible by p_2 = 6" \
@@ -183,8 +224,12 @@ awk '/^Switch|^Hca/{cur=$0} {
 expect "dmodc refuses a split fabric, naming a pair" 1 \
 	'split: hosts "H_0_0" (0x0000000000100000) and "H_1_0" (0x000000000010000c) have no port in a common' \
 	$OSMRE route -e dmodc --topo "$T/cut.net" --out "$T/cut.lfts"
-$OSMRE route -e sar --topo "$T/cut.net" --out "$T/cuts.lfts" >/dev/null 2>&1
-expect "check: a split fabric is INVALID" 1 "CA pairs 36672: unreachable 1504," \
+expect "sar refuses a split fabric, naming a pair" 1 \
+	'split: hosts "H_0_0" (0x0000000000100000) and "H_1_0" (0x000000000010000c) have no port in a common' \
+	$OSMRE route -e sar --topo "$T/cut.net" --out "$T/cuts.lfts"
+# the intact fabric's tables on the split one
+$OSMRE route -e dmodc --topo "$T/p4.net" --out "$T/cuts.lfts" >/dev/null 2>&1
+expect "check: a split fabric is INVALID" 1 "CA pairs 36672: unreachable [1-9]" \
 	$OSMRE check --topo "$T/cut.net" --lfts "$T/cuts.lfts"
 # two planes, every host with a port in each: routed, VALID
 {

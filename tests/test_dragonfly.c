@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Dragonfly-class fabrics (paper 002): the generators' counts for Table 1
+ * computed here from the names and links alone, absurd parameters, sar's
+ * routes on intact fabrics (dragonfly-minimal, at most 3 layers, acyclic
+ * per the analyzer) and under random link failures for every VL budget
+ * (valid, acyclic, never over the budget; a split fabric refused).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "degrade.h"
+#include "dragonfly.h"
+#include "lids.h"
+#include "sar.h"
+#include "testutil.h"
+
+/* Plane, level (1 router or leaf, 2 spine) and group from a switch name
+ * "[P<k>_]S<l>_<g>_<i>". */
+static void sw_where(const char *name, int *plane, int *level, int *group)
+{
+	*plane = 0;
+	if (name[0] == 'P') {
+		*plane = atoi(name + 1);
+		name = strchr(name, '_') + 1;
+	}
+	assert_int_equal(name[0], 'S');
+	*level = atoi(name + 1);
+	*group = atoi(strchr(name, '_') + 1);
+}
+
+struct counts {
+	long switches, spines, hosts, global, local, host_links;
+	long between_min, between_max; /* global links per pair of groups */
+	int cross_plane;	       /* links between planes */
+};
+
+static void count(const struct fabric *f, int groups, struct counts *c)
+{
+	long *pair = calloc((size_t)groups * groups, sizeof(long));
+	int i, p, g1, g2, pl1, pl2, l1, l2;
+
+	assert_non_null(pair);
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *n = &f->nodes[i];
+
+		if (n->type != FAB_SWITCH) {
+			c->hosts++;
+			for (p = 1; p <= n->nports; p++)
+				c->host_links += n->ports[p].rnode >= 0;
+			continue;
+		}
+		c->switches++;
+		sw_where(n->name, &pl1, &l1, &g1);
+		c->spines += l1 == 2;
+		for (p = 1; p <= n->nports; p++) {
+			int r = n->ports[p].rnode;
+
+			if (r < 0 || f->nodes[r].type != FAB_SWITCH || r < i)
+				continue; /* each cable once */
+			sw_where(f->nodes[r].name, &pl2, &l2, &g2);
+			c->cross_plane |= pl1 != pl2;
+			if (g1 == g2) {
+				c->local++;
+			} else {
+				c->global++;
+				if (pl1 == 0) {
+					pair[g1 * groups + g2]++;
+					pair[g2 * groups + g1]++;
+				}
+			}
+		}
+	}
+	c->between_min = -1;
+	for (g1 = 0; g1 < groups; g1++)
+		for (g2 = 0; g2 < groups; g2++) {
+			long v = pair[g1 * groups + g2];
+
+			if (g1 == g2)
+				continue;
+			if (c->between_min < 0 || v < c->between_min)
+				c->between_min = v;
+			if (v > c->between_max)
+				c->between_max = v;
+		}
+	free(pair);
+}
+
+/* Table 1 of paper 002, single and dual plane, both arrangements. */
+static void test_table1(void **state)
+{
+	static const struct {
+		int megafly, planes;
+		long routers, hosts, global_conn, per_group, between;
+	} t1[] = {
+		{ 0, 1, 342, 3078, 3078, 162, 9 },
+		{ 0, 2, 684, 3078, 6156, 162, 9 },
+		{ 1, 1, 360, 3240, 3240, 324, 36 },
+		{ 1, 2, 720, 3240, 6480, 324, 36 },
+	};
+	size_t i;
+	int a;
+
+	(void)state;
+	for (i = 0; i < sizeof(t1) / sizeof(t1[0]); i++)
+		for (a = 0; a < 2; a++) {
+			struct df_params p = {
+				.megafly = t1[i].megafly,
+				.groups = t1[i].megafly ? 10 : 19,
+				.routers = 18,
+				.spines = 18,
+				.hosts = t1[i].megafly ? 18 : 9,
+				.global = t1[i].megafly ? 18 : 9,
+				.arrangement =
+					a ? DF_ROUND_ROBIN : DF_CONSECUTIVE,
+				.planes = t1[i].planes,
+			};
+			struct osmre_err err;
+			struct fabric *f;
+			struct counts c;
+			int groups = p.groups;
+
+			assert_int_equal(df_build(&p, &f, &err), 0);
+			count(f, groups, &c);
+			printf("%s, %d plane(s), %s: %ld switches, %ld hosts, %ld global connections (%ld per group, %ld-%ld between two groups), %ld local links\n",
+			       p.megafly ? "megafly" : "dragonfly", p.planes,
+			       a ? "round-robin" : "consecutive", c.switches,
+			       c.hosts, 2 * c.global,
+			       2 * c.global / t1[i].planes / groups,
+			       c.between_min, c.between_max, c.local);
+			assert_int_equal(c.switches, t1[i].routers);
+			assert_int_equal(c.hosts, t1[i].hosts);
+			/* the paper counts both ends of a global cable */
+			assert_int_equal(2 * c.global, t1[i].global_conn);
+			assert_int_equal(2 * c.global / t1[i].planes / groups,
+					 t1[i].per_group);
+			assert_int_equal(c.between_min, t1[i].between);
+			assert_int_equal(c.between_max, t1[i].between);
+			assert_int_equal(c.cross_plane, 0);
+			assert_int_equal(c.host_links, t1[i].hosts * p.planes);
+			/* dragonfly groups are cliques of 18; a megafly
+			 * group is K(18,18) */
+			assert_int_equal(c.local,
+					 (long)p.planes * groups *
+						 (p.megafly ? 18 * 18 :
+							      18 * 17 / 2));
+			if (p.megafly)
+				assert_int_equal(c.spines,
+						 (long)p.planes * groups * 18);
+			assert_int_equal(df_switches(&p) * p.planes,
+					 c.switches);
+			fabric_free(f);
+		}
+}
+
+static void test_bad_params(void **state)
+{
+	struct df_params p = { .groups = 19,
+			       .routers = 18,
+			       .hosts = 9,
+			       .global = 9 };
+	struct osmre_err err;
+	struct fabric *f;
+
+	(void)state;
+	p.groups = 0;
+	assert_int_equal(df_build(&p, &f, &err), -1);
+	assert_non_null(strstr(err.msg, "groups"));
+	p.groups = 20; /* 162 global ports over 19 groups */
+	assert_int_equal(df_build(&p, &f, &err), -1);
+	assert_non_null(strstr(err.msg, "evenly"));
+	p.groups = 19;
+	p.global = 240; /* 9 + 17 + 240 ports */
+	assert_int_equal(df_build(&p, &f, &err), -1);
+	assert_non_null(strstr(err.msg, "ports"));
+	p.global = 1; /* 18 global ports cannot reach 18 groups evenly... */
+	assert_int_equal(df_build(&p, &f, &err), 0); /* ...they can: 1 each */
+	fabric_free(f);
+	p.groups = 40; /* 18 ports for 39 groups */
+	assert_int_equal(df_build(&p, &f, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot reach"));
+}
+
+/*
+ * Every CA-to-CA route of s, walked switch by switch: at most one link
+ * between groups, and inside a group at most one link (dragonfly) or a
+ * leaf-spine then spine-leaf (megafly).  Returns the longest route in
+ * switch-to-switch links.
+ */
+static int check_minimal(const struct fabric *f, const struct lft_set *s,
+			 int megafly)
+{
+	int *gid = malloc((size_t)f->nnodes * sizeof(int));
+	int a, b, longest = 0, pl, lv;
+
+	assert_non_null(gid);
+	for (a = 0; a < f->nnodes; a++)
+		if (f->nodes[a].type == FAB_SWITCH)
+			sw_where(f->nodes[a].name, &pl, &lv, &gid[a]);
+	for (a = 0; a < f->nnodes; a++) {
+		const struct fab_node *ha = &f->nodes[a];
+
+		if (ha->type == FAB_SWITCH || ha->ports[1].rnode < 0)
+			continue;
+		for (b = 0; b < f->nnodes; b++) {
+			const struct fab_node *hb = &f->nodes[b];
+			int cur = ha->ports[1].rnode, global = 0, local = 0;
+			int hops = 0;
+
+			if (b == a || hb->type == FAB_SWITCH ||
+			    !hb->ports[1].lid)
+				continue;
+			for (;;) {
+				const struct lft *t = lft_of_node(s, cur);
+				int o = lft_get(t, hb->ports[1].lid), r;
+
+				assert_true(o != LFT_NONE && o > 0);
+				r = f->nodes[cur].ports[o].rnode;
+				if (f->nodes[r].type != FAB_SWITCH) {
+					assert_int_equal(r, b);
+					break;
+				}
+				if (gid[r] != gid[cur])
+					global++;
+				else
+					local++;
+				cur = r;
+				assert_true(++hops < 64);
+			}
+			if (global > 1 || local > (megafly ? 2 : 1 + global))
+				fail_msg(
+					"%s -> %s: %d global and %d local links",
+					ha->name, hb->name, global, local);
+			if (hops > longest)
+				longest = hops;
+		}
+	}
+	free(gid);
+	return longest;
+}
+
+/* sar on an intact fabric: valid, minimal, acyclic on its layers. */
+static int route_minimal(struct df_params *p, const char *what)
+{
+	struct sar_opts o = { .max_vls = 8 };
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_result cr;
+	struct sar_result r;
+	struct osmre_err err;
+	struct lft_set s;
+	struct fabric *f;
+	int longest, layers;
+
+	assert_int_equal(df_build(p, &f, &err), 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err), 0);
+	if (sar_route(f, &o, &s, &r, &err))
+		fail_msg("%s: %s", what, err.msg);
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	longest = check_minimal(f, &s, p->megafly);
+	if (!tu_sls_acyclic(f, &s, &r, -1))
+		fail_msg("%s: a cycle on %d layers", what, r.layers);
+	layers = r.layers;
+	printf("%-48s minimal (longest %d switch links), acyclic on %d layer(s)\n",
+	       what, longest, layers);
+	assert_true(layers <= 3);
+	assert_int_equal(r.updn_lids, 0);
+	sar_result_free(&r);
+	lft_set_free(&s);
+	fabric_free(f);
+	return layers;
+}
+
+static void test_minimal_routes(void **state)
+{
+	struct df_params p = { .groups = 9,
+			       .routers = 4,
+			       .hosts = 2,
+			       .global = 2 };
+	char what[96];
+	int a;
+
+	(void)state;
+	for (a = 0; a < 2; a++) {
+		p.arrangement = a ? DF_ROUND_ROBIN : DF_CONSECUTIVE;
+		snprintf(what, sizeof(what), "dragonfly 9x4, %s",
+			 a ? "round-robin" : "consecutive");
+		assert_int_equal(route_minimal(&p, what), 2);
+	}
+	/* Table 1's dragonfly, both arrangements, and megafly */
+	p = (struct df_params){ .groups = 19,
+				.routers = 18,
+				.hosts = 9,
+				.global = 9 };
+	for (a = 0; a < 2; a++) {
+		p.arrangement = a ? DF_ROUND_ROBIN : DF_CONSECUTIVE;
+		snprintf(what, sizeof(what), "Table 1 dragonfly, %s",
+			 a ? "round-robin" : "consecutive");
+		assert_int_equal(route_minimal(&p, what), 2);
+	}
+	p = (struct df_params){ .megafly = 1,
+				.groups = 10,
+				.routers = 18,
+				.spines = 18,
+				.hosts = 18,
+				.global = 18 };
+	assert_int_equal(route_minimal(&p, "Table 1 megafly"), 1);
+}
+
+/*
+ * 10-80 % of the router-router links failed, 3 seeds each: a connected
+ * fabric is routed on every budget of 1-3 VLs (valid, acyclic, no more
+ * layers than the budget); a split one is refused, naming two hosts.
+ */
+static void test_vl_budget(void **state)
+{
+	struct df_params p = { .groups = 7,
+			       .routers = 6,
+			       .hosts = 3,
+			       .global = 3 };
+	int pct, seed, vls, routed = 0, refused = 0, fellback = 0;
+
+	(void)state;
+	for (pct = 10; pct <= 80; pct += 10)
+		for (seed = 1; seed <= 3; seed++) {
+			struct osmre_err err;
+			struct fabric *f;
+			struct rng rg;
+			long cand;
+
+			assert_int_equal(df_build(&p, &f, &err), 0);
+			cand = degrade_candidates(f, DEGRADE_LINKS);
+			rng_seed(&rg, (uint64_t)seed);
+			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
+							cand * pct / 100, &rg,
+							&err),
+					 0);
+			assert_int_equal(lids_assign(f, 0, &err), 0);
+			for (vls = 1; vls <= 3; vls++) {
+				struct sar_opts o = { .max_vls = vls };
+				struct check_opts co = { .updown = 0,
+							 .threads = 1 };
+				struct check_result cr;
+				struct sar_result r;
+				struct lft_set s;
+				long sw;
+
+				assert_int_equal(lft_set_for_fabric(f,
+								    lids_max(f),
+								    &s, &err),
+						 0);
+				if (sar_route(f, &o, &s, &r, &err)) {
+					assert_non_null(
+						strstr(err.msg,
+						       "the fabric is split"));
+					assert_true(
+						tu_cross_part_pairs(f, &sw) >
+						0);
+					refused++;
+					lft_set_free(&s);
+					continue;
+				}
+				assert_int_equal(tu_cross_part_pairs(f, &sw),
+						 0);
+				assert_int_equal(check_lfts(f, &s, &co, &cr,
+							    NULL, &err),
+						 0);
+				if (!check_ok(&cr))
+					fail_msg(
+						"%d %% seed %d, %d VL(s): invalid",
+						pct, seed, vls);
+				assert_true(r.layers <= vls);
+				if (!tu_sls_acyclic(f, &s, &r, -1))
+					fail_msg(
+						"%d %% seed %d, %d VL(s): a cycle",
+						pct, seed, vls);
+				routed++;
+				fellback += r.updn_lids > 0;
+				sar_result_free(&r);
+				lft_set_free(&s);
+			}
+			fabric_free(f);
+		}
+	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d with the up*/down* fallback), %d split and refused\n",
+	       routed, fellback, refused);
+	assert_true(routed > 0 && fellback > 0 && refused > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table1),
+		cmocka_unit_test(test_bad_params),
+		cmocka_unit_test(test_minimal_routes),
+		cmocka_unit_test(test_vl_budget),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -14,9 +14,13 @@
 # UNLINK="SWITCH PORT" then takes that link down (ibsim's Unlink) and times
 # the routing step of the re-route OpenSM makes for the trap ("after a
 # link loss"), then links it back.
+# GEN_ARGS="dragonfly 19 18 9 9" (or "megafly 10 18 18 18 18", any osmre
+# gen arguments) replaces H M W P: then only the engines are given.
 set -u
-h=$1 m=$2 w=$3 p=$4
-shift 4
+if [ -z "${GEN_ARGS:-}" ]; then
+	h=$1 m=$2 w=$3 p=$4
+	shift 4
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 OSMRE_TESTS_DIR=$top/tests
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
@@ -28,7 +32,12 @@ OSM_DEBUG=0x07	# verbose: "building routing with ..."
 . "$top/tests/ibsim/lib.sh"
 KIND=${KIND:-pgft}
 NET=$W/$KIND.net
-"$OSMRE" gen "$KIND" "$h" "$m" "$w" "$p" -o "$NET" || exit 1
+if [ -n "${GEN_ARGS:-}" ]; then
+	# shellcheck disable=SC2086
+	"$OSMRE" gen $GEN_ARGS -o "$NET" || exit 1
+else
+	"$OSMRE" gen "$KIND" "$h" "$m" "$w" "$p" -o "$NET" || exit 1
+fi
 NAME=$(echo "$KIND" | tr a-z A-Z)
 smhost=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
 

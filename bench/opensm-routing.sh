@@ -38,7 +38,11 @@ if [ -n "${GEN_ARGS:-}" ]; then
 else
 	"$OSMRE" gen "$KIND" "$h" "$m" "$w" "$p" -o "$NET" || exit 1
 fi
-NAME=$(echo "$KIND" | tr a-z A-Z)
+if [ -n "${GEN_ARGS:-}" ]; then
+	LABEL="gen $GEN_ARGS"
+else
+	LABEL="$(echo "$KIND" | tr a-z A-Z)($h;$m;$w;$p)"
+fi
 smhost=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
 
 sim_start "$NET" || exit 1
@@ -73,8 +77,8 @@ for engine in "$@"; do
 					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"
 		fi
 	fi
-	printf "%s(%s;%s;%s;%s) %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
-		"$NAME" "$h" "$m" "$w" "$p" "$engine" "$first" "$again" "$lost" \
+	printf "%s %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
+		"$LABEL" "$engine" "$first" "$again" "$lost" \
 		$(($(date +%s) - start)) "${rss:-?}"
 	osm_stop "$engine"
 done

@@ -104,6 +104,12 @@ expect "gen qft 34992" 0 "qft: 6804 switches, 34992 hosts, 104976 switch links, 
 # dragonfly-class generators (paper 002), osmre degrade, --fail-links
 expect "gen dragonfly table 1" 0 "dragonfly: 342 switches, 3078 hosts, 4446 switch links, 3078 host links" \
 	$OSMRE gen dragonfly 19 18 9 9 -o "$T/df.net"
+$OSMRE gen megafly 10 18 18 18 18 -o "$T/mf.net" 2>/dev/null
+for f in dragonfly-3078:df megafly-3240:mf; do
+	cmp -s "${OSMRE_SRCDIR:-.}/ibsim-configs/${f%:*}.net" "$T/${f#*:}.net" &&
+		ok "ibsim-configs/${f%:*}.net is the generator's" ||
+		ko "ibsim-configs/${f%:*}.net is the generator's"
+done
 expect "gen dragonfly round-robin" 0 "dragonfly: 342 switches, 3078 hosts, 4446 switch links" \
 	$OSMRE gen dragonfly 19 18 9 9 --arrangement round-robin -o "$T/x.net"
 cmp -s "$T/df.net" "$T/x.net" && ko "arrangements differ" || ok "arrangements differ"

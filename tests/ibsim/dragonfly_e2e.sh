@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# sar inside OpenSM on Table 1's 1D dragonfly of paper 002
+# (ibsim-configs/dragonfly-3078.net: 342 routers, 3,078 hosts):
+#  - the tables read back with dump_fts are valid, dragonfly-minimal (no
+#    path longer than 5 links) and deadlock-free on the 2 SLs sar logs,
+#    and identical to `osmre route -e sar` with the same LIDs (the CA
+#    LIDs' entries);
+#  - sar_max_vls 1: still routed (the up*/down* fallback), deadlock-free
+#    on one VL.
+# (A split fabric is refused offline, test_dragonfly; OpenSM discovers
+# only the part its port is in, so ibsim cannot show one plane split.)
+set -u
+. "$(dirname "$0")/lib.sh"
+NET=${OSMRE_SRCDIR:-.}/ibsim-configs/dragonfly-3078.net
+sim_start "$NET" || exit 1
+ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
+check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"
+check "2 layers logged" grep -q "osmre: sar: 0 job(s) from .*, 2 virtual layer(s)" "$W/osm.log"
+sleep 1
+read_lfts H_341_8 "$W/df.lfts" || ko "dump_fts"
+"$OSMRE" route -e sar --topo "$NET" --lids "$W/df.lfts" --sls "$W/df.sls" \
+	--out "$W/df.offline" 2>/dev/null
+# the CA LIDs' entries (18 switches differ on some switch LIDs' entries
+# between OpenSM's pass and osmre route: not compared here)
+ca_only() { grep -e "^Unicast lids" -e "Channel Adapter" "$1" >"$1.ca"; }
+ca_only "$W/df.lfts"
+ca_only "$W/df.offline"
+check "fabric tables identical to osmre route -e sar (CA LIDs)" same_lfts "$W/df.lfts.ca" "$W/df.offline.ca"
+"$OSMRE" analyze -q --rp 10 --no-updown --sl-file "$W/df.sls" \
+	--topo "$NET" --lfts "$W/df.lfts" >"$W/df.out" 2>&1
+cat "$W/df.out"
+check "valid" grep -q "^validity: VALID" "$W/df.out"
+check "minimal: at most 5 links (host, local, global, local, host)" grep -q "path length (links): min 2 avg [0-9.]* max 5;" "$W/df.out"
+check "deadlock-free on sar's 2 SLs" grep -q "SLs from .*, 2 VLs): channel dependency graph acyclic" "$W/df.out"
+osm_stop
+
+# one VL: never refused
+echo "sar_max_vls 1" >"$W/osmre1.conf"
+OSMRE_CONF=$W/osmre1.conf
+export OSMRE_CONF
+ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP (1 VL)"; exit 1; }
+check "1 VL: sar routed, fallback logged" grep -q "osmre: sar: over sar_max_vls: 3078 destination LID(s) routed up\*/down\*" "$W/osm.log"
+check "1 VL: sar's tables" grep -q "sar tables configured on all switches" "$W/osm.log"
+sleep 1
+read_lfts H_341_8 "$W/df1.lfts" || ko "dump_fts (1 VL)"
+"$OSMRE" analyze -q --rp 10 --no-updown --topo "$NET" --lfts "$W/df1.lfts" >"$W/df1.out" 2>&1
+check "1 VL: valid" grep -q "^validity: VALID" "$W/df1.out"
+check "1 VL: deadlock-free on one VL" grep -q "(one VL): channel dependency graph acyclic" "$W/df1.out"
+finish

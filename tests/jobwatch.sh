@@ -57,6 +57,19 @@ jw >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "process $other is \"sleep\", not opensm" "$T/out" &&
 	cmp -s "$J" "$T/first" && ok "not opensm: refused, file kept" || { ko "not opensm"; cat "$T/out"; }
 kill "$other"; wait "$other" 2>/dev/null
+# an opensm without the plugin does not catch SIGUSR2: never signalled
+mkdir -p "$T/bare"
+cp "$(command -v sleep)" "$T/bare/opensm"
+"$T/bare/opensm" 300 &
+bare=$!
+echo "$bare" >"$T/opensm.pid"
+jw >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "opensm $bare does not catch SIGUSR2: the osmre plugin is not loaded" "$T/out" &&
+	kill -0 "$bare" 2>/dev/null && cmp -s "$J" "$T/first" &&
+	ok "opensm without the plugin: not signalled, alive, file kept" ||
+	{ ko "opensm without the plugin"; cat "$T/out"; }
+kill "$bare"; wait "$bare" 2>/dev/null
+echo "$other" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "stale: process $other is not running" "$T/out" &&
 	cmp -s "$J" "$T/first" && ok "stale pidfile: refused, file kept" || { ko "stale pidfile"; cat "$T/out"; }

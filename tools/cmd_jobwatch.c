@@ -238,7 +238,31 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 	return buf;
 }
 
-/* The PID in the pidfile, if it is a running opensm; else 0. */
+/* 1 when process pid has a handler for SIGUSR2 (/proc/PID/status
+ * SigCgt): the osmre plugin installs one; without it, SIGUSR2's default
+ * action kills OpenSM. */
+static int catches_usr2(long pid)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	int found = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1) {
+			found = 1;
+			break;
+		}
+	fclose(fp);
+	return found && (mask >> (SIGUSR2 - 1) & 1);
+}
+
+/* The PID in the pidfile, if it is a running opensm that catches
+ * SIGUSR2; else 0. */
 static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
 {
 	char path[64], comm[64];
@@ -269,6 +293,13 @@ static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
 	if (strcmp(comm, "opensm")) {
 		osmre_fail(err, "%s: process %ld is \"%s\", not opensm",
 			   pidfile, pid, comm);
+		return 0;
+	}
+	if (!catches_usr2(pid)) {
+		osmre_fail(
+			err,
+			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded (event_plugin_name osmre in opensm.conf, and the plugin in OpenSM's library path?); not signalled, SIGUSR2 would kill it",
+			pid);
 		return 0;
 	}
 	return (pid_t)pid;

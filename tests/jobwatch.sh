@@ -68,6 +68,21 @@ jw >"$T/out" 2>&1; rc=$?
 	kill -0 "$bare" 2>/dev/null && cmp -s "$J" "$T/first" &&
 	ok "opensm without the plugin: not signalled, alive, file kept" ||
 	{ ko "opensm without the plugin"; cat "$T/out"; }
+# osmre reroute: the same checks
+"$OSMRE" reroute --pid "$bare" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" && kill -0 "$bare" 2>/dev/null &&
+	ok "reroute: opensm without the plugin refused, alive" || { ko "reroute without the plugin"; cat "$T/out"; }
+"$OSMRE" reroute --pidfile "$T/nope.pid" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "nope.pid: No such file" "$T/out" && ok "reroute: missing pidfile" || ko "reroute: missing pidfile"
+"$OSMRE" reroute --pid $$ >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "not opensm" "$T/out" && ok "reroute: another program refused" || ko "reroute: another program"
+"$OSMRE" reroute --pid 1 --auto >"$T/out" 2>&1; rc=$?
+[ $rc = 2 ] && ok "reroute: two ways is a usage error" || ko "reroute: two ways"
+n0=$(signals)
+"$OSMRE" reroute --pid "$STAND_IN" >"$T/out" 2>&1; rc=$?
+sleep 0.3
+[ $rc = 0 ] && [ "$(signals)" = $((n0 + 1)) ] && ok "reroute: an opensm that catches SIGUSR2 is signalled" ||
+	{ ko "reroute signals"; cat "$T/out"; }
 kill "$bare"; wait "$bare" 2>/dev/null
 echo "$other" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?

@@ -31,6 +31,7 @@
 #include "infile.h"
 #include "jobwatch.h"
 #include "netfile.h"
+#include "opensm_proc.h"
 #include "osmre.h"
 
 static void jobwatch_usage(FILE *out)
@@ -238,73 +239,6 @@ static char *run_squeue(const char *cmd, int timeout, struct osmre_err *err)
 	return buf;
 }
 
-/* 1 when process pid has a handler for SIGUSR2 (/proc/PID/status
- * SigCgt): the osmre plugin installs one; without it, SIGUSR2's default
- * action kills OpenSM. */
-static int catches_usr2(long pid)
-{
-	char path[64], line[256];
-	unsigned long long mask = 0;
-	int found = 0;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "SigCgt: %llx", &mask) == 1) {
-			found = 1;
-			break;
-		}
-	fclose(fp);
-	return found && (mask >> (SIGUSR2 - 1) & 1);
-}
-
-/* The PID in the pidfile, if it is a running opensm that catches
- * SIGUSR2; else 0. */
-static pid_t opensm_pid(const char *pidfile, struct osmre_err *err)
-{
-	char path[64], comm[64];
-	FILE *fp = fopen(pidfile, "r");
-	long pid = 0;
-
-	if (!fp) {
-		osmre_fail(err, "%s: %s", pidfile, strerror(errno));
-		return 0;
-	}
-	if (fscanf(fp, "%ld", &pid) != 1 || pid <= 0) {
-		fclose(fp);
-		osmre_fail(err, "%s: no process ID in it", pidfile);
-		return 0;
-	}
-	fclose(fp);
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	fp = fopen(path, "r");
-	if (!fp || !fgets(comm, sizeof(comm), fp)) {
-		if (fp)
-			fclose(fp);
-		osmre_fail(err, "%s: stale: process %ld is not running",
-			   pidfile, pid);
-		return 0;
-	}
-	fclose(fp);
-	comm[strcspn(comm, "\n")] = '\0';
-	if (strcmp(comm, "opensm")) {
-		osmre_fail(err, "%s: process %ld is \"%s\", not opensm",
-			   pidfile, pid, comm);
-		return 0;
-	}
-	if (!catches_usr2(pid)) {
-		osmre_fail(
-			err,
-			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded (event_plugin_name osmre in opensm.conf, and the plugin in OpenSM's library path?); not signalled, SIGUSR2 would kill it",
-			pid);
-		return 0;
-	}
-	return (pid_t)pid;
-}
-
 /* Writes text as path atomically, under the writers' lock. */
 static int write_atomic(const char *path, const char *text, int timeout,
 			struct osmre_err *err)
@@ -385,7 +319,7 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 		goto out;
 	}
 	/* check OpenSM before touching the file: nothing half done */
-	pid = opensm_pid(a->pidfile, &err);
+	pid = opensm_from_pidfile(a->pidfile, &err);
 	if (!pid)
 		goto fail;
 	out = jw_format(&now);

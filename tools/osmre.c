@@ -24,6 +24,7 @@ static const struct {
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
 	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
+	{ "reroute", cmd_reroute, "ask OpenSM with the plugin to re-route (safe SIGUSR2)" },
 #ifdef OSMRE_HAVE_CLIENT
 	{ "subscribe", cmd_subscribe, "take part in the update protocol (run hooks, ack)" },
 #endif

@@ -11,6 +11,7 @@ enum { EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 int cmd_gen(int argc, char **argv);
 int cmd_degrade(int argc, char **argv);
+int cmd_reroute(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);

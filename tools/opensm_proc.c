@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opensm_proc.h"
+
+/* The command name of pid into comm; -1 when not running. */
+static int comm_of(long pid, char *comm, size_t sz)
+{
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	if (!fgets(comm, (int)sz, fp)) {
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
+}
+
+/* 1 when pid has a handler for SIGUSR2 (SigCgt). */
+static int catches_usr2(long pid)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	int found = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1) {
+			found = 1;
+			break;
+		}
+	fclose(fp);
+	return found && (mask >> (SIGUSR2 - 1) & 1);
+}
+
+/* 1 when libosmre.so is mapped into pid (0 too when maps is unreadable). */
+static int maps_plugin(long pid)
+{
+	char path[64], line[4096];
+	int found = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp))
+		found = strstr(line, "/libosmre.so") != NULL;
+	fclose(fp);
+	return found;
+}
+
+int opensm_check(long pid, struct osmre_err *err)
+{
+	char comm[64];
+
+	if (pid <= 0 || comm_of(pid, comm, sizeof(comm)))
+		return osmre_fail(err, "process %ld is not running", pid);
+	if (strcmp(comm, "opensm"))
+		return osmre_fail(err, "process %ld is \"%s\", not opensm", pid,
+				  comm);
+	if (!catches_usr2(pid))
+		return osmre_fail(
+			err,
+			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded%s (event_plugin_name osmre in opensm.conf, and the plugin in OpenSM's library path?); not signalled, SIGUSR2 would kill it",
+			pid,
+			maps_plugin(pid) ?
+				" (libosmre.so is mapped, but no handler)" :
+				"");
+	return 0;
+}
+
+pid_t opensm_from_pidfile(const char *pidfile, struct osmre_err *err)
+{
+	FILE *fp = fopen(pidfile, "r");
+	long pid = 0;
+
+	if (!fp) {
+		osmre_fail(err, "%s: %s", pidfile, strerror(errno));
+		return 0;
+	}
+	if (fscanf(fp, "%ld", &pid) != 1 || pid <= 0) {
+		fclose(fp);
+		osmre_fail(err, "%s: no process ID in it", pidfile);
+		return 0;
+	}
+	fclose(fp);
+	if (opensm_check(pid, err)) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		if (!strncmp(msg, "process", 7) && strstr(msg, "not running"))
+			osmre_fail(err, "%s: stale: %s", pidfile, msg);
+		else
+			osmre_fail(err, "%s: %s", pidfile, msg);
+		return 0;
+	}
+	return (pid_t)pid;
+}
+
+pid_t opensm_auto(struct osmre_err *err)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	long found = 0, bare = 0, n = 0;
+	char list[256] = "";
+
+	if (!d) {
+		osmre_fail(err, "/proc: %s", strerror(errno));
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		char comm[64];
+		long pid;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid = strtol(e->d_name, NULL, 10);
+		if (comm_of(pid, comm, sizeof(comm)) || strcmp(comm, "opensm"))
+			continue;
+		if (!catches_usr2(pid)) {
+			bare = pid;
+			continue;
+		}
+		n++;
+		found = pid;
+		if (strlen(list) + 24 < sizeof(list))
+			snprintf(list + strlen(list),
+				 sizeof(list) - strlen(list), "%s%ld",
+				 list[0] ? ", " : "", pid);
+	}
+	closedir(d);
+	if (n == 1)
+		return (pid_t)found;
+	if (n > 1)
+		osmre_fail(
+			err,
+			"%ld opensm processes with the plugin (%s): name one with --pid or --pidfile",
+			n, list);
+	else if (bare)
+		osmre_fail(
+			err,
+			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded; not signalled, SIGUSR2 would kill it",
+			bare);
+	else
+		osmre_fail(err, "no opensm process is running");
+	return 0;
+}

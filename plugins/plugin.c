@@ -322,6 +322,10 @@ static void *osmre_create(osm_opensm_t *osm)
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmre: loaded: routing engines %s, SIGUSR2 re-routes\n",
 		engine_names());
+	/* one line that reaches syslog: the plugin is there */
+	OSM_LOG(&osm->log, OSM_LOG_SYS,
+		"osmre %s plugin loaded: routing engines %s; options %s\n",
+		PACKAGE_VERSION, engine_names(), path);
 	return p;
 }
 

@@ -101,6 +101,8 @@ expect "gen qft 5832" 0 "qft: 810 switches, 5832 hosts, 11664 switch links, 5832
 	$OSMRE gen qft 3 18,9,36 1,9,18 1,2,1 -o "$T/x.net"
 expect "gen qft 34992" 0 "qft: 6804 switches, 34992 hosts, 104976 switch links, 34992 host links" \
 	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,1,1 -o "$T/x.net"
+expect "version on a command" 0 "^osmre [0-9]" $OSMRE route --version
+expect "version, short" 0 "^osmre [0-9]" $OSMRE -V
 # dragonfly-class generators (paper 002), osmre degrade, --fail-links
 expect "gen dragonfly table 1" 0 "dragonfly: 342 switches, 3078 hosts, 4446 switch links, 3078 host links" \
 	$OSMRE gen dragonfly 19 18 9 9 -o "$T/df.net"

@@ -109,6 +109,18 @@ static void test_key_and_bounds(void **state)
 	assert_int_equal(options_read(path, 0, &o, collect, &r), 1);
 	assert_non_null(strstr(r.msg[0], ":1: line longer than 4096 bytes"));
 	unlink(path);
+	/* switches take OpenSM's TRUE and FALSE too, nothing else */
+	path = write_conf("update_protocol TRUE\ndmodc_ca_hops false\n"
+			  "dmodc_ca_hops yes\n");
+	r.n = 0;
+	o.dmodc_ca_hops = 1;
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 1);
+	assert_int_equal(o.update_protocol, 1);
+	assert_int_equal(o.dmodc_ca_hops, 0);
+	assert_non_null(strstr(
+		r.msg[0],
+		":3: dmodc_ca_hops: expected 0 or 1 (TRUE or FALSE), got \"yes\""));
+	unlink(path);
 	/* a directory and a device: refused */
 	r.n = 0;
 	assert_int_equal(options_read("/tmp", 0, &o, collect, &r), -1);

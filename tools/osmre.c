@@ -35,7 +35,8 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: osmre <command> [options]   (see osmre(1))\n");
+	fprintf(out,
+		"usage: osmre <command> [options]   (see osmre(1)); osmre [<command>] --version\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(out, "  %-6s %s\n", cmds[i].name, cmds[i].what);
 }
@@ -107,10 +108,12 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("osmre %s\n", PACKAGE_VERSION);
-		return 0;
-	}
+	/* --version or -V, before or after the command */
+	for (i = 1; i < (size_t)argc && i < 3; i++)
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			printf("osmre %s\n", PACKAGE_VERSION);
+			return 0;
+		}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "infile.h"
@@ -66,7 +67,7 @@ static const struct opt_def defs[] = {
 	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
 	  0, 10000, 200, "milliseconds 0..10000", 0, NULL },
 	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
-	  0, 1, 0, "0 or 1", 0, NULL },
+	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
 	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),
 	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
 	{ "pqft_seed", offsetof(struct osmre_options, pqft_seed),
@@ -83,7 +84,7 @@ static const struct opt_def defs[] = {
 	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
 	  1, 15, 8, "an integer 1..15", 0, NULL },
 	{ "update_protocol", offsetof(struct osmre_options, update_protocol),
-	  0, 1, 0, "0 or 1", 0, NULL },
+	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
 	{ "update_escape_vl", offsetof(struct osmre_options, update_escape_vl),
 	  1, 14, 7, "a VL 1..14", 0, NULL },
 	{ "update_ack_timeout_ms", offsetof(struct osmre_options, update_ack_timeout_ms),
@@ -221,6 +222,12 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 		}
 		errno = 0;
 		v = strtol(val, &end, 10);
+		/* a switch also takes OpenSM's spelling, TRUE or FALSE */
+		if (defs[i].min == 0 && defs[i].max == 1 &&
+		    (!strcasecmp(val, "TRUE") || !strcasecmp(val, "FALSE"))) {
+			v = !strcasecmp(val, "TRUE");
+			end = val + strlen(val);
+		}
 		if (!*val || *end || errno || v < defs[i].min ||
 		    v > defs[i].max) {
 			reportf(report, arg,

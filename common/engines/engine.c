@@ -185,7 +185,7 @@ uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
 {
 	const struct sar_result *res = &l->res;
 
-	if (!l->have || !l->src_of_lid || slid > res->maxlid ||
+	if (!l->have || !res->layer || !l->src_of_lid || slid > res->maxlid ||
 	    dlid > res->maxlid || l->src_of_lid[slid] < 0)
 		return 0;
 	return res

@@ -7,6 +7,7 @@
 #include "efipolish.h"
 #include "lexdist.h"
 #include "lids.h"
+#include "ranks.h"
 #include "sar.h"
 #include "updn.h"
 
@@ -1066,6 +1067,59 @@ static long overflow_dests(const struct layering *L, int budget)
 	return n;
 }
 
+/* key[u] > key[v] in the order (rank, node index) */
+static int above(const int *rank, int u, int v)
+{
+	return rank[u] > rank[v] || (rank[u] == rank[v] && u > v);
+}
+
+/*
+ * 1 when every path of the layering goes up, then down, in the total
+ * order (fat-tree rank, node index): then no channel dependency leads
+ * from a down channel to an up one, ups climb and downs descend, and the
+ * graph is acyclic on one layer without being built (a fat tree's
+ * shortest paths; the dependencies are what costs at scale).
+ */
+static int all_updown(const struct sar_work *sw, const struct layering *L)
+{
+	const struct fabric *f = sw->f;
+	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int src, k, ok = 1;
+
+	if (!rank || ranks_compute(f, rank) < 0) {
+		free(rank);
+		return 0;
+	}
+	for (src = 0; src < L->nsrc && ok; src++)
+		for (k = 0; k < L->ndl && ok; k++) {
+			int cur = L->src_node[src], down = 0, hops = 0;
+
+			while (hops++ <= sw->g.nsw) {
+				const struct lft *t = lft_of_node(L->s, cur);
+				int o = t ? lft_get(t, L->dlids[k]) : LFT_NONE;
+				int r;
+
+				if (o == LFT_NONE || o == 0 ||
+				    o > f->nodes[cur].nports)
+					break;
+				r = f->nodes[cur].ports[o].rnode;
+				if (r < 0 || f->nodes[r].type != FAB_SWITCH)
+					break;
+				if (above(rank, r, cur)) {
+					if (down) {
+						ok = 0;
+						break;
+					}
+				} else {
+					down = 1;
+				}
+				cur = r;
+			}
+		}
+	free(rank);
+	return ok;
+}
+
 /*
  * Layers within budget.  On a fabric with groups (switch_groups), first
  * from the groups' directions; then, or on any other fabric, from layer
@@ -1085,6 +1139,11 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 
 	if (!group || (ng = switch_groups(f, group)) < 0) {
 		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (all_updown(sw, L)) { /* one layer, acyclic */
+		r->layers = L->nsrc && L->ndl ? 1 : 0;
+		rc = 0;
 		goto out;
 	}
 	if (ng > 1 && ng < sw->g.nsw) {
@@ -1146,12 +1205,11 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 	int *src_of_sw = NULL, k, rc = -1;
 	unsigned lid;
 
-	r->layer = calloc((size_t)r->ncas * (r->maxlid + 1) + 1, 1);
 	L.dlids = malloc(((size_t)r->maxlid + 1) * sizeof(unsigned));
 	L.src_node = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
 	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
 	src_of_sw = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
-	if (!r->layer || !L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
+	if (!L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
 		goto oom;
 	for (lid = 1; lid <= r->maxlid; lid++)
 		if (own[lid].node >= 0 &&
@@ -1182,10 +1240,16 @@ static int layer_paths(struct sar_work *sw, const struct lft_set *s,
 		goto oom;
 	if (assign_layers(sw, &L, sw->o->max_vls > 0 ? sw->o->max_vls : 8, err))
 		goto out;
-	for (k = 0; k < r->ncas; k++)
-		memcpy(r->layer + (size_t)k * (r->maxlid + 1),
-		       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1),
-		       r->maxlid + 1);
+	/* one layer: no array (every path in layer 0; sar.h) */
+	if (r->layers > 1) {
+		r->layer = malloc((size_t)r->ncas * (r->maxlid + 1) + 1);
+		if (!r->layer)
+			goto oom;
+		for (k = 0; k < r->ncas; k++)
+			memcpy(r->layer + (size_t)k * (r->maxlid + 1),
+			       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1),
+			       r->maxlid + 1);
+	}
 	rc = 0;
 	goto out;
 oom:
@@ -1253,7 +1317,7 @@ int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r)
 
 	fprintf(fp, "# osmre sar: %d layer(s), SL = layer\ndefault 0\n",
 		r->layers);
-	for (src = 0; src < r->ncas; src++)
+	for (src = 0; r->layer && src < r->ncas; src++)
 		for (lid = 1; lid <= r->maxlid; lid++) {
 			uint8_t l =
 				r->layer[(size_t)src * (r->maxlid + 1) + lid];

@@ -80,7 +80,9 @@ struct sar_result {
 	 * layering would have needed more than max_vls (0: none) */
 	long updn_lids;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
-	 * layer[src * (maxlid + 1) + dlid] */
+	 * layer[src * (maxlid + 1) + dlid]; NULL when every path is in
+	 * layer 0 (one layer: the array would be ncas * maxlid bytes of
+	 * zeros, 1.4 GB at 35k hosts) */
 	int ncas;
 	int *ca_node, *ca_port;
 	unsigned maxlid;

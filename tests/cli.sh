@@ -101,6 +101,13 @@ expect "gen qft 5832" 0 "qft: 810 switches, 5832 hosts, 11664 switch links, 5832
 	$OSMRE gen qft 3 18,9,36 1,9,18 1,2,1 -o "$T/x.net"
 expect "gen qft 34992" 0 "qft: 6804 switches, 34992 hosts, 104976 switch links, 34992 host links" \
 	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,1,1 -o "$T/x.net"
+awk '/^0x/ { next } { print }' "$T/sar.lfts" >"$T/empty.lfts"
+expect "analyze: empty tables said plainly" 1 "every table is empty, no switch forwards any LID" \
+	$OSMRE analyze --topo "$T/sar.net" --lfts "$T/empty.lfts"
+$OSMRE analyze --topo "$T/sar.net" --lfts "$T/empty.lfts" 2>/dev/null | grep -q "A2A" &&
+	ko "analyze: no figures on empty tables" || ok "analyze: no figures on empty tables"
+expect "check: empty tables" 1 "every table is empty" \
+	$OSMRE check --topo "$T/sar.net" --lfts "$T/empty.lfts"
 expect "version on a command" 0 "^osmre [0-9]" $OSMRE route --version
 expect "version, short" 0 "^osmre [0-9]" $OSMRE -V
 # dragonfly-class generators (paper 002), osmre degrade, --fail-links

@@ -313,6 +313,11 @@ int cmd_analyze(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (tool_load_tables("analyze", a.topo, a.lfts, 0, &f, &s))
 		return EXIT_USAGE;
+	if (tool_tables_empty("analyze", a.lfts, &s)) {
+		lft_set_free(&s);
+		fabric_free(f);
+		return EXIT_INVALID;
+	}
 	co.updown = a.updown;
 	co.threads = a.threads;
 	r.updown_checked = a.updown;

@@ -77,6 +77,12 @@ int cmd_check(int argc, char **argv)
 	}
 	if (tool_load_tables("check", topo, lfts, lmc, &f, &s))
 		return EXIT_USAGE;
+	if (tool_tables_empty("check", lfts, &s)) {
+		printf("INVALID\n");
+		lft_set_free(&s);
+		fabric_free(f);
+		return EXIT_INVALID;
+	}
 	if (check_lfts(f, &s, &o, &r, stdout, &err)) {
 		fprintf(stderr, "osmre check: %s\n", err.msg);
 		goto out;

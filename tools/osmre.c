@@ -79,6 +79,22 @@ int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 	return 0;
 }
 
+int tool_tables_empty(const char *cmd, const char *lfts,
+		      const struct lft_set *s)
+{
+	unsigned lid;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		for (lid = 0; lid <= s->t[i].top; lid++)
+			if (s->t[i].port[lid] != LFT_NONE)
+				return 0;
+	fprintf(stderr,
+		"osmre %s: %s: every table is empty, no switch forwards any LID (dumped before OpenSM programmed the switches? wait for SUBNET UP): nothing to analyze\n",
+		cmd, lfts);
+	return 1;
+}
+
 long tool_number(const char *opt, const char *val, long max)
 {
 	char *end;

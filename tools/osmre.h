@@ -29,6 +29,9 @@ struct fabric *tool_load_topo(const char *path, int lmc);
 struct lft_set;
 int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 		     int lmc, struct fabric **f, struct lft_set *s);
+/* 1 (after a message) when no table of s forwards any LID. */
+int tool_tables_empty(const char *cmd, const char *lfts,
+		      const struct lft_set *s);
 /* Parses a non-negative integer option value or exits with a message. */
 long tool_number(const char *opt, const char *val, long max);
 double tool_now(void);

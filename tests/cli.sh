@@ -125,6 +125,19 @@ cmp -s "$T/df.net" "$T/x.net" && ko "arrangements differ" || ok "arrangements di
 expect "gen megafly table 1, dual plane" 0 "megafly: 720 switches, 3240 hosts, 9720 switch links, 6480 host links" \
 	$OSMRE gen megafly 10 18 18 18 18 --planes 2 -o "$T/x.net"
 grep -q '"P1_S2_9_17"' "$T/x.net" && ok "plane in switch names" || ko "plane in switch names"
+# --planes on the fat trees: two copies, every host cabled to both
+expect "gen pgft --planes 2" 0 "pgft: 16 switches, 16 hosts, 32 switch links, 32 host links" \
+	$OSMRE gen pgft 2 4,4 1,4 --planes 2 -o "$T/p2.net"
+awk '/^Hca/ { h = $3 } h == "\"H_0_1\"" && /^\[/ { print }' "$T/p2.net" | tr -s '\t' ' ' >"$T/p2.ports"
+grep -q '^\[1\] "P0_S1_0_0"\[2\]' "$T/p2.ports" && grep -q '^\[2\] "P1_S1_0_0"\[2\]' "$T/p2.ports" &&
+	ok "planes: host port k+1 on plane k" || { ko "planes: host port k+1 on plane k"; cat "$T/p2.ports"; }
+expect "planes: dmodc routes both" 0 "dmodc: routed 16 switches" \
+	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/p2.lfts"
+expect "planes: VALID" 0 "^VALID" $OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts"
+expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
+	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
+expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \
+	$OSMRE gen qft 3 4,2,8 1,2,4 1,2,1 --planes 2 -o "$T/x.net"
 expect "gen dragonfly zero groups" 2 "groups: expected 2..100000, got 0" \
 	$OSMRE gen dragonfly 0 18 9 9
 expect "gen dragonfly uneven" 2 "cannot be spread evenly over the 19 other groups" \

@@ -14,6 +14,7 @@
 #include "netfile.h"
 #include "osmre.h"
 #include "pgft.h"
+#include "planes.h"
 
 static void gen_usage(FILE *out)
 {
@@ -26,8 +27,8 @@ static void gen_usage(FILE *out)
 		"  -o, --output FILE          write there (default: stdout)\n"
 		"      --arrangement A        dragonfly/megafly global links: consecutive\n"
 		"                             (default) or round-robin\n"
-		"      --planes P             dragonfly/megafly: P planes, host port k+1\n"
-		"                             cabled to plane k (default 1)\n"
+		"      --planes P             P switch planes, every host cabled to each\n"
+		"                             (planes.h; default 1)\n"
 		"      --fail-links PCT       fail PCT %% of the switch-to-switch links,\n"
 		"                             counted on one plane (0..100)\n"
 		"      --remove-links N       remove N random switch-to-switch links\n"
@@ -150,9 +151,9 @@ static int build(int argc, char **argv, const struct df_params *dfo,
 		snprintf(what, wsz, "%s", argv[0]);
 		return 0;
 	}
-	if (d.planes > 1 || d.arrangement != DF_CONSECUTIVE) {
+	if (d.arrangement != DF_CONSECUTIVE) {
 		fprintf(stderr,
-			"osmre gen: --planes and --arrangement are for dragonfly and megafly\n");
+			"osmre gen: --arrangement is for dragonfly and megafly\n");
 		return -1;
 	}
 	if (argc < 4 || argc > 5 ||
@@ -170,6 +171,17 @@ static int build(int argc, char **argv, const struct df_params *dfo,
 	    pgft_build(&t, f, &err)) {
 		fprintf(stderr, "osmre gen %s: %s\n", argv[0], err.msg);
 		return -1;
+	}
+	if (d.planes > 1) { /* P copies of the tree, hosts in every one */
+		struct fabric *one = *f;
+
+		if (fabric_planes(one, d.planes, f, &err)) {
+			fprintf(stderr, "osmre gen %s: %s\n", argv[0], err.msg);
+			*f = NULL;
+			fabric_free(one);
+			return -1;
+		}
+		fabric_free(one);
 	}
 	snprintf(what, wsz, "%s", t.qft ? "qft" : "pgft");
 	return 0;

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "planes.h"
+
+/* The cabled ports of a host, which must be 1..c. */
+static int cabled(const struct fab_node *n, struct osmre_err *err)
+{
+	int p, c = 0;
+
+	for (p = 1; p <= n->nports; p++)
+		if (n->ports[p].rnode >= 0) {
+			if (p != c + 1)
+				return osmre_fail(
+					err,
+					"planes: host \"%s\": cabled ports must come first (port %d)",
+					n->name, p);
+			c++;
+		}
+	return c;
+}
+
+int fabric_planes(const struct fabric *one, int planes, struct fabric **out,
+		  struct osmre_err *err)
+{
+	struct fabric *f = fabric_new();
+	int *map = malloc(((size_t)one->nnodes * planes + 1) * sizeof(int));
+	int n, k, p, hosts = 0;
+	char name[300];
+
+	*out = NULL;
+	if (!f || !map) {
+		fabric_free(f);
+		free(map);
+		return osmre_fail(err, "out of memory");
+	}
+	/* the switches, plane by plane */
+	for (k = 0; k < planes; k++)
+		for (n = 0; n < one->nnodes; n++) {
+			const struct fab_node *s = &one->nodes[n];
+
+			map[(size_t)k * one->nnodes + n] = -1;
+			if (s->type != FAB_SWITCH || s->removed)
+				continue;
+			snprintf(name, sizeof(name), "P%d_%s", k, s->name);
+			map[(size_t)k * one->nnodes + n] =
+				fabric_add_node(f, FAB_SWITCH, name, NULL,
+						s->nports,
+						s->guid + ((uint64_t)k << 24),
+						err);
+			if (map[(size_t)k * one->nnodes + n] < 0)
+				goto fail;
+		}
+	/* the hosts, with a port in each plane */
+	for (n = 0; n < one->nnodes; n++) {
+		const struct fab_node *h = &one->nodes[n];
+		int c, np, ix;
+
+		if (h->type == FAB_SWITCH || h->removed)
+			continue;
+		if ((c = cabled(h, err)) < 0)
+			goto fail;
+		np = c * planes > 2 ? c * planes : 2;
+		if (np > FAB_MAX_PORTS) {
+			osmre_fail(err,
+				   "planes: host \"%s\" would need %d ports",
+				   h->name, np);
+			goto fail;
+		}
+		ix = fabric_add_node(f, h->type, h->name, h->desc, np,
+				     0x100000 + (uint64_t)hosts++ *
+							(uint64_t)(np + 1),
+				     err);
+		if (ix < 0)
+			goto fail;
+		for (k = 0; k < planes; k++)
+			map[(size_t)k * one->nnodes + n] = ix;
+	}
+	/* the cables: switch-switch in each plane, host port p of plane k
+	 * at k*c + p */
+	for (n = 0; n < one->nnodes; n++) {
+		const struct fab_node *a = &one->nodes[n];
+
+		if (a->removed)
+			continue;
+		for (p = 1; p <= a->nports; p++) {
+			int r = a->ports[p].rnode, rp = a->ports[p].rport;
+			int host = a->type != FAB_SWITCH;
+
+			if (r < 0)
+				continue;
+			/* a host cable from the host's side, a switch cable
+			 * once, from its lower end */
+			if (!host &&
+			    (one->nodes[r].type != FAB_SWITCH || r < n))
+				continue;
+			for (k = 0; k < planes; k++) {
+				size_t o = (size_t)k * one->nnodes;
+				int c = host ? cabled(a, err) : 0;
+				int ap = host ? k * c + p : p;
+
+				if (fabric_link(f, map[o + n], ap, map[o + r],
+						rp, err))
+					goto fail;
+			}
+		}
+	}
+	free(map);
+	*out = f;
+	return 0;
+fail:
+	free(map);
+	fabric_free(f);
+	return -1;
+}

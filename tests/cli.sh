@@ -134,6 +134,10 @@ grep -q '^\[1\] "P0_S1_0_0"\[2\]' "$T/p2.ports" && grep -q '^\[2\] "P1_S1_0_0"\[
 expect "planes: dmodc routes both" 0 "dmodc: routed 16 switches" \
 	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/p2.lfts"
 expect "planes: VALID" 0 "^VALID" $OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts"
+expect "planes: analyze per plane" 0 "32 CA ports in nid order, 2 planes (each plane's ports alone, the maximum over planes): all-to-all (A2A) [0-9]" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
+$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" 2>&1 | grep -q "could not be walked" &&
+	ko "planes: every pattern route walked" || ok "planes: every pattern route walked"
 expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \

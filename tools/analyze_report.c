@@ -38,10 +38,17 @@ static void text(FILE *fp, const struct analysis *a)
 	else
 		fprintf(fp, "CYCLE in the channel dependency graph: %s\n",
 			a->cycle ? a->cycle : "");
-	fprintf(fp,
-		"congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
-		a->nports, a->order, a->a2a, a->nports > 1 ? a->nports - 1 : 0,
-		a->sp, a->nperm, a->seed, a->rp);
+	if (a->planes > 1)
+		fprintf(fp,
+			"congestion risk, %d CA ports in %s order, %d planes (each plane's ports alone, the maximum over planes): all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
+			a->nports, a->order, a->planes, a->a2a, a->max_shift,
+			a->sp, a->nperm, a->seed, a->rp);
+	else
+		fprintf(fp,
+			"congestion risk, %d CA ports in %s order: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",
+			a->nports, a->order, a->a2a,
+			a->nports > 1 ? a->nports - 1 : 0, a->sp, a->nperm,
+			a->seed, a->rp);
 	if (a->unroutable)
 		fprintf(fp,
 			"congestion risk: %ld routes of the patterns could not be walked\n",

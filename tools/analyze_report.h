@@ -23,6 +23,8 @@ struct analysis {
 	/* congestion risk */
 	const char *order;
 	int nports, a2a, sp, rp, nperm;
+	int planes;    /* switch components the CA ports are in */
+	int max_shift; /* shifts of the largest plane */
 	long seed, unroutable;
 	/* jobs, when has_jobs */
 	int has_jobs, njobs, nhosts;

@@ -13,6 +13,7 @@
 #include "analyze_report.h"
 #include "cdg.h"
 #include "check.h"
+#include "components.h"
 #include "congestion.h"
 #include "jobs.h"
 #include "lft.h"
@@ -193,15 +194,55 @@ static int deadlock(const struct fabric *f, const struct lft_set *s,
 	return 0;
 }
 
+/* The three patterns over the CA ports of o (one plane); into r as the
+ * maximum over planes. */
+static int plane_patterns(const struct fabric *f, const struct lft_set *s,
+			  const struct analyze_args *a, struct cong_order *o,
+			  struct analysis *r, struct osmre_err *err)
+{
+	struct cong_result a2a, sp, rp;
+	struct progress pg;
+	FILE *pf = a->quiet ? NULL : stderr;
+
+	o->progress = &pg;
+	progress_start(&pg, pf, "A2A", 2L * o->n);
+	if (cong_all_to_all(f, s, o, a->threads, &a2a, err))
+		return -1;
+	progress_end(&pg);
+	progress_start(&pg, pf, "SP shifts", o->n > 1 ? o->n - 1 : 0);
+	if (cong_shifts(f, s, o, a->threads, &sp, err))
+		return -1;
+	progress_end(&pg);
+	progress_start(&pg, pf, "RP permutations", a->nperm);
+	if (cong_random_perms(f, s, o, a->nperm, (uint64_t)a->seed, a->threads,
+			      &rp, err))
+		return -1;
+	progress_end(&pg);
+	if (a2a.risk > r->a2a)
+		r->a2a = a2a.risk;
+	if (sp.risk > r->sp)
+		r->sp = sp.risk;
+	if (rp.risk > r->rp)
+		r->rp = rp.risk;
+	if (o->n - 1 > r->max_shift)
+		r->max_shift = o->n - 1;
+	r->unroutable += a2a.unroutable + sp.unroutable + rp.unroutable;
+	return 0;
+}
+
+/*
+ * A2A, SP and RP.  On a multi-plane fabric (CA ports in several switch
+ * components), each plane's ports make their own patterns, in the
+ * order's relative order, and the figures are the maximum over planes:
+ * a route never crosses planes.
+ */
 static int patterns(const struct fabric *f, const struct lft_set *s,
 		    const struct analyze_args *a, struct analysis *r,
 		    struct osmre_err *err)
 {
-	struct cong_order o;
-	struct cong_result a2a, sp, rp;
-	struct progress pg;
-	FILE *pf = a->quiet ? NULL : stderr;
-	int unlisted = 0, rc = -1;
+	struct cong_order o, sub = { 0 };
+	int *comp = NULL, *seen = NULL;
+	int unlisted = 0, rc = -1, i, k;
 
 	if (a->order_file) {
 		if (cong_order_read(a->order, f, &o, &unlisted, err))
@@ -213,30 +254,53 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 	} else if (cong_order_make(f, a->kind, &o, err)) {
 		return -1;
 	}
-	o.progress = &pg;
-	progress_start(&pg, pf, "A2A", 2L * o.n);
-	if (cong_all_to_all(f, s, &o, a->threads, &a2a, err))
-		goto out;
-	progress_end(&pg);
-	progress_start(&pg, pf, "SP shifts", o.n > 1 ? o.n - 1 : 0);
-	if (cong_shifts(f, s, &o, a->threads, &sp, err))
-		goto out;
-	progress_end(&pg);
-	progress_start(&pg, pf, "RP permutations", a->nperm);
-	if (cong_random_perms(f, s, &o, a->nperm, (uint64_t)a->seed, a->threads,
-			      &rp, err))
-		goto out;
-	progress_end(&pg);
 	r->order = a->order;
 	r->nports = o.n;
-	r->a2a = a2a.risk;
-	r->sp = sp.risk;
-	r->rp = rp.risk;
 	r->nperm = a->nperm;
 	r->seed = a->seed;
-	r->unroutable = a2a.unroutable + sp.unroutable + rp.unroutable;
+	r->a2a = r->sp = r->rp = 0;
+	r->unroutable = 0;
+	r->max_shift = 0;
+	comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	seen = calloc((size_t)f->nnodes + 1, sizeof(int));
+	sub.node = malloc(((size_t)o.n + 1) * sizeof(int));
+	sub.port = malloc(((size_t)o.n + 1) * sizeof(int));
+	if (!comp || !seen || !sub.node || !sub.port ||
+	    switch_components(f, comp)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	/* the planes the ports are in, in order of first appearance */
+	r->planes = 0;
+	for (i = 0; i < o.n; i++) {
+		int c = comp[f->nodes[o.node[i]].ports[o.port[i]].rnode];
+
+		if (c >= 0 && !seen[c])
+			seen[c] = ++r->planes;
+	}
+	if (r->planes <= 1) {
+		rc = plane_patterns(f, s, a, &o, r, err);
+		goto out;
+	}
+	for (k = 1; k <= r->planes; k++) {
+		sub.n = 0;
+		for (i = 0; i < o.n; i++) {
+			int c = comp[f->nodes[o.node[i]].ports[o.port[i]].rnode];
+
+			if (c >= 0 && seen[c] == k) {
+				sub.node[sub.n] = o.node[i];
+				sub.port[sub.n++] = o.port[i];
+			}
+		}
+		if (plane_patterns(f, s, a, &sub, r, err))
+			goto out;
+	}
 	rc = 0;
 out:
+	free(comp);
+	free(seen);
+	free(sub.node);
+	free(sub.port);
 	cong_order_free(&o);
 	return rc;
 }

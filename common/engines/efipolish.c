@@ -57,16 +57,6 @@ struct polish {
 	long max, cnt;
 };
 
-static int first_port(const struct fab_node *nd)
-{
-	int p;
-
-	for (p = 1; p <= nd->nports; p++)
-		if (nd->ports[p].lid && nd->ports[p].rnode >= 0)
-			return p;
-	return 0;
-}
-
 static int build_graph(struct polish *P)
 {
 	const struct fabric *f = P->f;
@@ -171,7 +161,7 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 		for (i = 0; i < j->count[job]; i++) {
 			const struct fab_node *h =
 				&f->nodes[j->node[j->first[job] + i]];
-			int fp = first_port(h), leaf;
+			int fp = jobs_host_port(h), leaf;
 
 			if (!fp || (leaf = P->idx[h->ports[fp].rnode]) < 0)
 				continue;

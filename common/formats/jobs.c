@@ -146,7 +146,7 @@ void jobs_free(struct jobs *j)
 	memset(j, 0, sizeof(*j));
 }
 
-static int first_port(const struct fab_node *nd)
+int jobs_host_port(const struct fab_node *nd)
 {
 	int p;
 
@@ -193,8 +193,8 @@ int jobs_efi(const struct fabric *f, const struct lft_set *s,
 			for (b = 0; b < j->count[job]; b++) {
 				const struct fab_node *src = &f->nodes[h[a]];
 				const struct fab_node *dst = &f->nodes[h[b]];
-				int sp = first_port(src), dp = first_port(dst),
-				    cur, hops = 0;
+				int sp = jobs_host_port(src),
+				    dp = jobs_host_port(dst), cur, hops = 0;
 				unsigned lid;
 
 				if (a == b || !sp || !dp)

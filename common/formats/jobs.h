@@ -39,6 +39,10 @@ void jobs_free(struct jobs *j);
  * route).  A host's routes start at its first port with a LID and go to
  * the other host's first such port.
  */
+/* A host's port for the jobs' routes: its first port with a LID and a
+ * link; 0 when none. */
+int jobs_host_port(const struct fab_node *nd);
+
 struct efi_result {
 	long max;
 	double avg_job_max;

@@ -32,6 +32,7 @@ EOS
 chmod +x "$T/squeue"
 echo A >"$T/which"
 stand_in_opensm "$T"
+cp "$T/opensm.pid" "$T/opensm.pid.first"
 sleep 0.3
 signals() { [ -f "$T/signals" ] && wc -l <"$T/signals" || echo 0; }
 jw() { "$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pidfile "$T/opensm.pid" \
@@ -83,6 +84,20 @@ n0=$(signals)
 sleep 0.3
 [ $rc = 0 ] && [ "$(signals)" = $((n0 + 1)) ] && ok "reroute: an opensm that catches SIGUSR2 is signalled" ||
 	{ ko "reroute signals"; cat "$T/out"; }
+# --auto: two opensm processes that catch SIGUSR2 (the stand-in and a
+# second one): refused, naming both, nothing signalled
+mkdir -p "$T/second"
+stand_in_opensm "$T/second"
+second=$STAND_IN
+STAND_IN=$(cat "$T/opensm.pid.first")
+sleep 0.3
+n0=$(signals)
+"$OSMRE" reroute --auto >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "opensm processes with the plugin (.*$second" "$T/out" &&
+	grep -q "$STAND_IN" "$T/out" && [ "$(signals)" = "$n0" ] &&
+	ok "reroute --auto: two opensm refused, both named, none signalled" ||
+	{ ko "reroute --auto with two"; cat "$T/out"; }
+kill "$second"; wait "$second" 2>/dev/null
 kill "$bare"; wait "$bare" 2>/dev/null
 echo "$other" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?

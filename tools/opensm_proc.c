@@ -104,12 +104,13 @@ pid_t opensm_from_pidfile(const char *pidfile, struct osmre_err *err)
 	fclose(fp);
 	if (opensm_check(pid, err)) {
 		char msg[sizeof(err->msg)];
+		char comm[64];
 
+		/* a pid that runs nothing: the file outlived its process */
 		snprintf(msg, sizeof(msg), "%s", err->msg);
-		if (!strncmp(msg, "process", 7) && strstr(msg, "not running"))
-			osmre_fail(err, "%s: stale: %s", pidfile, msg);
-		else
-			osmre_fail(err, "%s: %s", pidfile, msg);
+		osmre_fail(err, "%s: %s%s", pidfile,
+			   comm_of(pid, comm, sizeof(comm)) ? "stale: " : "",
+			   msg);
 		return 0;
 	}
 	return (pid_t)pid;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "efipolish.h"
 #include "lexdist.h"
 
@@ -133,9 +134,18 @@ static int build_dist(struct polish *P)
 		P->lfrom[k] = P->l[k].from;
 		P->lto[k] = P->l[k].to;
 	}
-	if (lexdist_group_weights(P->f, P->nsw, P->node, P->nlink, P->lfrom,
-				  P->lto, &P->lw))
-		return -1;
+	{
+		int *group = malloc(((size_t)P->f->nnodes + 1) * sizeof(int));
+		int ng = group ? switch_groups(P->f, group) : -1;
+		int rc = ng < 0 ||
+			 lexdist_group_weights(group, ng, P->nsw, P->node,
+					       P->nlink, P->lfrom, P->lto,
+					       &P->lw);
+
+		free(group);
+		if (rc)
+			return -1;
+	}
 	P->lg = (struct lexgraph){ P->nsw, P->in_first, P->in, P->lfrom,
 				   P->lw };
 	return lexheap_init(&P->heap, &P->lg, P->nlink);

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "components.h"
 #include "lexdist.h"
 
 int lexheap_init(struct lexheap *h, const struct lexgraph *g, int nlink)
@@ -110,30 +109,20 @@ int lexdist_to(const struct lexgraph *g, struct lexheap *h, int t, int *key,
 	return n;
 }
 
-int lexdist_group_weights(const struct fabric *f, int nsw, const int *node,
-			  int nlink, const int *from, const int *to, int **w)
+int lexdist_group_weights(const int *group, int ngroups, int nsw,
+			  const int *node, int nlink, const int *from,
+			  const int *to, int **w)
 {
-	int *group, ng, l;
+	int l;
 
 	*w = NULL;
-	if (nsw > 40000)
+	if (nsw > 40000 || ngroups <= 1 || ngroups >= nsw)
 		return 0;
-	group = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	if (!group || (ng = switch_groups(f, group)) < 0) {
-		free(group);
+	*w = malloc(((size_t)nlink + 1) * sizeof(int));
+	if (!*w)
 		return -1;
-	}
-	if (ng > 1 && ng < nsw) {
-		*w = malloc(((size_t)nlink + 1) * sizeof(int));
-		if (!*w) {
-			free(group);
-			return -1;
-		}
-		for (l = 0; l < nlink; l++)
-			(*w)[l] = group[node[from[l]]] != group[node[to[l]]] ?
-					  nsw + 1 :
-					  1;
-	}
-	free(group);
+	for (l = 0; l < nlink; l++)
+		(*w)[l] = group[node[from[l]]] != group[node[to[l]]] ? nsw + 1 :
+								       1;
 	return 0;
 }

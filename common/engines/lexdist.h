@@ -51,10 +51,12 @@ static inline int lexdist_w(const struct lexgraph *g, int l)
 /*
  * Per-link weights for the fabric's groups into *w (nlink entries, link
  * l from switch from[l] to to[l], compact indices, node[] their fabric
- * nodes): NULL and 0 when the fabric has no groups (or more than 40,000
- * switches, where keys could overflow); -1 when out of memory.
+ * nodes; group[] and ngroups from switch_groups, components.h): NULL and
+ * 0 when the fabric has no groups (or more than 40,000 switches, where
+ * keys could overflow); -1 when out of memory.
  */
-int lexdist_group_weights(const struct fabric *f, int nsw, const int *node,
-			  int nlink, const int *from, const int *to, int **w);
+int lexdist_group_weights(const int *group, int ngroups, int nsw,
+			  const int *node, int nlink, const int *from,
+			  const int *to, int **w);
 
 #endif

@@ -34,6 +34,8 @@ struct graph {
 	int convex;    /* a link costs its load squared (else its load) */
 	const struct lft_set *prev; /* a stable re-route keeps these */
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
+	/* the fabric's groups (components.h: switch_groups), per node */
+	int *group, ngroups;
 	/* distances (lexdist.h): per link its ends and weight (NULL: hops) */
 	int *lfrom, *lto, *lw;
 	struct lexgraph lg;
@@ -116,8 +118,10 @@ static int graph_dist(struct graph *g)
 		g->lfrom[k] = g->l[k].from;
 		g->lto[k] = g->l[k].to;
 	}
-	if (lexdist_group_weights(g->f, g->nsw, g->node, g->nlink, g->lfrom,
-				  g->lto, &g->lw))
+	g->group = malloc(((size_t)g->f->nnodes + 1) * sizeof(int));
+	if (!g->group || (g->ngroups = switch_groups(g->f, g->group)) < 0 ||
+	    lexdist_group_weights(g->group, g->ngroups, g->nsw, g->node,
+				  g->nlink, g->lfrom, g->lto, &g->lw))
 		return -1;
 	g->lg = (struct lexgraph){ g->nsw, g->in_first, g->in, g->lfrom,
 				   g->lw };
@@ -126,6 +130,7 @@ static int graph_dist(struct graph *g)
 
 static void graph_free(struct graph *g)
 {
+	free(g->group);
 	free(g->lfrom);
 	free(g->lto);
 	free(g->lw);
@@ -1129,24 +1134,19 @@ static int all_updown(const struct sar_work *sw, const struct layering *L)
 static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
 {
-	const struct fabric *f = sw->f;
 	struct sar_result *r = L->r;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
-	int over = 0, over2 = 0, layers, ng, rc = -1, tries = 0, group_start;
+	int over = 0, over2 = 0, layers, rc = -1, tries = 0, group_start;
+	const int *group = sw->g.group;
 	long ov, ov2;
-	int *group = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	uint8_t *keep = NULL;
 
-	if (!group || (ng = switch_groups(f, group)) < 0) {
-		osmre_fail(err, "out of memory");
-		goto out;
-	}
 	if (all_updown(sw, L)) { /* one layer, acyclic */
 		r->layers = L->nsrc && L->ndl ? 1 : 0;
 		rc = 0;
 		goto out;
 	}
-	if (ng > 1 && ng < sw->g.nsw) {
+	if (sw->g.ngroups > 1 && sw->g.ngroups < sw->g.nsw) {
 		start_layers(sw, L, group);
 		if (make_layers(L, budget, -1, &over, err))
 			goto out;
@@ -1190,7 +1190,6 @@ done:
 		goto out;
 	rc = 0;
 out:
-	free(group);
 	free(keep);
 	return rc;
 }

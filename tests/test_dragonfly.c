@@ -16,6 +16,7 @@
 #include "dragonfly.h"
 #include "lids.h"
 #include "sar.h"
+#include "updn.h"
 #include "testutil.h"
 
 /* Plane, level (1 router or leaf, 2 spine) and group from a switch name
@@ -243,6 +244,69 @@ static int check_minimal(const struct fabric *f, const struct lft_set *s,
 	return longest;
 }
 
+/*
+ * A stable re-route of sar on f from tables in force that are not its
+ * own: up*-down* routes (not minimal on a dragonfly), and then sar's own
+ * tables s.  From up*-down*, the trees that are not of shortest paths are
+ * not kept whole (sar.c keep_tree's check): every route minimal, valid,
+ * acyclic.  From its own tables on the same topology: the same tables.
+ */
+static void stable_from_others(const struct fabric *f, const struct lft_set *s,
+			       int megafly, const char *what)
+{
+	struct sar_opts o = { .max_vls = 8 };
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_result cr;
+	struct sar_result r;
+	struct osmre_err err;
+	struct lft_set prev, out;
+	unsigned top = lids_max(f), lid;
+	uint8_t *want = calloc((size_t)top + 1, 1);
+	char diff[160];
+	long kept = 0;
+	int n, i;
+
+	assert_non_null(want);
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].type != FAB_SWITCH)
+			for (i = 1; i <= f->nodes[n].nports; i++)
+				if (f->nodes[n].ports[i].lid)
+					want[f->nodes[n].ports[i].lid] = 1;
+	assert_int_equal(lft_set_for_fabric(f, top, &prev, &err), 0);
+	assert_int_equal(updn_route_lids(f, &prev, want, top, NULL, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, top, &out, &err), 0);
+	o.prev = &prev;
+	if (sar_route(f, &o, &out, &r, &err))
+		fail_msg("%s: stable from up*-down*: %s", what, err.msg);
+	assert_int_equal(check_lfts(f, &out, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	check_minimal(f, &out, megafly);
+	if (!tu_sls_acyclic(f, &out, &r, -1))
+		fail_msg("%s: stable from up*-down*: a cycle", what);
+	for (i = 0; i < out.n; i++)
+		for (lid = 1; lid <= top; lid++)
+			kept += want[lid] &&
+				lft_get(&out.t[i], lid) ==
+					lft_get(lft_of_node(&prev,
+							    out.t[i].node),
+						lid);
+	printf("%-48s stable from up*-down*: minimal, %ld entries kept\n", what,
+	       kept);
+	assert_true(kept > 0);
+	sar_result_free(&r);
+	lft_set_free(&out);
+	/* from its own tables: nothing changes */
+	assert_int_equal(lft_set_for_fabric(f, top, &out, &err), 0);
+	o.prev = s;
+	assert_int_equal(sar_route(f, &o, &out, &r, &err), 0);
+	if (!lft_set_equal(s, &out, diff, sizeof(diff)))
+		fail_msg("%s: stable from its own tables: %s", what, diff);
+	sar_result_free(&r);
+	lft_set_free(&out);
+	lft_set_free(&prev);
+	free(want);
+}
+
 /* sar on an intact fabric: valid, minimal, acyclic on its layers. */
 static int route_minimal(struct df_params *p, const char *what)
 {
@@ -270,6 +334,7 @@ static int route_minimal(struct df_params *p, const char *what)
 	       what, longest, layers);
 	assert_true(layers <= 3);
 	assert_int_equal(r.updn_lids, 0);
+	stable_from_others(f, &s, p->megafly, what);
 	sar_result_free(&r);
 	lft_set_free(&s);
 	fabric_free(f);

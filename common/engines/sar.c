@@ -33,6 +33,11 @@ struct graph {
 				 * the loads first (a refinement pass) */
 	int convex;    /* a link costs its load squared (else its load) */
 	const struct lft_set *prev; /* a stable re-route keeps these */
+	/* per switch: its table in prev, and in the tables being written
+	 * (tabs_of); keep_tree's lookups */
+	const struct lft **ptab;
+	struct lft **otab;
+	const struct lft_set *otab_of;
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
 	/* the fabric's groups (components.h: switch_groups), per node */
 	int *group, ngroups;
@@ -130,6 +135,8 @@ static int graph_dist(struct graph *g)
 
 static void graph_free(struct graph *g)
 {
+	free(g->ptab);
+	free(g->otab);
 	free(g->group);
 	free(g->lfrom);
 	free(g->lto);
@@ -155,6 +162,9 @@ struct scratch {
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
 	int *pport; /* per switch: its previous port (-1), -2 once kept */
+	int *cnt;   /* keep_tree: a walk's stack, then depth counts */
+	/* keep_tree: the distances to switch dist_t (-1: none known) */
+	int *dist_to, dist_t;
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -165,6 +175,108 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
 	if (g->convex)
 		c = load >> 32 ? g->cap : load * load;
 	return c < g->cap ? c : g->cap;
+}
+
+/*
+ * A stable re-route's shortcut for one destination LID (g->prev): when
+ * every switch's previous port for it still leads over a link of the
+ * current topology, those links form a tree towards t, and the tree's
+ * depths d (in lexdist weights) satisfy d(u) <= d(v) + w for every link
+ * u -> v, then d is the distance to t (a feasible potential that a tree
+ * attains) and the tree is one of shortest paths: route_dest would keep
+ * every previous port, and this gives the same entries and loads without
+ * a search.  A pure loss keeps most trees whole; only those that crossed
+ * the change take the general pass.  The distances to t, once known (from
+ * a tree checked so, or from a search), make the check of the next LIDs
+ * of t a comparison per switch.  1 when taken, 0 otherwise (nothing
+ * written).
+ */
+static int keep_tree(struct graph *g, struct lft_set *s, unsigned lid, int t,
+		     int last_port, struct scratch *w)
+{
+	const struct fabric *f = g->f;
+	int *next = w->next, *hop = w->hop, *depth = w->pport, *st = w->cnt;
+	int *order = w->order;
+	uint64_t *flow = w->flow;
+	int k, e, maxd = 0;
+
+	if (g->otab_of != s) { /* s's tables by switch, once per set */
+		for (k = 0; k < g->nsw; k++)
+			g->otab[k] = lft_of_node(s, g->node[k]);
+		g->otab_of = s;
+	}
+	for (k = 0; k < g->nsw; k++) {
+		const struct lft *pt = g->ptab[k];
+		int p;
+
+		hop[k] = -1;
+		next[k] = -1;
+		if (k == t)
+			continue;
+		p = pt && lid <= pt->top ? pt->port[lid] : -1;
+		if (p <= 0 || p > f->nodes[g->node[k]].nports ||
+		    (next[k] = g->link_of[g->chan_first[k] + p]) < 0)
+			return 0;
+	}
+	hop[t] = 0;
+	depth[t] = 0;
+	for (k = 0; k < g->nsw; k++) {
+		int u = k, n = 0;
+
+		while (hop[u] == -1) { /* up the tree to a known switch */
+			hop[u] = -2;   /* on this walk */
+			st[n++] = u;
+			u = g->l[next[u]].to;
+		}
+		if (hop[u] == -2) /* a loop */
+			return 0;
+		while (n--) {
+			int x = st[n], l = next[x];
+
+			hop[x] = hop[g->l[l].to] + lexdist_w(&g->lg, l);
+			depth[x] = depth[g->l[l].to] + 1;
+			if (depth[x] > maxd)
+				maxd = depth[x];
+		}
+	}
+	if (w->dist_t == t) {
+		if (memcmp(hop, w->dist_to, (size_t)g->nsw * sizeof(int)))
+			return 0;
+	} else {
+		for (e = 0; e < g->nlink; e++)
+			if (hop[g->lfrom[e]] >
+			    hop[g->lto[e]] + lexdist_w(&g->lg, e))
+				return 0;
+		memcpy(w->dist_to, hop, (size_t)g->nsw * sizeof(int));
+		w->dist_t = t;
+	}
+	for (k = 0; k < g->nsw; k++) {
+		struct lft *tb = g->otab[k];
+
+		if (tb && lid <= tb->top)
+			tb->port[lid] = (uint8_t)(k == t ? last_port :
+							   g->l[next[k]].port);
+	}
+	/* deepest first (a counting sort on depth): each switch passes its
+	 * flow on towards t */
+	memset(st, 0, ((size_t)maxd + 2) * sizeof(int));
+	for (k = 0; k < g->nsw; k++)
+		st[maxd - depth[k] + 1]++;
+	for (k = 1; k <= maxd + 1; k++)
+		st[k] += st[k - 1];
+	for (k = 0; k < g->nsw; k++)
+		order[st[maxd - depth[k]]++] = k;
+	for (k = 0; k < g->nsw; k++)
+		flow[k] = w->add[k];
+	for (k = 0; k < g->nsw; k++) {
+		int u = order[k];
+
+		if (next[u] < 0)
+			continue;
+		g->l[next[u]].load += flow[u];
+		flow[g->l[next[u]].to] += flow[u];
+	}
+	return 1;
 }
 
 /*
@@ -193,6 +305,8 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	int *pport = w->pport;
 	int k, e, i, n;
 
+	if (g->prev && keep_tree(g, s, lid, t, last_port, w))
+		return 0;
 	for (k = 0; k < g->nsw; k++) {
 		const struct lft *pt =
 			g->prev ? lft_of_node(g->prev, g->node[k]) : NULL;
@@ -202,6 +316,10 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		pport[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
 	n = lexdist_to(&g->lg, &g->heap, t, hop, order);
+	if (g->prev) { /* (keep_tree's next check of t) */
+		memcpy(w->dist_to, hop, (size_t)g->nsw * sizeof(int));
+		w->dist_t = t;
+	}
 	dist[t] = 0;
 	for (i = 0; i < n; i++) {
 		int v = order[i];
@@ -800,14 +918,25 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.order = malloc(n * sizeof(int));
 	sw->w.hop = malloc(n * sizeof(int));
 	sw->w.pport = malloc(n * sizeof(int));
+	sw->w.cnt = malloc((n + 1) * sizeof(int));
+	sw->w.dist_to = malloc(n * sizeof(int));
+	sw->w.dist_t = -1;
+	if (o->prev) {
+		sw->g.ptab = malloc(n * sizeof(*sw->g.ptab));
+		sw->g.otab = malloc(n * sizeof(*sw->g.otab));
+		if (!sw->g.ptab || !sw->g.otab)
+			return -1;
+		for (k = 0; k < sw->g.nsw; k++)
+			sw->g.ptab[k] = lft_of_node(o->prev, sw->g.node[k]);
+	}
 	sw->ncas_on = calloc(n, sizeof(int));
 	/* at most every switch and every CA port is a destination */
 	for (i = 0, k = 1; i < f->nnodes; i++)
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->ncas_on ||
-	    !sw->d)
+	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->w.cnt ||
+	    !sw->w.dist_to || !sw->ncas_on || !sw->d)
 		return -1;
 	return 0;
 }
@@ -826,6 +955,8 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.order);
 	free(sw->w.hop);
 	free(sw->w.pport);
+	free(sw->w.cnt);
+	free(sw->w.dist_to);
 	free(sw->ncas_on);
 	free(sw->d);
 	free(sw->own);
@@ -1078,50 +1209,85 @@ static int above(const int *rank, int u, int v)
 	return rank[u] > rank[v] || (rank[u] == rank[v] && u > v);
 }
 
+/* What the path from a switch to a LID does (all_updown). */
+enum { UD_BAD, UD_DOWN, UD_UPDOWN };
+
 /*
  * 1 when every path of the layering goes up, then down, in the total
  * order (fat-tree rank, node index): then no channel dependency leads
  * from a down channel to an up one, ups climb and downs descend, and the
  * graph is acyclic on one layer without being built (a fat tree's
- * shortest paths; the dependencies are what costs at scale).
+ * shortest paths; the dependencies are what costs at scale).  Per LID,
+ * each switch on a path is classified once (down only, up then down, or
+ * bad) from the class of its next switch: paths from many sources share
+ * their tails.  A loop is bad (the layering then says more).
  */
 static int all_updown(const struct sar_work *sw, const struct layering *L)
 {
 	const struct fabric *f = sw->f;
+	const struct graph *g = &sw->g;
 	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	int src, k, ok = 1;
+	int *seen = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	int *cls = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	int *st = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	const struct lft **tab = malloc(((size_t)g->nsw + 1) * sizeof(*tab));
+	int src, k, i, ok = 0;
 
-	if (!rank || ranks_compute(f, rank) < 0) {
-		free(rank);
-		return 0;
+	if (!rank || !seen || !cls || !st || !tab || ranks_compute(f, rank) < 0)
+		goto out;
+	for (i = 0; i < g->nsw; i++) {
+		seen[i] = -1; /* the LID index k it was classified for */
+		tab[i] = lft_of_node(L->s, g->node[i]);
 	}
-	for (src = 0; src < L->nsrc && ok; src++)
-		for (k = 0; k < L->ndl && ok; k++) {
-			int cur = L->src_node[src], down = 0, hops = 0;
+	ok = 1;
+	for (k = 0; k < L->ndl && ok; k++) {
+		unsigned dl = L->dlids[k];
 
-			while (hops++ <= sw->g.nsw) {
-				const struct lft *t = lft_of_node(L->s, cur);
-				int o = t ? lft_get(t, L->dlids[k]) : LFT_NONE;
+		for (src = 0; src < L->nsrc && ok; src++) {
+			int u = g->idx[L->src_node[src]], n = 0, c;
+
+			/* down the path to a switch classified for dl */
+			while (seen[u] != k) {
+				int o = tab[u] ? lft_get(tab[u], dl) : LFT_NONE;
 				int r;
 
+				seen[u] = k;
+				cls[u] = -1; /* on this walk */
+				st[n++] = u;
 				if (o == LFT_NONE || o == 0 ||
-				    o > f->nodes[cur].nports)
+				    o > f->nodes[g->node[u]].nports ||
+				    (r = f->nodes[g->node[u]].ports[o].rnode) <
+					    0 ||
+				    g->idx[r] < 0) {
+					cls[u] = UD_DOWN; /* the path ends */
+					n--;
 					break;
-				r = f->nodes[cur].ports[o].rnode;
-				if (r < 0 || f->nodes[r].type != FAB_SWITCH)
-					break;
-				if (above(rank, r, cur)) {
-					if (down) {
-						ok = 0;
-						break;
-					}
-				} else {
-					down = 1;
 				}
-				cur = r;
+				u = g->idx[r];
 			}
+			c = cls[u];
+			if (c < 0) /* a loop */
+				c = UD_BAD;
+			/* back up: each switch from the class of its next */
+			while (n--) {
+				int x = st[n];
+
+				if (above(rank, g->node[u], g->node[x]))
+					c = c == UD_BAD ? UD_BAD : UD_UPDOWN;
+				else
+					c = c == UD_DOWN ? UD_DOWN : UD_BAD;
+				cls[x] = c;
+				u = x;
+			}
+			ok = c != UD_BAD;
 		}
+	}
+out:
 	free(rank);
+	free(seen);
+	free(cls);
+	free(st);
+	free(tab);
 	return ok;
 }
 

@@ -26,6 +26,7 @@ struct graph {
 	struct link *l;
 	int *in_first, *in; /* links into each switch (CSR) */
 	int *chan_first; /* channel of (switch, port): chan_first[sw] + port */
+	int *nports;	 /* per switch */
 	int nchan;
 	int base_only; /* route base LIDs only (sar_opts) */
 	int *link_of;  /* channel -> link out of it, -1 */
@@ -33,11 +34,8 @@ struct graph {
 				 * the loads first (a refinement pass) */
 	int convex;    /* a link costs its load squared (else its load) */
 	const struct lft_set *prev; /* a stable re-route keeps these */
-	/* per switch: its table in prev, and in the tables being written
-	 * (tabs_of); keep_tree's lookups */
+	/* per switch: its table in prev (keep_trees) */
 	const struct lft **ptab;
-	struct lft **otab;
-	const struct lft_set *otab_of;
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
 	/* the fabric's groups (components.h: switch_groups), per node */
 	int *group, ngroups;
@@ -64,9 +62,11 @@ static int graph_build(struct graph *g, const struct fabric *f)
 		}
 	}
 	g->chan_first = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	if (!g->chan_first)
+	g->nports = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	if (!g->chan_first || !g->nports)
 		return -1;
 	for (k = 0; k < g->nsw; k++) {
+		g->nports[k] = f->nodes[g->node[k]].nports;
 		g->chan_first[k] = g->nchan;
 		g->nchan += f->nodes[g->node[k]].nports + 1;
 	}
@@ -136,7 +136,6 @@ static int graph_dist(struct graph *g)
 static void graph_free(struct graph *g)
 {
 	free(g->ptab);
-	free(g->otab);
 	free(g->group);
 	free(g->lfrom);
 	free(g->lto);
@@ -146,6 +145,7 @@ static void graph_free(struct graph *g)
 	free(g->idx);
 	free(g->node);
 	free(g->chan_first);
+	free(g->nports);
 	free(g->l);
 	free(g->in_first);
 	free(g->in);
@@ -162,9 +162,12 @@ struct scratch {
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
 	int *pport; /* per switch: its previous port (-1), -2 once kept */
-	int *cnt;   /* keep_tree: a walk's stack, then depth counts */
-	/* keep_tree: the distances to switch dist_t (-1: none known) */
+	int *cnt;   /* keep_tree: a walk's stack */
+	/* keep_trees: the distances to switch dist_t */
 	int *dist_to, dist_t;
+	/* route_dest: hop[] and order[] hold the search towards bfs_t
+	 * (bfs_n switches reached); -1: none */
+	int bfs_t, bfs_n;
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -186,95 +189,69 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
  * attains) and the tree is one of shortest paths: route_dest would keep
  * every previous port, and this gives the same entries and loads without
  * a search.  A pure loss keeps most trees whole; only those that crossed
- * the change take the general pass.  The distances to t, once known (from
- * a tree checked so, or from a search), make the check of the next LIDs
- * of t a comparison per switch.  1 when taken, 0 otherwise (nothing
- * written).
+ * the change take the general pass.  prow: the previous port of every
+ * switch for the LID (keep_trees' transposed tables).  With the distances
+ * to t known (dto, or NULL), the check is one comparison per switch: each
+ * previous port leads to a switch exactly one link's weight closer;
+ * without, a tree that passes leaves them in learn (when not NULL).  1
+ * when kept: the loads are added, and the entries are the previous ones
+ * (keep_trees writes them); 0 otherwise.
  */
-static int keep_tree(struct graph *g, struct lft_set *s, unsigned lid, int t,
-		     int last_port, struct scratch *w)
+static int keep_tree(struct graph *g, const uint8_t *prow, int t,
+		     struct scratch *w, const int *dto, int *learn)
 {
-	const struct fabric *f = g->f;
-	int *next = w->next, *hop = w->hop, *depth = w->pport, *st = w->cnt;
-	int *order = w->order;
-	uint64_t *flow = w->flow;
-	int k, e, maxd = 0;
+	int *next = w->next, *hop = w->hop, *st = w->cnt;
+	int k, e;
 
-	if (g->otab_of != s) { /* s's tables by switch, once per set */
-		for (k = 0; k < g->nsw; k++)
-			g->otab[k] = lft_of_node(s, g->node[k]);
-		g->otab_of = s;
-	}
 	for (k = 0; k < g->nsw; k++) {
-		const struct lft *pt = g->ptab[k];
-		int p;
+		int p = prow[k], l;
 
 		hop[k] = -1;
 		next[k] = -1;
 		if (k == t)
 			continue;
-		p = pt && lid <= pt->top ? pt->port[lid] : -1;
-		if (p <= 0 || p > f->nodes[g->node[k]].nports ||
-		    (next[k] = g->link_of[g->chan_first[k] + p]) < 0)
+		if (p <= 0 || p > g->nports[k] ||
+		    (l = g->link_of[g->chan_first[k] + p]) < 0 ||
+		    (dto && dto[k] != dto[g->lto[l]] + lexdist_w(&g->lg, l)))
 			return 0;
+		next[k] = l;
 	}
-	hop[t] = 0;
-	depth[t] = 0;
-	for (k = 0; k < g->nsw; k++) {
-		int u = k, n = 0;
+	if (!dto) {
+		hop[t] = 0;
+		for (k = 0; k < g->nsw; k++) {
+			int u = k, n = 0;
 
-		while (hop[u] == -1) { /* up the tree to a known switch */
-			hop[u] = -2;   /* on this walk */
-			st[n++] = u;
-			u = g->l[next[u]].to;
-		}
-		if (hop[u] == -2) /* a loop */
-			return 0;
-		while (n--) {
-			int x = st[n], l = next[x];
+			while (hop[u] == -1) { /* up the tree to a known one */
+				hop[u] = -2;   /* on this walk */
+				st[n++] = u;
+				u = g->l[next[u]].to;
+			}
+			if (hop[u] == -2) /* a loop */
+				return 0;
+			while (n--) {
+				int x = st[n], l = next[x];
 
-			hop[x] = hop[g->l[l].to] + lexdist_w(&g->lg, l);
-			depth[x] = depth[g->l[l].to] + 1;
-			if (depth[x] > maxd)
-				maxd = depth[x];
+				hop[x] = hop[g->l[l].to] + lexdist_w(&g->lg, l);
+			}
 		}
-	}
-	if (w->dist_t == t) {
-		if (memcmp(hop, w->dist_to, (size_t)g->nsw * sizeof(int)))
-			return 0;
-	} else {
 		for (e = 0; e < g->nlink; e++)
 			if (hop[g->lfrom[e]] >
 			    hop[g->lto[e]] + lexdist_w(&g->lg, e))
 				return 0;
-		memcpy(w->dist_to, hop, (size_t)g->nsw * sizeof(int));
-		w->dist_t = t;
+		if (learn)
+			memcpy(learn, hop, (size_t)g->nsw * sizeof(int));
 	}
+	/* the loads: each switch's sources along its path to t */
 	for (k = 0; k < g->nsw; k++) {
-		struct lft *tb = g->otab[k];
+		uint64_t a = w->add[k];
+		int u = k;
 
-		if (tb && lid <= tb->top)
-			tb->port[lid] = (uint8_t)(k == t ? last_port :
-							   g->l[next[k]].port);
-	}
-	/* deepest first (a counting sort on depth): each switch passes its
-	 * flow on towards t */
-	memset(st, 0, ((size_t)maxd + 2) * sizeof(int));
-	for (k = 0; k < g->nsw; k++)
-		st[maxd - depth[k] + 1]++;
-	for (k = 1; k <= maxd + 1; k++)
-		st[k] += st[k - 1];
-	for (k = 0; k < g->nsw; k++)
-		order[st[maxd - depth[k]]++] = k;
-	for (k = 0; k < g->nsw; k++)
-		flow[k] = w->add[k];
-	for (k = 0; k < g->nsw; k++) {
-		int u = order[k];
-
-		if (next[u] < 0)
+		if (!a)
 			continue;
-		g->l[next[u]].load += flow[u];
-		flow[g->l[next[u]].to] += flow[u];
+		while (next[u] >= 0) {
+			g->l[next[u]].load += a;
+			u = g->lto[next[u]];
+		}
 	}
 	return 1;
 }
@@ -305,21 +282,19 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	int *pport = w->pport;
 	int k, e, i, n;
 
-	if (g->prev && keep_tree(g, s, lid, t, last_port, w))
-		return 0;
 	for (k = 0; k < g->nsw; k++) {
-		const struct lft *pt =
-			g->prev ? lft_of_node(g->prev, g->node[k]) : NULL;
+		const struct lft *pt = g->prev ? g->ptab[k] : NULL;
 
 		dist[k] = INF;
 		next[k] = -1;
 		pport[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
-	n = lexdist_to(&g->lg, &g->heap, t, hop, order);
-	if (g->prev) { /* (keep_tree's next check of t) */
-		memcpy(w->dist_to, hop, (size_t)g->nsw * sizeof(int));
-		w->dist_t = t;
+	/* the distances depend on t alone: the LIDs of one switch share them */
+	if (w->bfs_t != t) {
+		w->bfs_n = lexdist_to(&g->lg, &g->heap, t, hop, order);
+		w->bfs_t = t;
 	}
+	n = w->bfs_n;
 	dist[t] = 0;
 	for (i = 0; i < n; i++) {
 		int v = order[i];
@@ -825,6 +800,7 @@ struct sar_work {
 	int *ncas_on;	       /* per switch: its CA ports (DFSSSP's weights) */
 	int **job_on;	       /* per job, per switch: the job's CA ports */
 	int njobs;
+	unsigned maxlid;
 };
 
 /*
@@ -854,44 +830,211 @@ static const struct sar_variant variants[] = {
 /* clang-format on */
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
+/* Destination k's switch t and the port of its last hop (0 on a switch). */
+static void dest_target(const struct sar_work *sw, int k, int *t, int *last)
+{
+	const struct dest *d = &sw->d[k];
+	const struct fab_port *pt = &sw->f->nodes[d->node].ports[d->port];
+
+	if (d->port == 0) { /* a switch LID */
+		*t = sw->g.idx[d->node];
+		*last = 0;
+	} else {
+		*t = sw->g.idx[pt->rnode];
+		*last = pt->rport;
+	}
+}
+
+/* The LIDs of destination k routed (1 << LMC, or the base alone). */
+static unsigned dest_nlids(const struct sar_work *sw, int k)
+{
+	const struct dest *d = &sw->d[k];
+
+	return 1u << (sw->g.base_only ?
+			      0 :
+			      sw->f->nodes[d->node].ports[d->port].lmc);
+}
+
+/* The sources that weigh with destination k (scratch add[]). */
+static void dest_weights(struct sar_work *sw, int k, int **job_on)
+{
+	const struct dest *d = &sw->d[k];
+	int i;
+
+	for (i = 0; i < sw->g.nsw; i++)
+		sw->w.add[i] =
+			(uint64_t)(d->job >= 0 && job_on ? job_on[d->job][i] :
+							   sw->ncas_on[i]);
+}
+
+/* The previous tables transposed: row lid holds every switch's port for
+ * it (0: none), so that a tree is read from one row; 64 LIDs at a time. */
+static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid)
+{
+	size_t nsw = (size_t)g->nsw;
+	uint8_t *T = calloc(((size_t)maxlid + 1) * nsw + 1, 1);
+	unsigned lb, lid, end;
+	size_t k;
+
+	if (!T)
+		return NULL;
+	for (lb = 0; lb <= maxlid; lb += 64)
+		for (k = 0; k < nsw; k++) {
+			const struct lft *pt = g->ptab[k];
+
+			if (!pt || lb > pt->top)
+				continue;
+			end = lb + 63 < pt->top ? lb + 63 : pt->top;
+			if (end > maxlid)
+				end = maxlid;
+			for (lid = lb; lid <= end; lid++)
+				T[(size_t)lid * nsw + k] = pt->port[lid];
+		}
+	return T;
+}
+
+/*
+ * A stable re-route's first phase: every destination LID whose previous
+ * tree stays whole (keep_tree), by switch (its distances stay at hand),
+ * from the previous tables transposed; kept[lid] set, and then the
+ * entries of the kept LIDs copied table by table.  The distances to a
+ * switch with several destination LIDs are learnt once, from its first
+ * tree that passes or else from a search, so that the other trees of that
+ * switch are checked a switch at a time.  Whether a tree stays does not
+ * depend on the loads, so the routes kept all weigh before any
+ * destination is routed again.
+ */
+static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
+		      uint8_t *kept)
+{
+	struct graph *g = &sw->g;
+	int nsw = g->nsw;
+	int *first = calloc((size_t)nsw + 2, sizeof(int));
+	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
+	unsigned *by_t = malloc(((size_t)sw->maxlid + 1) * sizeof(unsigned));
+	uint8_t *T = prev_by_lid(g, sw->maxlid);
+	int k, t, last, weighs = -1, rc = -1;
+	unsigned lid, i;
+
+	if (!first || !dest_of || !by_t || !T)
+		goto out;
+	sw->w.dist_t = -1;
+	sw->w.bfs_t = -1; /* (hop[] and order[] are scratch here) */
+	for (lid = 0; lid <= sw->maxlid; lid++)
+		dest_of[lid] = -1;
+	for (k = 0; k < sw->nd; k++) {
+		unsigned base =
+			sw->f->nodes[sw->d[k].node].ports[sw->d[k].port].lid;
+
+		dest_target(sw, k, &t, &last);
+		for (i = 0; i < dest_nlids(sw, k); i++)
+			if (base + i <= sw->maxlid) {
+				dest_of[base + i] = k;
+				first[t + 2]++;
+			}
+	}
+	/* the LIDs by switch (a counting sort), each switch's in order */
+	for (t = 0; t < nsw; t++)
+		first[t + 2] += first[t + 1];
+	for (lid = 1; lid <= sw->maxlid; lid++)
+		if ((k = dest_of[lid]) >= 0) {
+			dest_target(sw, k, &t, &last);
+			by_t[first[t + 1]++] = lid;
+		}
+	for (i = 0; i < (unsigned)first[nsw]; i++) {
+		int *d = sw->w.dist_to, known;
+
+		lid = by_t[i];
+		k = dest_of[lid];
+		if (k != weighs) {
+			dest_weights(sw, k, job_on);
+			weighs = k;
+		}
+		dest_target(sw, k, &t, &last);
+		known = sw->w.dist_t == t;
+		kept[lid] =
+			(uint8_t)keep_tree(g, T + (size_t)lid * nsw, t, &sw->w,
+					   known ? d : NULL, known ? NULL : d);
+		if (!known) { /* learnt, or else from a search */
+			if (!kept[lid])
+				lexdist_to(&g->lg, &g->heap, t, d, sw->w.order);
+			sw->w.dist_t = t;
+		}
+	}
+	/* the kept entries, table by table: the previous ports, and on the
+	 * destination's own switch the port to it */
+	for (k = 0; k < nsw; k++) {
+		const struct lft *pt = g->ptab[k];
+		struct lft *tb = lft_of_node(s, g->node[k]);
+		unsigned top;
+
+		if (!pt || !tb)
+			continue;
+		top = pt->top < tb->top ? pt->top : tb->top;
+		for (lid = 1; lid <= top && lid <= sw->maxlid; lid++)
+			if (kept[lid])
+				tb->port[lid] = pt->port[lid];
+	}
+	for (lid = 1; lid <= sw->maxlid; lid++) {
+		struct lft *tb;
+
+		if (!kept[lid])
+			continue;
+		dest_target(sw, dest_of[lid], &t, &last);
+		tb = lft_of_node(s, g->node[t]);
+		if (tb && lid <= tb->top)
+			tb->port[lid] = (uint8_t)last;
+	}
+	rc = 0;
+out:
+	free(first);
+	free(dest_of);
+	free(by_t);
+	free(T);
+	return rc;
+}
+
 /*
  * Every destination in order, weights updated as they go: a destination
  * of a job weighs with its job's sources (job_on, SAR), any other with
- * every source (DFSSSP).
+ * every source (DFSSSP).  A stable re-route first keeps the trees that
+ * stay whole (keep_trees), then routes the others in that order.
  */
 static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 {
-	const struct fabric *f = sw->f;
 	struct graph *g = &sw->g;
-	const struct dest *d = sw->d;
-	int k, i;
-	unsigned lid;
+	uint8_t *kept = NULL;
+	int k, t, last, rc = -1;
+	unsigned lid, i;
 
+	if (g->prev) {
+		kept = calloc((size_t)sw->maxlid + 1, 1);
+		if (!kept || keep_trees(sw, s, job_on, kept))
+			goto out;
+	}
 	for (k = 0; k < sw->nd; k++) {
-		const struct fab_port *pt =
-			&f->nodes[d[k].node].ports[d[k].port];
-		unsigned nlids = 1u << (g->base_only ? 0 : pt->lmc);
-		int t, last;
+		unsigned base =
+			sw->f->nodes[sw->d[k].node].ports[sw->d[k].port].lid;
 
-		if (d[k].port == 0) { /* a switch LID */
-			t = g->idx[d[k].node];
-			last = 0;
-		} else {
-			t = g->idx[pt->rnode];
-			last = pt->rport;
-		}
-		for (i = 0; i < g->nsw; i++)
-			sw->w.add[i] = (uint64_t)(d[k].job >= 0 && job_on ?
-							  job_on[d[k].job][i] :
-							  sw->ncas_on[i]);
-		for (lid = pt->lid; lid < pt->lid + nlids; lid++) {
+		int weighs = 0;
+
+		dest_target(sw, k, &t, &last);
+		for (i = 0; i < dest_nlids(sw, k); i++) {
+			lid = base + i;
+			if (kept && lid <= sw->maxlid && kept[lid])
+				continue;
+			if (!weighs++)
+				dest_weights(sw, k, job_on);
 			if (g->rip)
 				rip_up(g, s, lid, t, sw->w.add);
 			if (route_dest(g, s, lid, t, last, &sw->w))
-				return -1;
+				goto out;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	free(kept);
+	return rc;
 }
 
 /* The graph, the LID owners and the per-switch buffers. */
@@ -909,6 +1052,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	if (graph_build(&sw->g, f) || graph_dist(&sw->g) ||
 	    lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
+	sw->maxlid = r->maxlid;
 	n = (size_t)sw->g.nsw + 1;
 	sw->g.cap = INF / n; /* a path has fewer than n links */
 	sw->w.add = calloc(n, sizeof(*sw->w.add));
@@ -920,11 +1064,10 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.pport = malloc(n * sizeof(int));
 	sw->w.cnt = malloc((n + 1) * sizeof(int));
 	sw->w.dist_to = malloc(n * sizeof(int));
-	sw->w.dist_t = -1;
+	sw->w.bfs_t = -1;
 	if (o->prev) {
 		sw->g.ptab = malloc(n * sizeof(*sw->g.ptab));
-		sw->g.otab = malloc(n * sizeof(*sw->g.otab));
-		if (!sw->g.ptab || !sw->g.otab)
+		if (!sw->g.ptab)
 			return -1;
 		for (k = 0; k < sw->g.nsw; k++)
 			sw->g.ptab[k] = lft_of_node(o->prev, sw->g.node[k]);

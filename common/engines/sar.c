@@ -1373,54 +1373,60 @@ static int all_updown(const struct sar_work *sw, const struct layering *L)
 	int *seen = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	int *cls = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	int *st = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	int *src_sw = malloc(((size_t)L->nsrc + 1) * sizeof(int));
+	uint8_t *up = malloc((size_t)g->nlink + 1);
 	const struct lft **tab = malloc(((size_t)g->nsw + 1) * sizeof(*tab));
 	int src, k, i, ok = 0;
 
-	if (!rank || !seen || !cls || !st || !tab || ranks_compute(f, rank) < 0)
+	if (!rank || !seen || !cls || !st || !src_sw || !up || !tab ||
+	    ranks_compute(f, rank) < 0)
 		goto out;
 	for (i = 0; i < g->nsw; i++) {
 		seen[i] = -1; /* the LID index k it was classified for */
 		tab[i] = lft_of_node(L->s, g->node[i]);
 	}
+	for (i = 0; i < g->nlink; i++) /* the links that climb */
+		up[i] = (uint8_t)above(rank, g->node[g->l[i].to],
+				       g->node[g->l[i].from]);
+	for (src = 0; src < L->nsrc; src++)
+		src_sw[src] = g->idx[L->src_node[src]];
 	ok = 1;
 	for (k = 0; k < L->ndl && ok; k++) {
 		unsigned dl = L->dlids[k];
 
 		for (src = 0; src < L->nsrc && ok; src++) {
-			int u = g->idx[L->src_node[src]], n = 0, c;
+			int u = src_sw[src], n = 0, c;
 
-			/* down the path to a switch classified for dl */
+			/* down the path to a switch classified for dl; st[]
+			 * holds the switches and the links they take */
 			while (seen[u] != k) {
 				int o = tab[u] ? lft_get(tab[u], dl) : LFT_NONE;
-				int r;
+				int l;
 
 				seen[u] = k;
 				cls[u] = -1; /* on this walk */
-				st[n++] = u;
 				if (o == LFT_NONE || o == 0 ||
-				    o > f->nodes[g->node[u]].nports ||
-				    (r = f->nodes[g->node[u]].ports[o].rnode) <
-					    0 ||
-				    g->idx[r] < 0) {
+				    o > g->nports[u] ||
+				    (l = g->link_of[g->chan_first[u] + o]) <
+					    0) {
 					cls[u] = UD_DOWN; /* the path ends */
-					n--;
 					break;
 				}
-				u = g->idx[r];
+				st[n++] = l;
+				u = g->l[l].to;
 			}
 			c = cls[u];
 			if (c < 0) /* a loop */
 				c = UD_BAD;
 			/* back up: each switch from the class of its next */
 			while (n--) {
-				int x = st[n];
+				int l = st[n];
 
-				if (above(rank, g->node[u], g->node[x]))
+				if (up[l])
 					c = c == UD_BAD ? UD_BAD : UD_UPDOWN;
 				else
 					c = c == UD_DOWN ? UD_DOWN : UD_BAD;
-				cls[x] = c;
-				u = x;
+				cls[g->l[l].from] = c;
 			}
 			ok = c != UD_BAD;
 		}
@@ -1430,6 +1436,8 @@ out:
 	free(seen);
 	free(cls);
 	free(st);
+	free(src_sw);
+	free(up);
 	free(tab);
 	return ok;
 }

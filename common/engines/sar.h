@@ -62,11 +62,15 @@ struct sar_opts {
 	int base_only;
 	/*
 	 * A stable re-route after a topology change (the jobs unchanged):
-	 * the tables in force, bound to the fabric (lft_set_bind).  A
-	 * switch keeps its previous port for a LID whenever that port still
-	 * leads one hop closer to the destination; the others choose again,
-	 * against the loads of the routes kept; one pass, no variants; the
-	 * layers are computed anew.  NULL: a full routing.
+	 * the tables in force, bound to the fabric (lft_set_bind).  First,
+	 * every destination LID whose previous ports still form a tree of
+	 * shortest paths of the current topology keeps it whole, without a
+	 * search (checked exactly: a tree whose depths no link shortens);
+	 * then the others, in sar's order: a switch keeps its previous port
+	 * whenever it still leads one hop closer to the destination, the
+	 * others choose again against the loads of all the routes kept; one
+	 * pass, no variants; the layers are computed anew.  NULL: a full
+	 * routing.
 	 */
 	const struct lft_set *prev;
 };

@@ -142,6 +142,45 @@ expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \
 	$OSMRE gen qft 3 4,2,8 1,2,4 1,2,1 --planes 2 -o "$T/x.net"
+# the pruned fat tree of paper 004 (Summit approximation), counts computed
+# here: k = 36, 11 pods, k/2 = 18 hosts per leaf, bundles of b = 3
+k=36 pods=11 half=18 b=3
+expect "gen rlft 36 11" 0 "rlft: $((pods * half * 2 + half * half / b)) switches, $((pods * half * half)) hosts, $((2 * pods * half * half)) switch links, $((pods * half * half)) host links" \
+	$OSMRE gen rlft $k $pods -o "$T/rlft.net"
+# the connection rule: every core switch reaches one aggregation switch of
+# every pod over b links, and uses pods * b of its k ports; every
+# aggregation switch has k/2 links up, to (k/2)/b core switches
+rlft_rule() { # NET PODS B HALF
+	awk -v pods="$2" -v b="$3" -v half="$4" '
+	/^Switch/ { sw = $3; gsub(/"/, "", sw) }
+	/^\[/ && sw ~ /^S3_/ { r = $2; sub(/\[.*/, "", r); gsub(/"/, "", r)
+		n[sw]++; l[sw, r]++; split(r, d, "_"); pod[sw, d[2]]++ }
+	/^\[/ && sw ~ /^S2_/ && $2 ~ /"S3_/ { up[sw]++; r = $2; sub(/\[.*/, "", r); if (!seen[sw, r]++) cores[sw]++ }
+	END {
+		for (x in n) { if (n[x] != pods * b) bad = bad " " x " uses " n[x]; cs++ }
+		for (y in l) if (l[y] != b) bad = bad " bundle " l[y]
+		for (y in pod) if (pod[y] != b) bad = bad " pod " pod[y]
+		for (x in up) { if (up[x] != half || cores[x] != half / b) bad = bad " agg " x; as++ }
+		if (bad != "" || cs != half * half / b) { print "bad:" bad " cores " cs; exit 1 }
+		print "ok", cs, as }' "$1"
+}
+rlft_rule "$T/rlft.net" $pods $b $half >"$T/rlft.rule" && ok "rlft 36 11: connection rule" ||
+	{ ko "rlft 36 11: connection rule"; head -c 600 "$T/rlft.rule"; }
+# the paper's Figure 1b: 8-port switches, 3 pods, 48 hosts, bundles of 2
+expect "gen rlft 8 3 (Figure 1b)" 0 "rlft: 32 switches, 48 hosts, 96 switch links, 48 host links" \
+	$OSMRE gen rlft 8 3 -o "$T/rlft8.net"
+rlft_rule "$T/rlft8.net" 3 2 4 >/dev/null && ok "rlft 8 3: connection rule" || ko "rlft 8 3: connection rule"
+expect "gen rlft k pods = full tree" 0 "rlft: pgft(3;4,4,8;1,4,4;1,1,1)" $OSMRE gen rlft 8 8 -o "$T/x.net"
+expect "gen rlft one pod" 2 "the pods must number 2..36 (the radix; got 1)" $OSMRE gen rlft 36 1
+expect "gen rlft odd radix" 2 "the radix must be even, 4..254 (got 35)" $OSMRE gen rlft 35 4
+expect "gen rlft arity" 2 "expected \"rlft RADIX PODS\"" $OSMRE gen rlft 36
+expect "gen rlft dual plane" 0 "rlft: 1008 switches, 3564 hosts, 14256 switch links, 7128 host links" \
+	$OSMRE gen rlft 36 11 --planes 2 -o "$T/rlft2.net"
+for f in summit-3564:rlft summit-3564-2p:rlft2; do
+	cmp -s "${OSMRE_SRCDIR:-.}/ibsim-configs/${f%:*}.net" "$T/${f#*:}.net" &&
+		ok "ibsim-configs/${f%:*}.net is the generator's" ||
+		ko "ibsim-configs/${f%:*}.net is the generator's"
+done
 expect "gen dragonfly zero groups" 2 "groups: expected 2..100000, got 0" \
 	$OSMRE gen dragonfly 0 18 9 9
 expect "gen dragonfly uneven" 2 "cannot be spread evenly over the 19 other groups" \

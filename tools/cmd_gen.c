@@ -21,6 +21,7 @@ static void gen_usage(FILE *out)
 	fprintf(out,
 		"usage: osmre gen pgft H M1,..,Mh W1,..,Wh [P1,..,Ph] [options]\n"
 		"       osmre gen qft H M1,..,Mh W1,..,Wh P1,..,Ph [options]\n"
+		"       osmre gen rlft RADIX PODS [options]   (pruned 3-level fat tree)\n"
 		"       osmre gen dragonfly GROUPS ROUTERS HOSTS GLOBAL [options]\n"
 		"       osmre gen megafly GROUPS LEAVES SPINES HOSTS GLOBAL [options]\n"
 		"       osmre degrade NETFILE [options]   (any net file, ibnetdiscover's too)\n"
@@ -156,19 +157,36 @@ static int build(int argc, char **argv, const struct df_params *dfo,
 			"osmre gen: --arrangement is for dragonfly and megafly\n");
 		return -1;
 	}
-	if (argc < 4 || argc > 5 ||
-	    (strcmp(argv[0], "pgft") && strcmp(argv[0], "qft")) ||
-	    (!strcmp(argv[0], "qft") && argc != 5)) {
+	if (argc >= 1 && !strcmp(argv[0], "rlft")) {
+		char spec[128];
+
+		if (argc != 3) {
+			fprintf(stderr,
+				"osmre gen: expected \"rlft RADIX PODS\"\n");
+			return -1;
+		}
+		if (rlft_params((int)tool_number("rlft", argv[1], 1000),
+				(int)tool_number("rlft", argv[2], 1000), &t,
+				&err) ||
+		    pgft_build(&t, f, &err)) {
+			fprintf(stderr, "osmre gen rlft: %s\n", err.msg);
+			return -1;
+		}
+		topo_spec_format(&t, spec, sizeof(spec));
+		fprintf(stderr, "rlft: %s\n", spec);
+	} else if (argc < 4 || argc > 5 ||
+		   (strcmp(argv[0], "pgft") && strcmp(argv[0], "qft")) ||
+		   (!strcmp(argv[0], "qft") && argc != 5)) {
 		fprintf(stderr,
-			"osmre gen: expected \"pgft H M W [P]\", \"qft H M W P\", \"dragonfly ...\" or \"megafly ...\"\n");
+			"osmre gen: expected \"pgft H M W [P]\", \"qft H M W P\", \"rlft K PODS\", \"dragonfly ...\" or \"megafly ...\"\n");
 		gen_usage(stderr);
 		return -1;
-	}
-	if ((!strcmp(argv[0], "qft") ?
-		     qft_parse(argv[1], argv[2], argv[3], argv[4], &t, &err) :
-		     pgft_parse(argv[1], argv[2], argv[3],
-				argc == 5 ? argv[4] : NULL, &t, &err)) ||
-	    pgft_build(&t, f, &err)) {
+	} else if ((!strcmp(argv[0], "qft") ?
+			    qft_parse(argv[1], argv[2], argv[3], argv[4], &t,
+				      &err) :
+			    pgft_parse(argv[1], argv[2], argv[3],
+				       argc == 5 ? argv[4] : NULL, &t, &err)) ||
+		   pgft_build(&t, f, &err)) {
 		fprintf(stderr, "osmre gen %s: %s\n", argv[0], err.msg);
 		return -1;
 	}
@@ -183,7 +201,8 @@ static int build(int argc, char **argv, const struct df_params *dfo,
 		}
 		fabric_free(one);
 	}
-	snprintf(what, wsz, "%s", t.qft ? "qft" : "pgft");
+	snprintf(what, wsz, "%s",
+		 !strcmp(argv[0], "rlft") ? "rlft" : t.qft ? "qft" : "pgft");
 	return 0;
 }
 

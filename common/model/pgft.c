@@ -36,6 +36,36 @@ static int parse_list(const char *what, const char *s, int n, int *out,
 	return 0;
 }
 
+int rlft_params(int k, int pods, struct pgft_params *out,
+		struct osmre_err *err)
+{
+	int half = k / 2, b;
+
+	if (k < 4 || k > FAB_MAX_PORTS || k % 2)
+		return osmre_fail(
+			err, "the radix must be even, 4..%d (got %d)",
+			FAB_MAX_PORTS, k);
+	if (pods < 2 || pods > k)
+		return osmre_fail(
+			err,
+			"the pods must number 2..%d (the radix; got %d): a core switch reaches every pod",
+			k, pods);
+	for (b = k / pods; half % b; b--)
+		;
+	memset(out, 0, sizeof(*out));
+	out->h = 3;
+	out->m[1] = half;
+	out->m[2] = half;
+	out->m[3] = pods;
+	out->w[1] = 1;
+	out->w[2] = half;
+	out->w[3] = half / b;
+	out->p[1] = 1;
+	out->p[2] = 1;
+	out->p[3] = b;
+	return 0;
+}
+
 int pgft_parse(const char *h, const char *m, const char *w, const char *p,
 	       struct pgft_params *out, struct osmre_err *err)
 {

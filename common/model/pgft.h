@@ -44,6 +44,23 @@ int pgft_parse(const char *h, const char *m, const char *w, const char *p,
  */
 int qft_parse(const char *h, const char *m, const char *w, const char *p,
 	      struct pgft_params *out, struct osmre_err *err);
+/*
+ * The pruned 3-level fat tree of the multi-rail paper (Wolfe et al.,
+ * section III-B, "Summit approximation"): the k-ary 3-level fat tree of
+ * radix-k switches (k pods of k/2 leaves and k/2 aggregation switches,
+ * k/2 hosts per leaf, (k/2)^2 core switches) with only `pods` pods left.
+ * Each core switch would now use `pods` of its k ports, so the top level
+ * is wired again with bundles: every aggregation switch reaches (k/2)/b
+ * core switches over b parallel links each, b the largest divisor of k/2
+ * with b * pods <= k, and there are (k/2)^2 / b core switches, each with b
+ * links to one aggregation switch of every pod.  Full bisection within
+ * the tree is kept (every switch has as many links up as down).  As a
+ * PGFT: PGFT(3; k/2, k/2, pods; 1, k/2, (k/2)/b; 1, 1, b); k = 36 with 11
+ * pods gives 3,564 hosts, 504 switches, b = 3.  k even in 4..254, pods in
+ * 2..k; otherwise -1 with err.
+ */
+int rlft_params(int k, int pods, struct pgft_params *out,
+		struct osmre_err *err);
 /* "pgft(3;18,9,36;1,9,18;1,2,1)" or "qft(...)" (p optional for pgft). */
 int topo_spec_parse(const char *spec, struct pgft_params *out,
 		    struct osmre_err *err);

@@ -202,7 +202,9 @@ static int build(int argc, char **argv, const struct df_params *dfo,
 		fabric_free(one);
 	}
 	snprintf(what, wsz, "%s",
-		 !strcmp(argv[0], "rlft") ? "rlft" : t.qft ? "qft" : "pgft");
+		 !strcmp(argv[0], "rlft") ? "rlft" :
+		 t.qft			  ? "qft" :
+					    "pgft");
 	return 0;
 }
 

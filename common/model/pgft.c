@@ -36,15 +36,13 @@ static int parse_list(const char *what, const char *s, int n, int *out,
 	return 0;
 }
 
-int rlft_params(int k, int pods, struct pgft_params *out,
-		struct osmre_err *err)
+int rlft_params(int k, int pods, struct pgft_params *out, struct osmre_err *err)
 {
 	int half = k / 2, b;
 
 	if (k < 4 || k > FAB_MAX_PORTS || k % 2)
-		return osmre_fail(
-			err, "the radix must be even, 4..%d (got %d)",
-			FAB_MAX_PORTS, k);
+		return osmre_fail(err, "the radix must be even, 4..%d (got %d)",
+				  FAB_MAX_PORTS, k);
 	if (pods < 2 || pods > k)
 		return osmre_fail(
 			err,

@@ -138,6 +138,23 @@ expect "planes: analyze per plane" 0 "32 CA ports in nid order, 2 planes (each p
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
 $OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" 2>&1 | grep -q "could not be walked" &&
 	ko "planes: every pattern route walked" || ok "planes: every pattern route walked"
+# the flow-level bandwidth estimate (max-min fair), dual plane at EDR and
+# FDR speeds: a contention-free shift, 16 hosts; "random" splits each flow
+# over both planes (2 x 7 GB/s), "first" keeps plane 0 (12.5 GB/s)
+expect "bandwidth: random rail" 0 "aggregate 224.0 GB/s, per host min 14.00 avg 14.00 max 14.00" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth shift:1 --speed 12.5,7
+expect "bandwidth: first rail" 0 "aggregate 200.0 GB/s" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth shift:1 --rail first --speed 12.5,7
+expect "bandwidth: csv" 0 "^shift:3,hash,2,\"12.5,7\",16,1,16,0," \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth shift:3 --rail hash --speed 12.5,7 --format csv
+expect "bandwidth: bad pattern" 2 "expected shift:K, perm, a2a or jobs, got \"ring\"" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth ring
+expect "bandwidth: bad rail" 2 "expected random, first or hash, got \"any\"" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth a2a --rail any
+expect "bandwidth: bad speed" 2 "comma-separated, got \"7,,7\"" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth a2a --speed 7,,7
+expect "bandwidth: jobs without a file" 2 "needs --jobs FILE" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth jobs
 expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze_bw.h"
 #include "analyze_report.h"
 #include "cdg.h"
 #include "check.h"
@@ -38,6 +39,15 @@ static void analyze_usage(FILE *out)
 		"      --seed K          seed of the random permutations (default 1)\n"
 		"      --format F        text (default), csv or json\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
+		"      --bandwidth P     instead of the congestion risk, a flow-level\n"
+		"                        bandwidth estimate (max-min fair rates) of the\n"
+		"                        pattern P: shift:K, perm (--rp N of them, --seed),\n"
+		"                        a2a, or jobs (--jobs FILE, intra-job pairs)\n"
+		"      --rail R          which planes a host pair uses: random (split\n"
+		"                        evenly over the planes that route it; default),\n"
+		"                        first, or hash (one plane per pair)\n"
+		"      --speed S[,S..]   link speed per plane in GB/s (default 12.5, EDR;\n"
+		"                        the last one repeats)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"  -j, --threads N       threads (default: online CPUs)\n");
 }
@@ -49,6 +59,7 @@ struct analyze_args {
 	int nperm, threads, updown, quiet;
 	int order_file; /* order is a file's path */
 	long seed;
+	struct bw_args bw;
 };
 
 static int parse_order(struct analyze_args *a, const char *v)
@@ -87,6 +98,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "format", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "bandwidth", required_argument, NULL, 'B' },
+		{ "rail", required_argument, NULL, 'R' },
+		{ "speed", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -143,6 +157,16 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			a->threads =
 				(int)tool_number("--threads", optarg, 1024);
 			break;
+		case 'B':
+			a->bw.pattern = optarg;
+			break;
+		case 'R':
+			a->bw.rail = optarg;
+			break;
+		case 'V':
+			if (bw_parse_speed(&a->bw, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'h':
 			analyze_usage(stdout);
 			return -1;
@@ -150,6 +174,11 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			analyze_usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if (!a->bw.pattern && (a->bw.rail || a->bw.nspeed)) {
+		fprintf(stderr,
+			"osmre analyze: --rail and --speed go with --bandwidth\n");
+		return EXIT_USAGE;
 	}
 	if (!a->topo || !a->lfts || optind != argc) {
 		fprintf(stderr,
@@ -386,6 +415,18 @@ int cmd_analyze(int argc, char **argv)
 	co.threads = a.threads;
 	r.updown_checked = a.updown;
 	rc = EXIT_USAGE;
+	if (a.bw.pattern) { /* validity, then the estimate alone */
+		if (check_lfts(f, &s, &co, &r.chk,
+			       a.fmt == AF_TEXT ? stdout : stderr, &err)) {
+			fprintf(stderr, "osmre analyze: %s\n", err.msg);
+			goto out;
+		}
+		rc = bw_report(stdout, f, &s, &a.bw, a.nperm, a.seed, a.jobs,
+			       a.fmt);
+		if (!rc && !analysis_valid(&r))
+			rc = EXIT_INVALID;
+		goto out;
+	}
 	if (check_lfts(f, &s, &co, &r.chk, a.fmt == AF_TEXT ? stdout : stderr,
 		       &err) ||
 	    deadlock(f, &s, &a, &r, &err) || patterns(f, &s, &a, &r, &err) ||

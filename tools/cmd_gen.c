@@ -30,6 +30,9 @@ static void gen_usage(FILE *out)
 		"                             (default) or round-robin\n"
 		"      --planes P             P switch planes, every host cabled to each\n"
 		"                             (planes.h; default 1)\n"
+		"      --sm-hca               per plane, a single-port HCA SM_<leaf> on a\n"
+		"                             new port of its first leaf: where that\n"
+		"                             plane's OpenSM attaches (SIM_HOST)\n"
 		"      --fail-links PCT       fail PCT %% of the switch-to-switch links,\n"
 		"                             counted on one plane (0..100)\n"
 		"      --remove-links N       remove N random switch-to-switch links\n"
@@ -223,6 +226,7 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 		{ "seed", required_argument, NULL, 'r' },
 		{ "arrangement", required_argument, NULL, 'a' },
 		{ "planes", required_argument, NULL, 'P' },
+		{ "sm-hca", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,7 +234,7 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 	const char *out = NULL;
 	struct degradation dg = { .kind = -1, .pct = -1, .logm = -1, .seed = 1 };
 	struct df_params dfo = { .arrangement = DF_CONSECUTIVE };
-	int c, rc = EXIT_USAGE;
+	int c, rc = EXIT_USAGE, sm_hca = 0;
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	struct fab_counts cnt;
@@ -297,6 +301,9 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'M':
+			sm_hca = 1;
+			break;
 		case 'h':
 			gen_usage(stdout);
 			return 0;
@@ -323,6 +330,17 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 	}
 	if (degrade(cmd, f, &dg))
 		goto out;
+	/* (after the degradation: the attach points are never removed) */
+	if (sm_hca) {
+		int k = fabric_sm_hcas(f, &err);
+
+		if (k < 0) {
+			fprintf(stderr, "osmre %s: --sm-hca: %s\n", cmd,
+				err.msg);
+			goto out;
+		}
+		fprintf(stderr, "%s: %d SM HCA(s) added\n", what, k);
+	}
 	fp = out ? fopen(out, "w") : stdout;
 	if (!fp) {
 		perror(out);

@@ -112,6 +112,26 @@ int fabric_find_host(const struct fabric *f, const char *name)
 		       -1;
 }
 
+int fabric_add_port(struct fabric *f, int n, struct osmre_err *err)
+{
+	struct fab_node *nd = &f->nodes[n];
+	struct fab_port *ports;
+	int p = nd->nports + 1;
+
+	if (p > FAB_MAX_PORTS)
+		return osmre_fail(err, "node \"%s\": no room for port %d",
+				  nd->name, p);
+	ports = realloc(nd->ports, ((size_t)p + 1) * sizeof(*ports));
+	if (!ports)
+		return osmre_fail(err, "out of memory");
+	nd->ports = ports;
+	memset(&ports[p], 0, sizeof(ports[p]));
+	ports[p].rnode = -1;
+	ports[p].guid = nd->type == FAB_SWITCH ? nd->guid : nd->guid + p;
+	nd->nports = p;
+	return p;
+}
+
 int fabric_add_node(struct fabric *f, int type, const char *name,
 		    const char *desc, int nports, uint64_t guid,
 		    struct osmre_err *err)

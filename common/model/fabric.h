@@ -64,6 +64,9 @@ int fabric_add_node(struct fabric *f, int type, const char *name,
 		    const char *desc, int nports, uint64_t guid,
 		    struct osmre_err *err);
 int fabric_find(const struct fabric *f, const char *name);
+/* One more physical port on node n (unconnected, its GUID by the node's
+ * rule); its number, or -1 with err (254 ports already, no memory). */
+int fabric_add_port(struct fabric *f, int n, struct osmre_err *err);
 /* A CA (not removed) by host name: the first word of its NodeDescription,
  * or its net-file name; -1 when none. */
 int fabric_find_host(const struct fabric *f, const char *name);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "components.h"
 #include "planes.h"
 
 /* The cabled ports of a host, which must be 1..c. */
@@ -113,4 +114,52 @@ fail:
 	free(map);
 	fabric_free(f);
 	return -1;
+}
+
+int fabric_sm_hcas(struct fabric *f, struct osmre_err *err)
+{
+	int n0 = f->nnodes, *comp = malloc(((size_t)n0 + 1) * sizeof(int));
+	int *leaf = malloc(((size_t)n0 + 1) * sizeof(int));
+	int n, p, added = 0, rc = -1;
+	char name[300];
+
+	if (!comp || !leaf || switch_components(f, comp)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	/* per component: its last switch with a host */
+	for (n = 0; n < n0; n++)
+		leaf[n] = -1;
+	for (n = 0; n < n0; n++) {
+		const struct fab_node *s = &f->nodes[n];
+		int host = 0;
+
+		if (s->type != FAB_SWITCH || s->removed || comp[n] < 0)
+			continue;
+		for (p = 1; p <= s->nports && !host; p++)
+			host = s->ports[p].rnode >= 0 &&
+			       f->nodes[s->ports[p].rnode].type != FAB_SWITCH;
+		if (host)
+			leaf[comp[n]] = n;
+	}
+	/* the HCAs numbered in the order of their planes' first switches */
+	for (n = 0; n < n0; n++) {
+		int l = leaf[n], sm, sp;
+
+		if (l < 0)
+			continue;
+		snprintf(name, sizeof(name), "SM_%s", f->nodes[l].name);
+		if ((sp = fabric_add_port(f, l, err)) < 0 ||
+		    (sm = fabric_add_node(f, FAB_CA, name, NULL, 1,
+					  0x5A0000 + (uint64_t)added * 2,
+					  err)) < 0 ||
+		    fabric_link(f, l, sp, sm, 1, err))
+			goto out;
+		added++;
+	}
+	rc = added;
+out:
+	free(comp);
+	free(leaf);
+	return rc;
 }

@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# One OpenSM per plane on a dual-plane fat tree (PGFT(3;6,6,6;1,6,3), 216
+# hosts, every host with a port in each plane; osmre gen --planes 2
+# --sm-hca gives each plane a single-port HCA, SM_P<k>_S1_5_5_0, on a new
+# port of its last leaf).  umad2sim binds a client to the node named by
+# SIM_HOST and the tools use its port 1, so a single-port HCA leaves no
+# doubt which plane an OpenSM or a diagnostic is in; each OpenSM is also
+# bound to that port's GUID (-g).  Each has its own cache directory,
+# opensm.conf, dump directory and osmre options file (event_plugin_options):
+#  - both reach SUBNET UP and route their own plane with dmodc; the tables
+#    each plane's HCA reads back (dump_fts) against the plane it discovers
+#    (ibnetdiscover) are valid and those of `osmre route -e dmodc` on that
+#    plane with the same LIDs; SP over the hosts is at most 2 (1 without
+#    the SM HCA, which gives the last leaf one CA more: planes.h);
+#  - a link unlinked in plane 0 re-routes plane 0 only: plane 1's tables
+#    are unchanged, byte for byte, and its SM made no pass;
+#  - SIGUSR2 (osmre reroute --pid) to plane 1's SM re-routes plane 1 only;
+#  - with plane 0's SM stopped, plane 1 stays routed and its SM answers
+#    saquery.
+set -u
+. "$(dirname "$0")/lib.sh"
+NET=$W/planes.net
+"$OSMRE" gen pgft 3 6,6,6 1,6,3 --planes 2 --sm-hca -o "$NET" 2>"$W/gen.err" ||
+	{ cat "$W/gen.err"; exit 1; }
+check "gen: 2 SM HCAs" grep -q "2 SM HCA(s) added" "$W/gen.err"
+sim_start "$NET" || exit 1
+
+# plane_start K: OpenSM for plane K from SM_P<K>_S1_5_5_0
+PIDS=""
+plane_start() {
+	_d=$W/p$1
+	mkdir -p "$_d/cache" "$_d/dump"
+	echo "dmodc_threads 1" >"$_d/osmre.conf"
+	{
+		echo "force_log_flush TRUE"
+		echo "event_plugin_name osmre"
+		echo "event_plugin_options $_d/osmre.conf"
+		echo "routing_engine dmodc"
+		echo "dump_files_dir $_d/dump"
+	} >"$_d/opensm.conf"
+	# the HCA's GUID is 0x5A0000 + 2K, its port 1 one more
+	_g=$(printf "0x%016x" $((0x5A0000 + 2 * $1 + 1)))
+	OSM_CACHE_DIR=$_d/cache OSM_TMP_DIR=$_d/cache \
+	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=SM_P$1_S1_5_5_0 \
+		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D 0x43 \
+		>"$_d/opensm.out" 2>&1 &
+	eval "SM$1=\$!"
+	PIDS="$PIDS $!"
+	OSM_PID=$PIDS # (lib.sh's cleanup stops them)
+}
+# plane_wait K PATTERN COUNT: until plane K's log has PATTERN COUNT times
+# (not when its OpenSM is gone)
+plane_wait() {
+	_end=$(($(date +%s) + 120))
+	eval "_pid=\$SM$1"
+	while [ "$(date +%s)" -le "$_end" ]; do
+		[ "$(grep -c -- "$2" "$W/p$1/osm.log" 2>/dev/null)" -ge "$3" ] && return 0
+		kill -0 "$_pid" 2>/dev/null || { echo "opensm of plane $1 died"; tail -3 "$W/p$1/opensm.out"; return 1; }
+		sleep 0.2
+	done
+	return 1
+}
+passes() { grep -c "osmre: dmodc routed" "$W/p$1/osm.log" 2>/dev/null; }
+# plane_read K TAG: plane K's tables and topology from its HCA
+plane_read() {
+	read_lfts "SM_P$1_S1_5_5_0" "$W/p$1.$2.lfts" &&
+		diag "SM_P$1_S1_5_5_0" ibnetdiscover >"$W/p$1.net" 2>/dev/null
+}
+
+plane_start 0
+plane_start 1
+check "plane 0: SUBNET UP" plane_wait 0 "SUBNET UP" 1
+check "plane 1: SUBNET UP" plane_wait 1 "SUBNET UP" 1
+for k in 0 1; do
+	check "plane $k: routed by dmodc" plane_wait $k "dmodc tables configured on all switches" 1
+	check "plane $k: its options file" grep -q "osmre: options from $W/p$k/osmre.conf" "$W/p$k/osm.log"
+done
+sleep 1
+# the hosts in the generator's order (dmodc's node order on a PGFT), not
+# the SM HCAs: SP over the hosts
+awk '/^Hca/ && $3 !~ /SM_/ { x = $3; gsub(/"/, "", x); print x }' "$NET" >"$W/hosts.order"
+for k in 0 1; do
+	if plane_read $k before; then
+		"$OSMRE" analyze -q --rp 10 --order "file:$W/hosts.order" \
+			--topo "$W/p$k.net" --lfts "$W/p$k.before.lfts" >"$W/p$k.out" 2>&1
+		check "plane $k: valid" grep -q "^validity: VALID" "$W/p$k.out"
+		check "plane $k: SP over the hosts at most 2" \
+			grep -q "shift permutations (SP, max of [0-9]*) [12]," "$W/p$k.out"
+		rm -f "$W/p$k.offline"
+		"$OSMRE" route -e dmodc --topo "$W/p$k.net" --lids "$W/p$k.before.lfts" \
+			--out "$W/p$k.offline" 2>"$W/p$k.offline.err"
+		check "plane $k: the tables of osmre route -e dmodc" \
+			sh -c "[ -s '$W/p$k.offline' ]" && same_lfts "$W/p$k.before.lfts" "$W/p$k.offline"
+		check "plane $k: its own switches only" \
+			sh -c "! grep -q 'P$((1 - k))_' '$W/p$k.before.lfts'"
+		n=$(grep -c "^Unicast lids" "$W/p$k.before.lfts")
+		check "plane $k: 90 switches read back ($n)" [ "$n" -eq 90 ]
+	else
+		ko "plane $k: tables read back"
+	fi
+done
+
+# a leaf uplink of plane 0 goes down: plane 0 alone re-routes
+p0=$(passes 0)
+p1=$(passes 1)
+console 'Unlink "P0_S1_0_0_0"[7]'
+check "link down: plane 0 re-routes" plane_wait 0 "osmre: dmodc routed" $((p0 + 1))
+sleep 2
+plane_read 1 after
+check "link down: plane 1's tables unchanged" same_lfts "$W/p1.before.lfts" "$W/p1.after.lfts"
+check "link down: plane 1's SM made no pass" [ "$(passes 1)" -eq "$p1" ]
+plane_read 0 down
+"$OSMRE" analyze -q --rp 10 --topo "$W/p0.net" --lfts "$W/p0.down.lfts" >"$W/p0.down.out" 2>&1
+check "link down: plane 0 valid" grep -q "^validity: VALID" "$W/p0.down.out"
+
+# SIGUSR2 to plane 1's SM: plane 1 alone re-routes
+p0=$(passes 0)
+p1=$(passes 1)
+# shellcheck disable=SC2154
+check "reroute plane 1" "$OSMRE" reroute --pid "$SM1"
+check "USR2: plane 1 re-routes" plane_wait 1 "osmre: dmodc routed" $((p1 + 1))
+sleep 1
+check "USR2: plane 0's SM made no pass" [ "$(passes 0)" -eq "$p0" ]
+
+# plane 0's SM stops: plane 1 stays routed and answers
+# shellcheck disable=SC2154
+stop_pids "$SM0"
+sleep 1
+plane_read 1 alone
+check "plane 0's SM gone: plane 1's tables unchanged" same_lfts "$W/p1.after.lfts" "$W/p1.alone.lfts"
+# (saquery -s: the PortInfoRecords of the ports with IsSM, from plane 1's
+# SA; its SM's port, the HCA itself, is the master)
+diag SM_P1_S1_5_5_0 saquery -s >"$W/sa.out" 2>&1
+check "plane 0's SM gone: plane 1's SM answers saquery" grep -q "master_sm_base_lid" "$W/sa.out"
+exit $((FAILS > 0))

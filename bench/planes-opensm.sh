@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Routing every plane of a multi-plane fabric inside OpenSM on ibsim, one
+# OpenSM per plane (as tests/ibsim/planes_e2e.sh): the time of each
+# plane's routing step (OpenSM's "building routing" to "tables
+# configured") and dmodc's own line, and the wall time until every plane
+# is up.  The fabric is `osmre gen ARGS --sm-hca` (default: the dual-plane
+# Summit approximation, rlft 36 11 --planes 2).
+#   sh bench/planes-opensm.sh [ENGINE [GEN ARGS...]]   (from a build directory)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_TESTS_DIR=$top/tests
+OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
+OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
+IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
+SIM_START_TIMEOUT=600
+. "$top/tests/ibsim/lib.sh"
+engine=${1:-dmodc}
+[ $# -gt 0 ] && shift
+[ $# -gt 0 ] || set -- rlft 36 11 --planes 2
+NET=$W/planes.net
+"$OSMRE" gen "$@" --sm-hca -o "$NET" 2>"$W/gen.err" || { cat "$W/gen.err"; exit 1; }
+planes=$(sed -n 's/.*: \([0-9]*\) SM HCA(s) added/\1/p' "$W/gen.err")
+sim_start "$NET" || exit 1
+start=$(date +%s.%N)
+PIDS=""
+k=0
+for sm in $(awk '/^Hca/ && $3 ~ /"SM_/ { x = $3; gsub(/"/, "", x); print x }' "$NET"); do
+	d=$W/p$k
+	mkdir -p "$d/cache" "$d/dump"
+	printf 'force_log_flush TRUE\nevent_plugin_name osmre\nrouting_engine %s\ndump_files_dir %s\n' \
+		"$engine" "$d/dump" >"$d/opensm.conf"
+	OSM_CACHE_DIR=$d/cache OSM_TMP_DIR=$d/cache LD_LIBRARY_PATH=$PLUGIN_DIR \
+	LD_PRELOAD=$UMAD2SIM SIM_HOST=$sm \
+		opensm -F "$d/opensm.conf" -f "$d/osm.log" -D 0x07 >"$d/opensm.out" 2>&1 &
+	PIDS="$PIDS $!"
+	OSM_PID=$PIDS
+	k=$((k + 1))
+done
+for k in $(seq 0 $((planes - 1))); do
+	until grep -q "SUBNET UP" "$W/p$k/osm.log" 2>/dev/null; do sleep 0.2; done
+done
+end=$(date +%s.%N)
+for k in $(seq 0 $((planes - 1))); do
+	step=$(routing_step "$W/p$k/osm.log" "$engine" 1)
+	line=$(grep -o "osmre: $engine routed .*" "$W/p$k/osm.log" | head -1)
+	echo "plane $k: routing step $step s ($line)"
+done
+echo "every plane up $(echo "$end - $start" | bc) s after the OpenSMs started (gen $*, $planes plane(s))"

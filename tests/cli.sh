@@ -193,6 +193,15 @@ expect "gen rlft odd radix" 2 "the radix must be even, 4..254 (got 35)" $OSMRE g
 expect "gen rlft arity" 2 "expected \"rlft RADIX PODS\"" $OSMRE gen rlft 36
 expect "gen rlft dual plane" 0 "rlft: 1008 switches, 3564 hosts, 14256 switch links, 7128 host links" \
 	$OSMRE gen rlft 36 11 --planes 2 -o "$T/rlft2.net"
+# --sm-hca: the last host of the last leaf makes room for one SM HCA per
+# plane, on the port it had there
+expect "gen --sm-hca" 0 "pgft: 2 SM HCA(s) added" \
+	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --sm-hca -o "$T/sm.net"
+awk '/^Switch/ { sw = $3 } /^\[/ && $2 ~ /"SM_/ { print sw, $1, $2 }' "$T/sm.net" >"$T/sm.ports"
+grep -q '"P0_S1_3_0" \[4\] "SM_P0_S1_3_0"\[1\]' "$T/sm.ports" &&
+	grep -q '"P1_S1_3_0" \[4\] "SM_P1_S1_3_0"\[1\]' "$T/sm.ports" &&
+	! grep -q '"H_3_3"' "$T/sm.net" && ok "sm-hca: in the last host's place" ||
+	{ ko "sm-hca: in the last host's place"; cat "$T/sm.ports"; }
 for f in summit-3564:rlft summit-3564-2p:rlft2; do
 	cmp -s "${OSMRE_SRCDIR:-.}/ibsim-configs/${f%:*}.net" "$T/${f#*:}.net" &&
 		ok "ibsim-configs/${f%:*}.net is the generator's" ||

@@ -120,7 +120,8 @@ int fabric_sm_hcas(struct fabric *f, struct osmre_err *err)
 {
 	int n0 = f->nnodes, *comp = malloc(((size_t)n0 + 1) * sizeof(int));
 	int *leaf = malloc(((size_t)n0 + 1) * sizeof(int));
-	int n, p, added = 0, rc = -1;
+	int *free_sw = NULL, *free_port = NULL;
+	int n, p, added = 0, rc = -1, h = -1, l0 = -1;
 	char name[300];
 
 	if (!comp || !leaf || switch_components(f, comp)) {
@@ -142,14 +143,46 @@ int fabric_sm_hcas(struct fabric *f, struct osmre_err *err)
 		if (host)
 			leaf[comp[n]] = n;
 	}
+	/* the host on the first plane's leaf's last host port makes room:
+	 * its ports become the SM HCAs' */
+	for (n = 0; n < n0 && l0 < 0; n++)
+		l0 = leaf[n];
+	for (p = l0 >= 0 ? f->nodes[l0].nports : 0; p >= 1 && h < 0; p--) {
+		int r = f->nodes[l0].ports[p].rnode;
+
+		if (r >= 0 && f->nodes[r].type != FAB_SWITCH)
+			h = r;
+	}
+	if (h >= 0) {
+		const struct fab_node *hn = &f->nodes[h];
+
+		free_sw = malloc(((size_t)hn->nports + 1) * sizeof(int));
+		free_port = malloc(((size_t)hn->nports + 1) * sizeof(int));
+		if (!free_sw || !free_port) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+		for (p = 1; p <= hn->nports; p++) {
+			free_sw[p] = hn->ports[p].rnode;
+			free_port[p] = hn->ports[p].rport;
+		}
+	}
 	/* the HCAs numbered in the order of their planes' first switches */
 	for (n = 0; n < n0; n++) {
-		int l = leaf[n], sm, sp;
+		int l = leaf[n], sm, sp = -1, q;
 
 		if (l < 0)
 			continue;
+		/* the freed port in this plane, else a new one on its leaf */
+		for (q = 1; h >= 0 && q <= f->nodes[h].nports && sp < 0; q++)
+			if (free_sw[q] >= 0 && comp[free_sw[q]] == n) {
+				l = free_sw[q];
+				sp = free_port[q];
+			}
+		if (sp > 0)
+			fabric_unlink(f, l, sp);
 		snprintf(name, sizeof(name), "SM_%s", f->nodes[l].name);
-		if ((sp = fabric_add_port(f, l, err)) < 0 ||
+		if ((sp < 0 && (sp = fabric_add_port(f, l, err)) < 0) ||
 		    (sm = fabric_add_node(f, FAB_CA, name, NULL, 1,
 					  0x5A0000 + (uint64_t)added * 2,
 					  err)) < 0 ||
@@ -157,9 +190,13 @@ int fabric_sm_hcas(struct fabric *f, struct osmre_err *err)
 			goto out;
 		added++;
 	}
+	if (h >= 0)
+		fabric_remove_node(f, h);
 	rc = added;
 out:
 	free(comp);
 	free(leaf);
+	free(free_sw);
+	free(free_port);
 	return rc;
 }

@@ -20,16 +20,17 @@ int fabric_planes(const struct fabric *one, int planes, struct fabric **out,
 		  struct osmre_err *err);
 
 /*
- * An attach point for one subnet manager per plane: every connected part
- * of the switch graph that holds hosts (a plane) gets a single-port HCA
- * "SM_<switch>" (GUID 0x5A0000 + 2 * its number) on a new port of its
- * last leaf switch in node order (the last switch with a host: on a PGFT
- * the hosts keep dmodc's node order, the HCA comes after them).  ibsim
+ * An attach point for one subnet manager per plane, where a management
+ * node takes a compute host's place: the last host of the first plane's
+ * last leaf switch (node order) is removed, and every connected part of
+ * the switch graph that holds hosts (a plane) gets a single-port HCA
+ * "SM_<switch>" (GUID 0x5A0000 + 2 * its number, in plane order) on the
+ * port that host left in it (a new port of the plane's last leaf when
+ * that host had none there).  Every leaf keeps its number of CAs, so a
+ * PGFT stays regular (dmodc's shifts stay contention-free).  ibsim
  * clients bind to a node (umad2sim's SIM_HOST), and a single port leaves
- * no doubt which plane an OpenSM there manages.  That leaf has one CA
- * more than the others, so dmodc's shifts are no longer all
- * contention-free (SP 2 instead of 1 on PGFT(3;6,6,6;1,6,3)).  The count
- * added, or -1 with err (a leaf with 254 ports, no memory).
+ * no doubt which plane an OpenSM there manages.  The count added, or -1
+ * with err (a leaf with 254 ports, no memory).
  */
 int fabric_sm_hcas(struct fabric *f, struct osmre_err *err);
 

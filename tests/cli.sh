@@ -155,6 +155,21 @@ expect "bandwidth: bad speed" 2 "comma-separated, got \"7,,7\"" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth a2a --speed 7,,7
 expect "bandwidth: jobs without a file" 2 "needs --jobs FILE" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth jobs
+expect "planes: figures per plane" 0 "^  plane 1: 16 CA ports: all-to-all (A2A) [0-9]*, shift permutations (SP, max of 15) 1," \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
+expect "planes: host pairs" 0 "^host pairs: 240; routed on at least one plane 240, on every plane 240" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
+# planes that differ: H_0_0 has no cable to plane 1; routed per plane,
+# VALID (every host pair meets on plane 0), 30 pairs on one plane only
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_0\"" && /^\[2\]/) && !($2 ~ /^"H_0_0"\[2\]/) { print }' \
+	"$T/p2.net" >"$T/p2c.net"
+expect "planes differ: routed" 0 "dmodc: routed 16 switches" \
+	$OSMRE route -e dmodc --topo "$T/p2c.net" --out "$T/p2c.lfts"
+expect "planes differ: VALID" 0 "^validity: VALID" $OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
+expect "planes differ: host pairs" 0 "^host pairs: 240; routed on at least one plane 240, on every plane 210" \
+	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
+expect "planes: csv per plane" 0 ',2,240,240,210,"3;3","1;2","[0-9]*;[0-9]*"$' \
+	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts" --format csv
 expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \

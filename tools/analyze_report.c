@@ -11,6 +11,7 @@ int analysis_valid(const struct analysis *a)
 static void text(FILE *fp, const struct analysis *a)
 {
 	const struct check_result *r = &a->chk;
+	int i;
 
 	fprintf(fp,
 		"validity: %s: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld%s; switch LIDs unreachable %ld\n",
@@ -49,6 +50,15 @@ static void text(FILE *fp, const struct analysis *a)
 			a->nports, a->order, a->a2a,
 			a->nports > 1 ? a->nports - 1 : 0, a->sp, a->nperm,
 			a->seed, a->rp);
+	for (i = 0; a->planes > 1 && i < a->planes && i < ANALYSIS_PLANES; i++)
+		fprintf(fp,
+			"  plane %d: %d CA ports: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP) %d\n",
+			i, a->pf[i].ports, a->pf[i].a2a, a->pf[i].max_shift,
+			a->pf[i].sp, a->pf[i].rp);
+	if (a->planes > 1)
+		fprintf(fp,
+			"host pairs: %ld; routed on at least one plane %ld, on every plane %ld\n",
+			a->host_pairs, a->pairs_any, a->pairs_every);
 	if (a->unroutable)
 		fprintf(fp,
 			"congestion risk: %ld routes of the patterns could not be walked\n",
@@ -77,7 +87,22 @@ static const char *const csv_head =
 	"hops_min,hops_avg,hops_max,cdg_acyclic,vls,channels,dependencies,"
 	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
 	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs,"
-	"entries_changed,blocks_changed,entries,blocks";
+	"entries_changed,blocks_changed,entries,blocks,planes,host_pairs,"
+	"pairs_any_plane,pairs_every_plane,plane_a2a,plane_sp,plane_rp";
+
+/* One figure of every plane, ';'-separated and quoted (CSV). */
+static void csv_planes(FILE *fp, const struct analysis *a, int what)
+{
+	int i;
+
+	fputc('"', fp);
+	for (i = 0; i < a->planes && i < ANALYSIS_PLANES; i++)
+		fprintf(fp, "%s%d", i ? ";" : "",
+			what == 0 ? a->pf[i].a2a :
+			what == 1 ? a->pf[i].sp :
+				    a->pf[i].rp);
+	fputc('"', fp);
+}
 
 static void csv(FILE *fp, const struct analysis *a)
 {
@@ -104,6 +129,18 @@ static void csv(FILE *fp, const struct analysis *a)
 			a->blocks_changed, a->entries, a->blocks);
 	else
 		fputs(",,,", fp);
+	fprintf(fp, ",%d,", a->planes);
+	if (a->planes > 1) {
+		fprintf(fp, "%ld,%ld,%ld,", a->host_pairs, a->pairs_any,
+			a->pairs_every);
+		csv_planes(fp, a, 0);
+		fputc(',', fp);
+		csv_planes(fp, a, 1);
+		fputc(',', fp);
+		csv_planes(fp, a, 2);
+	} else {
+		fputs(",,,,,", fp);
+	}
 	fputc('\n', fp);
 }
 
@@ -156,6 +193,21 @@ static void json(FILE *fp, const struct analysis *a)
 		", \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"rp_perms\": %d, \"rp_seed\": %ld, \"unroutable_routes\": %ld},\n",
 		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
 		a->unroutable);
+	if (a->planes > 1) {
+		int i;
+
+		fprintf(fp,
+			"  \"planes\": {\"count\": %d, \"host_pairs\": %ld, \"pairs_any_plane\": %ld, \"pairs_every_plane\": %ld, \"per_plane\": [",
+			a->planes, a->host_pairs, a->pairs_any, a->pairs_every);
+		for (i = 0; i < a->planes && i < ANALYSIS_PLANES; i++)
+			fprintf(fp,
+				"%s{\"plane\": %d, \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d}",
+				i ? ", " : "", i, a->pf[i].ports, a->pf[i].a2a,
+				a->pf[i].sp, a->pf[i].rp);
+		fputs("]},\n", fp);
+	} else {
+		fputs("  \"planes\": null,\n", fp);
+	}
 	if (a->has_against)
 		fprintf(fp,
 			"  \"update\": {\"entries_changed\": %ld, \"entries\": %ld, \"blocks_changed\": %ld, \"blocks\": %ld},\n",

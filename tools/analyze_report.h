@@ -12,6 +12,8 @@
 
 #include "check.h"
 
+#define ANALYSIS_PLANES 16 /* planes whose figures are kept one by one */
+
 struct analysis {
 	struct check_result chk;
 	int updown_checked;
@@ -25,6 +27,14 @@ struct analysis {
 	int nports, a2a, sp, rp, nperm;
 	int planes;    /* switch components the CA ports are in */
 	int max_shift; /* shifts of the largest plane */
+	/* with planes > 1: each plane's figures (the first ANALYSIS_PLANES
+	 * planes, in the order of the ports' first appearance), and the
+	 * ordered host pairs: all, routed on at least one plane, on every
+	 * plane */
+	struct plane_fig {
+		int ports, a2a, sp, rp, max_shift;
+	} pf[ANALYSIS_PLANES];
+	long host_pairs, pairs_any, pairs_every;
 	long seed, unroutable;
 	/* jobs, when has_jobs */
 	int has_jobs, njobs, nhosts;

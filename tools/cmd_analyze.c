@@ -227,7 +227,7 @@ static int deadlock(const struct fabric *f, const struct lft_set *s,
  * maximum over planes. */
 static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 			  const struct analyze_args *a, struct cong_order *o,
-			  struct analysis *r, struct osmre_err *err)
+			  int plane, struct analysis *r, struct osmre_err *err)
 {
 	struct cong_result a2a, sp, rp;
 	struct progress pg;
@@ -247,6 +247,15 @@ static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 			      &rp, err))
 		return -1;
 	progress_end(&pg);
+	if (r->planes > 1 && plane <= ANALYSIS_PLANES) {
+		struct plane_fig *pf = &r->pf[plane - 1];
+
+		pf->ports = o->n;
+		pf->a2a = a2a.risk;
+		pf->sp = sp.risk;
+		pf->rp = rp.risk;
+		pf->max_shift = o->n > 1 ? o->n - 1 : 0;
+	}
 	if (a2a.risk > r->a2a)
 		r->a2a = a2a.risk;
 	if (sp.risk > r->sp)
@@ -308,7 +317,7 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 			seen[c] = ++r->planes;
 	}
 	if (r->planes <= 1) {
-		rc = plane_patterns(f, s, a, &o, r, err);
+		rc = plane_patterns(f, s, a, &o, 1, r, err);
 		goto out;
 	}
 	for (k = 1; k <= r->planes; k++) {
@@ -321,9 +330,12 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 				sub.port[sub.n++] = o.port[i];
 			}
 		}
-		if (plane_patterns(f, s, a, &sub, r, err))
+		if (plane_patterns(f, s, a, &sub, k, r, err))
 			goto out;
 	}
+	if (bw_plane_pairs(f, s, &k, &r->host_pairs, &r->pairs_any,
+			   &r->pairs_every, err))
+		goto out;
 	rc = 0;
 out:
 	free(comp);

@@ -440,6 +440,34 @@ static int solve(struct bw_work *w, double *hsum, struct bw_result *r,
 	return 0;
 }
 
+int bw_plane_pairs(const struct fabric *f, const struct lft_set *s, int *planes,
+		   long *pairs, long *any, long *every, struct osmre_err *err)
+{
+	static const double one = 1;
+	struct bw_opts o = { .speed = &one, .nspeed = 1 };
+	struct bw_work w = { .f = f, .s = s, .o = &o };
+	int a, b, k, c;
+
+	*pairs = *any = *every = 0;
+	if (bw_setup(&w, err)) {
+		bw_free(&w);
+		return -1;
+	}
+	*planes = w.nplanes;
+	for (a = 0; a < w.nhosts; a++)
+		for (b = 0; b < w.nhosts; b++) {
+			if (a == b)
+				continue;
+			for (k = 0, c = 0; k < w.nplanes; k++)
+				c += walk(&w, a, b, k) > 0;
+			++*pairs;
+			*any += c > 0;
+			*every += c == w.nplanes;
+		}
+	bw_free(&w);
+	return 0;
+}
+
 int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		const struct bw_opts *o, struct bw_result *r,
 		struct osmre_err *err)

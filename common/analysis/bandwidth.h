@@ -73,6 +73,14 @@ struct bw_result {
 	long senders;
 };
 
+/*
+ * Host pairs (ordered, a != b) of f routed by s: *pairs in all, *any the
+ * pairs that at least one plane routes, *every those that every plane
+ * routes (*planes: how many).  0, or -1 with err.
+ */
+int bw_plane_pairs(const struct fabric *f, const struct lft_set *s, int *planes,
+		   long *pairs, long *any, long *every, struct osmre_err *err);
+
 /* The estimate for a pattern on f routed by s; 0, or -1 with err. */
 int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		const struct bw_opts *o, struct bw_result *r,

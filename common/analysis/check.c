@@ -41,6 +41,10 @@ struct tstate {
 struct ctx {
 	const int *comp;    /* per node: switch component, CAs -1 */
 	const char *hosted; /* per component: a CA port links into it */
+	/* (a, b) pairs of components some host has ports in both of, as
+	 * a << 32 | b, sorted */
+	const uint64_t *joined;
+	size_t njoined;
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct check_opts *o;
@@ -49,6 +53,91 @@ struct ctx {
 	struct tstate *ts;
 	struct problem *prob;
 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* 1 when CAs a and b have ports in a common component. */
+static int hosts_meet(const struct ctx *c, int a, int b)
+{
+	const struct fab_node *na = &c->f->nodes[a];
+	int p;
+
+	for (p = 1; p <= na->nports; p++)
+		if (na->ports[p].rnode >= 0 &&
+		    c->comp[na->ports[p].rnode] >= 0 &&
+		    components_meet(c->f, c->comp, b,
+				    c->comp[na->ports[p].rnode]))
+			return 1;
+	return 0;
+}
+
+/* 1 when CA a shares a component with some host that has a port in
+ * component d (another plane of the hosts a reaches). */
+static int host_joins(const struct ctx *c, int a, int d)
+{
+	const struct fab_node *na = &c->f->nodes[a];
+	int p;
+
+	for (p = 1; p <= na->nports; p++) {
+		int r = na->ports[p].rnode;
+		uint64_t k;
+
+		if (r < 0 || c->comp[r] < 0)
+			continue;
+		k = (uint64_t)(unsigned)c->comp[r] << 32 | (unsigned)d;
+		if (bsearch(&k, c->joined, c->njoined, sizeof(k), cmp_u64))
+			return 1;
+	}
+	return 0;
+}
+
+/* The (a, b) component pairs that hosts join (ctx.joined); -1: memory. */
+static int joined_pairs(const struct fabric *f, const int *comp, uint64_t **out,
+			size_t *n)
+{
+	size_t cap = 0, k = 0;
+	uint64_t *v = NULL;
+	int h, p, q;
+
+	for (h = 0; h < f->nnodes; h++) {
+		const struct fab_node *nd = &f->nodes[h];
+
+		if (nd->type == FAB_SWITCH || nd->removed)
+			continue;
+		for (p = 1; p <= nd->nports; p++)
+			for (q = 1; q <= nd->nports; q++) {
+				int a = nd->ports[p].rnode,
+				    b = nd->ports[q].rnode;
+
+				if (p == q || a < 0 || b < 0 || comp[a] < 0 ||
+				    comp[b] < 0 || comp[a] == comp[b])
+					continue;
+				if (k == cap) {
+					uint64_t *w;
+
+					cap = cap ? 2 * cap : 64;
+					w = realloc(v, cap * sizeof(*v));
+					if (!w) {
+						free(v);
+						return -1;
+					}
+					v = w;
+				}
+				v[k++] = (uint64_t)(unsigned)comp[a] << 32 |
+					 (unsigned)comp[b];
+			}
+	}
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_u64);
+	*out = v;
+	*n = k;
+	return 0;
+}
 
 /* Resolves switch u for destination (dn, dp) at LID lid. */
 static void resolve(struct ctx *c, struct tstate *t, int u, unsigned lid,
@@ -196,15 +285,20 @@ static void check_lid(void *arg, long li, int tid)
 			if (!pt->lid || pt->rnode < 0 || (i == dn && p == dp))
 				continue;
 			/* planes of a multi-plane fabric are separate
-			 * subnets: another port of this host reaches the
-			 * destination's plane; a host with none there (a
-			 * split fabric) cannot reach it at all */
+			 * subnets: the hosts meet on another plane (a
+			 * switch: a plane of the hosts this one meets); a
+			 * host that meets the destination nowhere (a split
+			 * fabric) cannot reach it at all */
 			if (dcomp >= 0 && c->comp[pt->rnode] >= 0 &&
 			    c->comp[pt->rnode] != dcomp) {
 				/* (switches of a part without hosts: no SM
 				 * would even find them) */
-				if (components_meet(f, c->comp, i, dcomp) ||
-				    !c->hosted[dcomp])
+				if (!c->hosted[dcomp] ||
+				    (to_switch ?
+					     components_meet(f, c->comp, i,
+							     dcomp) ||
+						     host_joins(c, i, dcomp) :
+					     hosts_meet(c, i, dn)))
 					continue;
 				if (to_switch) {
 					t->r.sw_pairs++;
@@ -326,6 +420,7 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 {
 	struct ctx c = { .f = f, .s = s, .o = o };
 	struct lid_owner *own = NULL;
+	uint64_t *joined = NULL;
 	int threads = o->threads > 0 ? o->threads : parallel_default_threads();
 	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	unsigned max;
@@ -357,6 +452,9 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 				hosted[comp[rn]] = 1;
 		}
 	}
+	if (joined_pairs(f, comp, &joined, &c.njoined))
+		goto oom;
+	c.joined = joined;
 	if (lids_owners(f, &own, &max, err))
 		goto out;
 	c.own = own;
@@ -427,5 +525,6 @@ out:
 	free(rank);
 	free(comp);
 	free(hosted);
+	free(joined);
 	return rc;
 }

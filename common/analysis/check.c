@@ -83,6 +83,8 @@ static int host_joins(const struct ctx *c, int a, int d)
 	const struct fab_node *na = &c->f->nodes[a];
 	int p;
 
+	if (!c->njoined)
+		return 0;
 	for (p = 1; p <= na->nports; p++) {
 		int r = na->ports[p].rnode;
 		uint64_t k;

@@ -170,6 +170,12 @@ expect "planes differ: host pairs" 0 "^host pairs: 240; routed on at least one p
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
 expect "planes: csv per plane" 0 ',2,240,240,210,"3;3","1;2","[0-9]*;[0-9]*"$' \
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts" --format csv
+# a link of plane 1 gone under plane 1's old tables: the problems name
+# their plane
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"P1_S2_0_0\"" && /^\[1\]/) && !($2 ~ /^"P1_S2_0_0"\[1\]/) { print }' \
+	"$T/p2.net" >"$T/p2d.net"
+expect "planes: a problem names its plane" 1 '^unreachable: .* no route at "P1_S[12]_0_0" (plane 1)$' \
+	$OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts"
 expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \

@@ -41,6 +41,10 @@ struct tstate {
 struct ctx {
 	const int *comp;    /* per node: switch component, CAs -1 */
 	const char *hosted; /* per component: a CA port links into it */
+	/* per component: its plane number (hosted components, in the order
+	 * of the hosts' ports), -1; and how many planes */
+	const int *plane_no;
+	int nplanes;
 	/* (a, b) pairs of components some host has ports in both of, as
 	 * a << 32 | b, sorted */
 	const uint64_t *joined;
@@ -395,6 +399,15 @@ static void print_problems(const struct ctx *c, unsigned max, FILE *out)
 				p->kind == R_UPDOWN ? "via" :
 						      "no route at",
 				f->nodes[p->at].name);
+		if (c->nplanes > 1) {
+			int dn = c->own[lid].node, dp = c->own[lid].port;
+			int r = d->type == FAB_SWITCH ? dn : d->ports[dp].rnode;
+
+			if (r >= 0 && c->comp[r] >= 0 &&
+			    c->plane_no[c->comp[r]] >= 0)
+				fprintf(out, " (plane %d)",
+					c->plane_no[c->comp[r]]);
+		}
 		fputc('\n', out);
 		shown++;
 	}
@@ -433,15 +446,19 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
 	char *hosted = calloc((size_t)f->nnodes + 1, 1);
+	int *plane_no = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
 	c.ts = calloc((size_t)threads, sizeof(*c.ts));
 	c.comp = comp;
 	c.hosted = hosted;
-	if (!rank || !comp || !hosted || !c.ts || ranks_compute(f, rank) < 0 ||
-	    switch_components(f, comp)) {
+	c.plane_no = plane_no;
+	if (!rank || !comp || !hosted || !plane_no || !c.ts ||
+	    ranks_compute(f, rank) < 0 || switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
+	for (t = 0; t < f->nnodes; t++)
+		plane_no[t] = -1;
 	for (t = 0; t < f->nnodes; t++) {
 		int p;
 
@@ -450,8 +467,10 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		for (p = 1; p <= f->nodes[t].nports; p++) {
 			int rn = f->nodes[t].ports[p].rnode;
 
-			if (rn >= 0 && comp[rn] >= 0)
+			if (rn >= 0 && comp[rn] >= 0 && !hosted[comp[rn]]) {
 				hosted[comp[rn]] = 1;
+				plane_no[comp[rn]] = c.nplanes++;
+			}
 		}
 	}
 	if (joined_pairs(f, comp, &joined, &c.njoined))
@@ -527,6 +546,7 @@ out:
 	free(rank);
 	free(comp);
 	free(hosted);
+	free(plane_no);
 	free(joined);
 	return rc;
 }

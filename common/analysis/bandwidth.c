@@ -176,13 +176,16 @@ struct bw_work {
 	long *first, npairs, maxpairs;
 	int *chan;
 	double *coef;
-	int *path; /* one plane's walk */
+	int *path; /* per plane, a walk of up to path_len channels */
+	size_t path_len;
 };
 
 /* The channels of the route on plane p from host a to host b into
- * w->path; their number, or -1 when that plane does not route it. */
+ * plane p's part of w->path; their number, or -1 when that plane does not
+ * route it. */
 static int walk(struct bw_work *w, int a, int b, int p)
 {
+	int *path = w->path + (size_t)p * w->path_len;
 	const struct fabric *f = w->f;
 	int pa = w->hport[(size_t)a * w->nplanes + p];
 	int pb = w->hport[(size_t)b * w->nplanes + p];
@@ -191,7 +194,7 @@ static int walk(struct bw_work *w, int a, int b, int p)
 
 	if (!pa || !pb || !(lid = f->nodes[nb].ports[pb].lid))
 		return -1;
-	w->path[n++] = (int)(w->chan_base[na] + pa);
+	path[n++] = (int)(w->chan_base[na] + pa);
 	cur = f->nodes[na].ports[pa].rnode;
 	for (hops = 0; hops <= f->nnodes; hops++) {
 		const struct lft *t = lft_of_node(w->s, cur);
@@ -202,7 +205,7 @@ static int walk(struct bw_work *w, int a, int b, int p)
 		r = f->nodes[cur].ports[o].rnode;
 		if (r < 0)
 			return -1;
-		w->path[n++] = (int)(w->chan_base[cur] + o);
+		path[n++] = (int)(w->chan_base[cur] + o);
 		if (r == nb)
 			return n;
 		if (f->nodes[r].type != FAB_SWITCH)
@@ -236,18 +239,24 @@ static int add_pair(struct bw_work *w, long need)
 	return 0;
 }
 
-/* Flow a -> b by the rail policy, appended; 0, 1 when no plane routes
- * it, -1 over max_pairs or out of memory (err). */
-static int add_flow(struct bw_work *w, int a, int b, struct osmre_err *err)
+/* Flow a -> b by the rail policy, appended (each plane walked once);
+ * 0, with *unrouted counting it when no plane routes it; -1 over
+ * max_pairs or out of memory (err). */
+static int add_flow(struct bw_work *w, int a, int b, long *unrouted,
+		    struct osmre_err *err)
 {
 	int p, n, k, np = 0, pick = -1;
-	int use[64];
+	int use[64], len[64];
 
-	for (p = 0; p < w->nplanes && p < 64; p++)
-		if (walk(w, a, b, p) > 0)
+	for (p = 0; p < w->nplanes; p++)
+		if ((n = walk(w, a, b, p)) > 0) {
+			len[np] = n;
 			use[np++] = p;
-	if (!np)
-		return 1;
+		}
+	if (!np) {
+		++*unrouted;
+		return 0;
+	}
 	if (w->o->rail == BW_RAIL_FIRST)
 		pick = use[0];
 	else if (w->o->rail == BW_RAIL_HASH) {
@@ -275,16 +284,17 @@ static int add_flow(struct bw_work *w, int a, int b, struct osmre_err *err)
 	}
 	w->first[w->nflows] = w->npairs;
 	for (k = 0; k < np; k++) {
+		const int *path = w->path + (size_t)use[k] * w->path_len;
+
 		if (pick >= 0 && use[k] != pick)
 			continue;
-		n = walk(w, a, b, use[k]);
-		if (add_pair(w, n))
+		if (add_pair(w, len[k]))
 			return osmre_fail(
 				err,
 				"more than %ld (flow, link) pairs: the pattern is too large for the flow-level model (try shift or perm)",
 				w->o->max_pairs);
-		for (p = 0; p < n; p++) {
-			w->chan[w->npairs] = w->path[p];
+		for (p = 0; p < len[k]; p++) {
+			w->chan[w->npairs] = path[p];
 			w->coef[w->npairs++] = pick >= 0 ? 1.0 : 1.0 / np;
 		}
 	}
@@ -305,9 +315,8 @@ static int bw_setup(struct bw_work *w, struct osmre_err *err)
 	w->plane_of = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	w->chan_base = malloc(((size_t)f->nnodes + 1) * sizeof(long));
 	w->host = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	w->path = malloc(((size_t)f->nnodes + 2) * sizeof(int));
 	if (!comp || !pidx || !w->plane_of || !w->chan_base || !w->host ||
-	    !w->path || switch_components(f, comp))
+	    switch_components(f, comp))
 		goto oom;
 	/* planes: components holding host ports, by the hosts' first ports */
 	for (n = 0; n < f->nnodes; n++)
@@ -341,7 +350,9 @@ static int bw_setup(struct bw_work *w, struct osmre_err *err)
 	w->cap = malloc(((size_t)w->nchan + 1) * sizeof(double));
 	w->hport = calloc(((size_t)f->nnodes + 1) * (size_t)w->nplanes + 1,
 			  sizeof(int));
-	if (!w->cap || !w->hport)
+	w->path_len = (size_t)f->nnodes + 2; /* (a host, the switches) */
+	w->path = malloc(w->path_len * (size_t)(w->nplanes + 1) * sizeof(int));
+	if (!w->cap || !w->hport || !w->path)
 		goto oom;
 	for (n = 0; n < f->nnodes; n++) {
 		const struct fab_node *nd = &f->nodes[n];
@@ -516,20 +527,17 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 
 				if (b == i)
 					continue;
-				k = add_flow(&w, i, b, err);
-				if (k < 0)
+				if (add_flow(&w, i, b, &r->unrouted, err))
 					goto out;
-				r->unrouted += k;
 			}
 		} else if (o->pattern == BW_A2A) {
 			for (i = 0; i < w.nhosts; i++)
 				for (j = 0; j < w.nhosts; j++) {
 					if (i == j)
 						continue;
-					k = add_flow(&w, i, j, err);
-					if (k < 0)
+					if (add_flow(&w, i, j, &r->unrouted,
+						     err))
 						goto out;
-					r->unrouted += k;
 				}
 		} else { /* intra-job: hosts by node */
 			for (i = 0; i < f->nnodes; i++)
@@ -546,11 +554,10 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 						if (i == j || hidx[nd[i]] < 0 ||
 						    hidx[nd[j]] < 0)
 							continue;
-						k = add_flow(&w, hidx[nd[i]],
-							     hidx[nd[j]], err);
-						if (k < 0)
+						if (add_flow(&w, hidx[nd[i]],
+							     hidx[nd[j]],
+							     &r->unrouted, err))
 							goto out;
-						r->unrouted += k;
 					}
 			}
 		}

@@ -162,7 +162,7 @@ struct scratch {
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
 	int *pport; /* per switch: its previous port (-1), -2 once kept */
-	int *cnt;   /* keep_tree: a walk's stack */
+	int *stack; /* keep_tree: a walk's switches */
 	/* keep_trees: the distances to switch dist_t */
 	int *dist_to, dist_t;
 	/* route_dest: hop[] and order[] hold the search towards bfs_t
@@ -200,7 +200,7 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
 static int keep_tree(struct graph *g, const uint8_t *prow, int t,
 		     struct scratch *w, const int *dto, int *learn)
 {
-	int *next = w->next, *hop = w->hop, *st = w->cnt;
+	int *next = w->next, *hop = w->hop, *st = w->stack;
 	int k, e;
 
 	for (k = 0; k < g->nsw; k++) {
@@ -1062,7 +1062,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.order = malloc(n * sizeof(int));
 	sw->w.hop = malloc(n * sizeof(int));
 	sw->w.pport = malloc(n * sizeof(int));
-	sw->w.cnt = malloc((n + 1) * sizeof(int));
+	sw->w.stack = malloc((n + 1) * sizeof(int));
 	sw->w.dist_to = malloc(n * sizeof(int));
 	sw->w.bfs_t = -1;
 	if (o->prev) {
@@ -1078,7 +1078,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->w.cnt ||
+	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->w.stack ||
 	    !sw->w.dist_to || !sw->ncas_on || !sw->d)
 		return -1;
 	return 0;
@@ -1098,7 +1098,7 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.order);
 	free(sw->w.hop);
 	free(sw->w.pport);
-	free(sw->w.cnt);
+	free(sw->w.stack);
 	free(sw->w.dist_to);
 	free(sw->ncas_on);
 	free(sw->d);

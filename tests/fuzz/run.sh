@@ -11,6 +11,9 @@
 # this many executions, SECONDS still the cap), FUZZ_TIMEOUT (seconds
 # one input may take, default 10; raise it for long runs on a loaded
 # machine, where a starved worker reads as a timeout), CC (default clang).
+# The build defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which lowers
+# the hostlist and squeue name bounds (hostlist.c, jobwatch.c) so that
+# the fuzzer reaches them with small inputs.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-20}
@@ -22,7 +25,7 @@ CC=${CC:-clang}
 command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (scripts/deps installs clang)"; exit 1; }
 mkdir -p "$B/obj" "$B/work"
 CORE_INC=$(for d in "$top"/common/*/; do printf -- '-I%s ' "${d%/}"; done)
-FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $CORE_INC -I$top/protocol -I$top/tests/fuzz -D_GNU_SOURCE -pthread -w"
+FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $CORE_INC -I$top/protocol -I$top/tests/fuzz -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread -w"
 # the library once, instrumented for coverage
 objs=""
 # (the protocol without its umad port: no libumad here)

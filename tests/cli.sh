@@ -170,6 +170,21 @@ expect "planes differ: host pairs" 0 "^host pairs: 240; routed on at least one p
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
 expect "planes: csv per plane" 0 ',2,240,240,210,"3;3","1;2","[0-9]*;[0-9]*"$' \
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts" --format csv
+# pqft routes one plane at a time (its closed form is for one plane):
+# both planes read off alone, SP = 1 on each; a plane that cannot be
+# read off alone (plane 1 lacks H_0_0) takes plane 0's parameters
+expect "planes: pqft per plane" 0 "pqft: topology plane 0: pgft(2;4,4;1,4;1,1); plane 1: pgft(2;4,4;1,4;1,1) (inferred)" \
+	$OSMRE route -e pqft --topo "$T/p2.net" --out "$T/p2q.lfts"
+expect "planes: pqft SP 1 on each plane" 0 "^  plane 1: 16 CA ports: all-to-all (A2A) [0-9]*, shift permutations (SP, max of 15) 1," \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2q.lfts"
+expect "planes differ: pqft" 0 "plane 1: pgft(2;4,4;1,4;1,1) (another plane's) (inferred)" \
+	$OSMRE route -e pqft --topo "$T/p2c.net" --out "$T/p2cq.lfts"
+expect "planes differ: pqft VALID" 0 "^VALID" $OSMRE check --topo "$T/p2c.net" --lfts "$T/p2cq.lfts"
+# no plane can be read off (both lack a host): the refusal names a plane
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_1\"" && /^\[1\]/) && !($2 ~ /^"H_0_1"\[1\]/) { print }' \
+	"$T/p2c.net" >"$T/p2e.net"
+expect "planes: pqft, no plane readable" 1 "pqft: .*plane 1: cannot infer the topology" \
+	$OSMRE route -e pqft --topo "$T/p2e.net" --out "$T/x.lfts"
 # a link of plane 1 gone under plane 1's old tables: the problems name
 # their plane
 awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"P1_S2_0_0\"" && /^\[1\]/) && !($2 ~ /^"P1_S2_0_0"\[1\]/) { print }' \

@@ -6,6 +6,7 @@
 
 #include "bandwidth.h"
 #include "components.h"
+#include "planes.h"
 #include "rng.h"
 
 /* A binary min-heap of (key, channel), stale entries skipped on pop. */
@@ -319,20 +320,7 @@ static int bw_setup(struct bw_work *w, struct osmre_err *err)
 	    switch_components(f, comp))
 		goto oom;
 	/* planes: components holding host ports, by the hosts' first ports */
-	for (n = 0; n < f->nnodes; n++)
-		pidx[n] = -1;
-	for (n = 0; n < f->nnodes; n++) {
-		const struct fab_node *nd = &f->nodes[n];
-
-		if (nd->type == FAB_SWITCH || nd->removed)
-			continue;
-		for (i = 1; i <= nd->nports; i++) {
-			int r = nd->ports[i].rnode;
-
-			if (r >= 0 && comp[r] >= 0 && pidx[comp[r]] < 0)
-				pidx[comp[r]] = w->nplanes++;
-		}
-	}
+	w->nplanes = fabric_plane_numbers(f, comp, pidx);
 	if (w->nplanes > 64) {
 		osmre_fail(err, "%d planes: at most 64", w->nplanes);
 		goto out;

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "components.h"
+#include "planes.h"
 #include "lids.h"
 #include "parallel.h"
 #include "ranks.h"
@@ -40,7 +41,6 @@ struct tstate {
 
 struct ctx {
 	const int *comp;    /* per node: switch component, CAs -1 */
-	const char *hosted; /* per component: a CA port links into it */
 	/* per component: its plane number (hosted components, in the order
 	 * of the hosts' ports), -1; and how many planes */
 	const int *plane_no;
@@ -299,7 +299,7 @@ static void check_lid(void *arg, long li, int tid)
 			    c->comp[pt->rnode] != dcomp) {
 				/* (switches of a part without hosts: no SM
 				 * would even find them) */
-				if (!c->hosted[dcomp] ||
+				if (c->plane_no[dcomp] < 0 ||
 				    (to_switch ?
 					     components_meet(f, c->comp, i,
 							     dcomp) ||
@@ -445,34 +445,17 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 	memset(r, 0, sizeof(*r));
 	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
-	char *hosted = calloc((size_t)f->nnodes + 1, 1);
 	int *plane_no = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 
 	c.ts = calloc((size_t)threads, sizeof(*c.ts));
 	c.comp = comp;
-	c.hosted = hosted;
 	c.plane_no = plane_no;
-	if (!rank || !comp || !hosted || !plane_no || !c.ts ||
+	if (!rank || !comp || !plane_no || !c.ts ||
 	    ranks_compute(f, rank) < 0 || switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
-	for (t = 0; t < f->nnodes; t++)
-		plane_no[t] = -1;
-	for (t = 0; t < f->nnodes; t++) {
-		int p;
-
-		if (f->nodes[t].type == FAB_SWITCH || f->nodes[t].removed)
-			continue;
-		for (p = 1; p <= f->nodes[t].nports; p++) {
-			int rn = f->nodes[t].ports[p].rnode;
-
-			if (rn >= 0 && comp[rn] >= 0 && !hosted[comp[rn]]) {
-				hosted[comp[rn]] = 1;
-				plane_no[comp[rn]] = c.nplanes++;
-			}
-		}
-	}
+	c.nplanes = fabric_plane_numbers(f, comp, plane_no);
 	if (joined_pairs(f, comp, &joined, &c.njoined))
 		goto oom;
 	c.joined = joined;
@@ -545,7 +528,6 @@ out:
 	free(own);
 	free(rank);
 	free(comp);
-	free(hosted);
 	free(plane_no);
 	free(joined);
 	return rc;

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "dmodc.h"
 #include "engine.h"
 #include "lids.h"
 #include "pgft.h"
+#include "planes.h"
 #include "pqft.h"
 
 static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
@@ -20,31 +22,160 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 	return dmodc_route(f, &d, &r->tables, err);
 }
 
-/* The parameters given (o->topology), or read off a complete fabric. */
-static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
-		       struct route_result *r, struct osmre_err *err)
+/* The parameters given (o->topology), or read off f (complete, or
+ * degraded in a way inference can still see through): 0, 1 when they
+ * could not be read off (err says why), -1 on a bad o->topology. */
+static int pqft_params(const struct engine_opts *o, const struct fabric *f,
+		       struct pgft_params *t, struct osmre_err *err)
 {
-	struct pgft_params t;
-	struct pqft *q;
+	if (o->topology && o->topology[0])
+		return topo_spec_parse(o->topology, t, err) ? -1 : 0;
+	return pqft_infer(f, t, err) ? 1 : 0;
+}
+
+static int pqft_plane(const struct engine_opts *o, const struct fabric *f,
+		      const struct pgft_params *t, struct lft_set *tables,
+		      struct osmre_err *err)
+{
+	struct pqft *q = pqft_new();
 	int rc;
 
-	if (o->topology && o->topology[0]) {
-		if (topo_spec_parse(o->topology, &t, err))
-			return -1;
-	} else {
-		if (pqft_infer(f, &t, err))
-			return -1;
-		topo_spec_format(&t, r->inferred, sizeof(r->inferred));
-	}
-	q = pqft_new();
 	if (!q)
 		return osmre_fail(err, "out of memory");
 	q->seed = o->seed;
-	rc = pqft_assign(q, f, &t, err) ||
-			     pqft_route(q, &r->tables, o->threads, err) ?
+	rc = pqft_assign(q, f, t, err) ||
+			     pqft_route(q, tables, o->threads, err) ?
 		     -1 :
 		     0;
 	pqft_free(q);
+	return rc;
+}
+
+/* Plane c of f routed alone, its switches' tables copied into f's. */
+static int pqft_copy_plane(const struct engine_opts *o, const struct fabric *f,
+			   const struct fabric *v, const int *comp, int c,
+			   const struct pgft_params *t, struct lft_set *into,
+			   struct osmre_err *err)
+{
+	struct lft_set s;
+	int n;
+
+	if (lft_set_for_fabric(v, lids_max(f), &s, err) ||
+	    pqft_plane(o, v, t, &s, err)) {
+		lft_set_free(&s);
+		return -1;
+	}
+	for (n = 0; n < f->nnodes; n++) {
+		struct lft *from = lft_of_node(&s, n);
+		struct lft *to = lft_of_node(into, n);
+
+		if (comp[n] == c && from && to)
+			memcpy(to->port, from->port,
+			       (size_t)(to->top < from->top ? to->top :
+							    from->top) +
+				       1);
+	}
+	lft_set_free(&s);
+	return 0;
+}
+
+/*
+ * pqft's closed form is for one plane: on a multi-plane fabric each plane
+ * (a switch component holding hosts) is routed alone, on a view of f that
+ * keeps node indices and LIDs (fabric_plane_view), and its switches'
+ * tables are copied into f's.  Each plane's parameters are read off that
+ * plane ("plane k: ..." in r->inferred); a plane too degraded for that
+ * takes those of the first plane that could be read, as planes are
+ * built alike.
+ */
+static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
+		       struct route_result *r, struct osmre_err *err)
+{
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int *plane_no = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	struct fabric **view = NULL;
+	struct pgft_params *t = NULL, *first = NULL;
+	int *status = NULL, *cid = NULL;
+	int planes = 0, c, k, rc = -1;
+	size_t used = 0;
+
+	if (!comp || !plane_no || switch_components(f, comp))
+		goto oom;
+	planes = fabric_plane_numbers(f, comp, plane_no);
+	if (planes <= 1) {
+		struct pgft_params one;
+
+		rc = pqft_params(o, f, &one, err);
+		if (rc)
+			rc = -1;
+		else {
+			if (!o->topology || !o->topology[0])
+				topo_spec_format(&one, r->inferred,
+						 sizeof(r->inferred));
+			rc = pqft_plane(o, f, &one, &r->tables, err);
+		}
+		goto out;
+	}
+	view = calloc((size_t)planes, sizeof(*view));
+	t = calloc((size_t)planes, sizeof(*t));
+	status = calloc((size_t)planes, sizeof(int));
+	cid = calloc((size_t)planes, sizeof(int));
+	if (!view || !t || !status || !cid)
+		goto oom;
+	for (c = 0; c < f->nnodes; c++)
+		if (plane_no[c] >= 0)
+			cid[plane_no[c]] = c;
+	for (k = 0; k < planes; k++) {
+		struct osmre_err e;
+
+		view[k] = fabric_plane_view(f, comp, cid[k], err);
+		if (!view[k])
+			goto out;
+		status[k] = pqft_params(o, view[k], &t[k], &e);
+		if (status[k] < 0) {
+			*err = e;
+			goto out;
+		}
+		if (status[k] && k == planes - 1 && !first) {
+			*err = e;
+			osmre_prefix(err, "plane %d", k);
+			goto out;
+		}
+		if (!status[k] && !first)
+			first = &t[k];
+	}
+	for (k = 0; k < planes; k++) {
+		char one[128];
+
+		if (status[k])
+			t[k] = *first;
+		if (pqft_copy_plane(o, f, view[k], comp, cid[k], &t[k],
+				    &r->tables, err)) {
+			osmre_prefix(err, "plane %d", k);
+			goto out;
+		}
+		if (o->topology && o->topology[0])
+			continue;
+		topo_spec_format(&t[k], one, sizeof(one));
+		if (used < sizeof(r->inferred))
+			used += (size_t)snprintf(
+				r->inferred + used, sizeof(r->inferred) - used,
+				"%splane %d: %s%s", used ? "; " : "", k, one,
+				status[k] ? " (another plane's)" : "");
+	}
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	for (k = 0; view && k < planes; k++)
+		fabric_free(view[k]);
+	free(view);
+	free(t);
+	free(status);
+	free(cid);
+	free(comp);
+	free(plane_no);
 	return rc;
 }
 

@@ -200,3 +200,62 @@ out:
 	free(free_port);
 	return rc;
 }
+
+struct fabric *fabric_plane_view(const struct fabric *f, const int *comp,
+				 int c, struct osmre_err *err)
+{
+	struct fabric *v = fabric_clone(f);
+	int n, p;
+
+	if (!v) {
+		osmre_fail(err, "out of memory");
+		return NULL;
+	}
+	for (n = 0; n < v->nnodes; n++) {
+		struct fab_node *x = &v->nodes[n];
+		int kept = 0;
+
+		if (x->removed)
+			continue;
+		if (fab_is_switch(x)) {
+			if (comp[n] != c)
+				fabric_remove_node(v, n);
+			continue;
+		}
+		for (p = 1; p <= x->nports; p++) {
+			int r = x->ports[p].rnode;
+
+			if (r < 0)
+				continue;
+			if (fab_is_switch(&f->nodes[r]) && comp[r] == c)
+				kept++;
+			else
+				fabric_unlink(v, n, p);
+		}
+		if (!kept)
+			fabric_remove_node(v, n);
+	}
+	return v;
+}
+
+int fabric_plane_numbers(const struct fabric *f, const int *comp,
+			 int *plane_no)
+{
+	int n, p, count = 0;
+
+	for (n = 0; n < f->nnodes; n++)
+		plane_no[n] = -1;
+	for (n = 0; n < f->nnodes; n++) {
+		const struct fab_node *x = &f->nodes[n];
+
+		if (x->removed || fab_is_switch(x))
+			continue;
+		for (p = 1; p <= x->nports; p++) {
+			int r = x->ports[p].rnode;
+
+			if (r >= 0 && comp[r] >= 0 && plane_no[comp[r]] < 0)
+				plane_no[comp[r]] = count++;
+		}
+	}
+	return count;
+}

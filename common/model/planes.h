@@ -34,4 +34,25 @@ int fabric_planes(const struct fabric *one, int planes, struct fabric **out,
  */
 int fabric_sm_hcas(struct fabric *f, struct osmre_err *err);
 
+/*
+ * The planes of f: the switch components (comp from switch_components)
+ * that hold a CA port, numbered 0.. in the order the CAs' ports (node
+ * order, then port order) meet them.  plane_no[] (f->nnodes entries):
+ * at a component's id its plane number, -1 elsewhere.  Returns the
+ * number of planes.
+ */
+int fabric_plane_numbers(const struct fabric *f, const int *comp,
+			 int *plane_no);
+
+/*
+ * Plane c of f alone, for an engine that routes one plane at a time: a
+ * copy in which the switches of other components are removed, CA ports
+ * linked elsewhere are unlinked and CAs with no port left in c are
+ * removed.  Node indices, GUIDs and LIDs stay those of f, so tables
+ * computed on the view are f's tables for the plane's switches.  NULL
+ * with err when out of memory.
+ */
+struct fabric *fabric_plane_view(const struct fabric *f, const int *comp,
+				 int c, struct osmre_err *err);
+
 #endif

@@ -168,7 +168,7 @@ expect "planes differ: routed" 0 "dmodc: routed 16 switches" \
 expect "planes differ: VALID" 0 "^validity: VALID" $OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
 expect "planes differ: host pairs" 0 "^host pairs: 240; routed on at least one plane 240, on every plane 210" \
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts"
-expect "planes: csv per plane" 0 ',2,240,240,210,"3;3","1;2","[0-9]*;[0-9]*"$' \
+expect "planes: csv per plane" 0 ',2,240,240,210,"3;3","1;2","[0-9]*;[0-9]*",' \
 	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts" --format csv
 # pqft routes one plane at a time (its closed form is for one plane):
 # both planes read off alone, SP = 1 on each; a plane that cannot be
@@ -191,6 +191,13 @@ awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"P1_S2_0_0\"" && /^\[1\]/) && !($2 ~ /^
 	"$T/p2.net" >"$T/p2d.net"
 expect "planes: a problem names its plane" 1 '^unreachable: .* no route at "P1_S[12]_0_0" (plane 1)$' \
 	$OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts"
+# validity per plane: plane 0 intact, plane 1's losses counted there
+$OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
+grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&
+	grep -q '^  plane 1: CA pairs 240: unreachable [1-9][0-9]*, loops 0' "$T/p2d.out" &&
+	ok "planes: validity per plane" || { ko "planes: validity per plane"; cat "$T/p2d.out"; }
+expect "planes: validity per plane, csv" 0 ',"240;210","0;0","0;0","[0-9];[0-9]"$' \
+	$OSMRE analyze --topo "$T/p2c.net" --lfts "$T/p2c.lfts" --format csv
 expect "planes: fail-links counted on one plane" 0 "removed 8 links" \
 	$OSMRE gen pgft 2 4,4 1,4 --planes 2 --fail-links 50 -o "$T/x.net"
 expect "gen qft --planes 2" 0 "qft: 80 switches, 64 hosts, 256 switch links, 128 host links" \

@@ -55,6 +55,14 @@ static void text(FILE *fp, const struct analysis *a)
 			"  plane %d: %d CA ports: all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP) %d\n",
 			i, a->pf[i].ports, a->pf[i].a2a, a->pf[i].max_shift,
 			a->pf[i].sp, a->pf[i].rp);
+	for (i = 0; r->nplanes > 1 && i < r->nplanes && i < CHECK_MAX_PLANES;
+	     i++)
+		fprintf(fp,
+			"  plane %d validity: CA pairs %ld, unreachable %ld, loops %ld, not up-down %ld; path length min %d avg %.3f max %d, longer than the shortest %ld\n",
+			i, r->plane[i].pairs, r->plane[i].unreachable,
+			r->plane[i].loops, r->plane[i].updown,
+			r->plane[i].min_hops, r->plane[i].avg_hops,
+			r->plane[i].max_hops, r->plane[i].longer);
 	if (a->planes > 1)
 		fprintf(fp,
 			"host pairs: %ld; routed on at least one plane %ld, on every plane %ld\n",
@@ -88,19 +96,34 @@ static const char *const csv_head =
 	"order,ca_ports,a2a,sp,rp,rp_perms,rp_seed,unroutable_routes,"
 	"jobs,job_hosts,efi_max,efi_avg_job_max,dark_fiber_pct,longer_pairs,"
 	"entries_changed,blocks_changed,entries,blocks,planes,host_pairs,"
-	"pairs_any_plane,pairs_every_plane,plane_a2a,plane_sp,plane_rp";
+	"pairs_any_plane,pairs_every_plane,plane_a2a,plane_sp,plane_rp,"
+	"plane_ca_pairs,plane_unreachable,plane_loops,plane_hops_max";
 
-/* One figure of every plane, ';'-separated and quoted (CSV). */
+/* One figure of every plane, ';'-separated and quoted (CSV): A2A, SP,
+ * RP, CA pairs, unreachable, loops, longest path. */
 static void csv_planes(FILE *fp, const struct analysis *a, int what)
 {
+	const struct check_result *r = &a->chk;
 	int i;
 
 	fputc('"', fp);
-	for (i = 0; i < a->planes && i < ANALYSIS_PLANES; i++)
-		fprintf(fp, "%s%d", i ? ";" : "",
-			what == 0 ? a->pf[i].a2a :
-			what == 1 ? a->pf[i].sp :
-				    a->pf[i].rp);
+	for (i = 0; i < a->planes && i < ANALYSIS_PLANES; i++) {
+		const struct check_plane *q =
+			i < CHECK_MAX_PLANES ? &r->plane[i] : NULL;
+
+		fputs(i ? ";" : "", fp);
+		if (what < 3)
+			fprintf(fp, "%d",
+				what == 0 ? a->pf[i].a2a :
+				what == 1 ? a->pf[i].sp :
+					    a->pf[i].rp);
+		else if (q)
+			fprintf(fp, "%ld",
+				what == 3 ? q->pairs :
+				what == 4 ? q->unreachable :
+				what == 5 ? q->loops :
+					    (long)q->max_hops);
+	}
 	fputc('"', fp);
 }
 
@@ -133,13 +156,13 @@ static void csv(FILE *fp, const struct analysis *a)
 	if (a->planes > 1) {
 		fprintf(fp, "%ld,%ld,%ld,", a->host_pairs, a->pairs_any,
 			a->pairs_every);
-		csv_planes(fp, a, 0);
-		fputc(',', fp);
-		csv_planes(fp, a, 1);
-		fputc(',', fp);
-		csv_planes(fp, a, 2);
+		for (int w = 0; w < 7; w++) {
+			if (w)
+				fputc(',', fp);
+			csv_planes(fp, a, w);
+		}
 	} else {
-		fputs(",,,,,", fp);
+		fputs(",,,,,,,,,", fp);
 	}
 	fputc('\n', fp);
 }
@@ -201,9 +224,17 @@ static void json(FILE *fp, const struct analysis *a)
 			a->planes, a->host_pairs, a->pairs_any, a->pairs_every);
 		for (i = 0; i < a->planes && i < ANALYSIS_PLANES; i++)
 			fprintf(fp,
-				"%s{\"plane\": %d, \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d}",
+				"%s{\"plane\": %d, \"ca_ports\": %d, \"a2a\": %d, \"sp\": %d, \"rp\": %d, \"ca_pairs\": %ld, \"unreachable\": %ld, \"loops\": %ld, \"hops_avg\": %.3f, \"hops_max\": %d}",
 				i ? ", " : "", i, a->pf[i].ports, a->pf[i].a2a,
-				a->pf[i].sp, a->pf[i].rp);
+				a->pf[i].sp, a->pf[i].rp,
+				i < CHECK_MAX_PLANES ? r->plane[i].pairs : 0,
+				i < CHECK_MAX_PLANES ? r->plane[i].unreachable :
+						       0,
+				i < CHECK_MAX_PLANES ? r->plane[i].loops : 0,
+				i < CHECK_MAX_PLANES ? r->plane[i].avg_hops :
+						       0.0,
+				i < CHECK_MAX_PLANES ? r->plane[i].max_hops :
+						       0);
 		fputs("]},\n", fp);
 	} else {
 		fputs("  \"planes\": null,\n", fp);

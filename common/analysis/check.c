@@ -33,7 +33,10 @@ struct tstate {
 	int *stack, *next;
 	unsigned gen;
 	struct check_result r;
-	long hops_sum;
+	/* CA pairs by destination plane, [CHECK_MAX_PLANES]: the others;
+	 * hops_sum: their reachable paths' links */
+	struct check_plane pc[CHECK_MAX_PLANES + 1];
+	long hops_sum[CHECK_MAX_PLANES + 1];
 	/* switch-to-switch distances from switch dist_from (-1: none yet),
 	 * for the pairs longer than the shortest path */
 	int *dist, *queue, dist_from;
@@ -261,6 +264,37 @@ static const int *switch_dist(const struct fabric *f, struct tstate *t, int sw)
 	return t->dist;
 }
 
+/* One CA port -> LID pair: kind (R_*) and, for a walked path (R_OK,
+ * R_UPDOWN), its links and whether it is longer than the shortest. */
+static void tally(struct tstate *t, int plane, int to_switch, int kind,
+		  int hops, int longer)
+{
+	struct check_plane *q;
+
+	if (to_switch) {
+		t->r.sw_pairs++;
+		t->r.sw_unreachable += kind == R_UNREACH;
+		t->r.sw_loops += kind == R_LOOP;
+		return;
+	}
+	if (plane < 0 || plane > CHECK_MAX_PLANES)
+		plane = CHECK_MAX_PLANES;
+	q = &t->pc[plane];
+	q->pairs++;
+	if (kind == R_UNREACH || kind == R_LOOP) {
+		q->unreachable += kind == R_UNREACH;
+		q->loops += kind == R_LOOP;
+		return;
+	}
+	q->updown += kind == R_UPDOWN;
+	q->longer += longer;
+	t->hops_sum[plane] += hops;
+	if (hops < q->min_hops)
+		q->min_hops = hops;
+	if (hops > q->max_hops)
+		q->max_hops = hops;
+}
+
 static void check_lid(void *arg, long li, int tid)
 {
 	struct ctx *c = arg;
@@ -268,7 +302,7 @@ static void check_lid(void *arg, long li, int tid)
 	const struct fabric *f = c->f;
 	unsigned lid = (unsigned)li;
 	int dn = c->own[lid].node, dp = c->own[lid].port, i, p;
-	int to_switch, dcomp;
+	int to_switch, dcomp, pl;
 
 	if (dn < 0)
 		return;
@@ -277,6 +311,7 @@ static void check_lid(void *arg, long li, int tid)
 		f->nodes[dn].ports[dp].rnode >= 0 ?
 			    c->comp[f->nodes[dn].ports[dp].rnode] :
 			    -1;
+	pl = dcomp >= 0 ? c->plane_no[dcomp] : -1;
 	t->gen++;
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *src = &f->nodes[i];
@@ -306,26 +341,12 @@ static void check_lid(void *arg, long li, int tid)
 						     host_joins(c, i, dcomp) :
 					     hosts_meet(c, i, dn)))
 					continue;
-				if (to_switch) {
-					t->r.sw_pairs++;
-					t->r.sw_unreachable++;
-				} else {
-					t->r.pairs++;
-					t->r.unreachable++;
-				}
+				tally(t, pl, to_switch, R_UNREACH, 0, 0);
 				record(c, lid, R_UNREACH, i, p, -1);
 				continue;
 			}
-			if (to_switch)
-				t->r.sw_pairs++;
-			else
-				t->r.pairs++;
 			if (pt->rnode == dn && pt->rport == dp) {
-				t->hops_sum += 1;
-				if (t->r.min_hops > 1)
-					t->r.min_hops = 1;
-				if (t->r.max_hops < 1)
-					t->r.max_hops = 1;
+				tally(t, pl, to_switch, R_OK, 1, 0);
 				continue;
 			}
 			if (f->nodes[pt->rnode].type != FAB_SWITCH) {
@@ -339,36 +360,85 @@ static void check_lid(void *arg, long li, int tid)
 				    c->o->updown && !m->ud)
 					kind = R_UPDOWN;
 			}
-			if (kind == R_UNREACH)
-				to_switch ? t->r.sw_unreachable++ :
-					    t->r.unreachable++;
-			else if (kind == R_LOOP)
-				to_switch ? t->r.sw_loops++ : t->r.loops++;
-			else if (kind == R_UPDOWN)
-				t->r.updown++;
-			if (kind != R_OK) {
+			if (kind != R_OK)
 				record(c, lid, kind, i, p, m ? m->at : -1);
-				if (kind != R_UPDOWN)
-					continue;
-			}
-			if (to_switch)
+			if (kind == R_UNREACH || kind == R_LOOP || to_switch) {
+				tally(t, pl, to_switch, kind, 0, 0);
 				continue;
-			t->hops_sum += m->hops + 1;
+			}
 			/* a CA-to-CA path is 2 links longer than its switches'
 			 * distance */
 			{
 				int dsw = f->nodes[dn].ports[dp].rnode;
 				const int *dist = switch_dist(f, t, dsw);
 
-				if (dist[pt->rnode] >= 0 &&
-				    m->hops + 1 > dist[pt->rnode] + 2)
-					t->r.longer++;
+				tally(t, pl, 0, kind, m->hops + 1,
+				      dist[pt->rnode] >= 0 &&
+					      m->hops + 1 > dist[pt->rnode] + 2);
 			}
-			if (m->hops + 1 < t->r.min_hops)
-				t->r.min_hops = m->hops + 1;
-			if (m->hops + 1 > t->r.max_hops)
-				t->r.max_hops = m->hops + 1;
 		}
+	}
+}
+
+/* b added to a (hops sums ha, hb) */
+static void plane_add(struct check_plane *a, long *ha,
+		      const struct check_plane *b, long hb)
+{
+	a->pairs += b->pairs;
+	a->unreachable += b->unreachable;
+	a->loops += b->loops;
+	a->updown += b->updown;
+	a->longer += b->longer;
+	if (b->min_hops < a->min_hops)
+		a->min_hops = b->min_hops;
+	if (b->max_hops > a->max_hops)
+		a->max_hops = b->max_hops;
+	*ha += hb;
+}
+
+static void plane_finish(struct check_plane *a, long hops)
+{
+	long ok = a->pairs - a->unreachable - a->loops;
+
+	if (a->min_hops == 1 << 30)
+		a->min_hops = 0;
+	a->avg_hops = ok > 0 ? (double)hops / (double)ok : 0;
+}
+
+/* The threads' counts into r: in all, and per plane. */
+static void merge_counts(const struct ctx *c, int threads,
+			 struct check_result *r)
+{
+	struct check_plane all = { .min_hops = 1 << 30 };
+	long hall = 0;
+	int t, pl;
+
+	r->nplanes = c->nplanes;
+	for (pl = 0; pl <= CHECK_MAX_PLANES; pl++) {
+		struct check_plane one = { .min_hops = 1 << 30 };
+		long h = 0;
+
+		for (t = 0; t < threads; t++)
+			plane_add(&one, &h, &c->ts[t].pc[pl],
+				  c->ts[t].hops_sum[pl]);
+		plane_add(&all, &hall, &one, h);
+		plane_finish(&one, h);
+		if (pl < CHECK_MAX_PLANES && pl < c->nplanes)
+			r->plane[pl] = one;
+	}
+	plane_finish(&all, hall);
+	r->pairs = all.pairs;
+	r->unreachable = all.unreachable;
+	r->loops = all.loops;
+	r->updown = all.updown;
+	r->longer = all.longer;
+	r->min_hops = all.min_hops;
+	r->max_hops = all.max_hops;
+	r->avg_hops = all.avg_hops;
+	for (t = 0; t < threads; t++) {
+		r->sw_pairs += c->ts[t].r.sw_pairs;
+		r->sw_unreachable += c->ts[t].r.sw_unreachable;
+		r->sw_loops += c->ts[t].r.sw_loops;
 	}
 }
 
@@ -439,8 +509,7 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 	int threads = o->threads > 0 ? o->threads : parallel_default_threads();
 	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	unsigned max;
-	long hops = 0;
-	int t, rc = -1;
+	int t, pl, rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -476,34 +545,11 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		if (!c.ts[t].m || !c.ts[t].stack || !c.ts[t].next ||
 		    !c.ts[t].dist || !c.ts[t].queue)
 			goto oom;
-		c.ts[t].r.min_hops = 1 << 30;
+		for (pl = 0; pl <= CHECK_MAX_PLANES; pl++)
+			c.ts[t].pc[pl].min_hops = 1 << 30;
 	}
 	parallel_for(threads, (long)max + 1, check_lid, &c);
-	r->min_hops = 1 << 30;
-	for (t = 0; t < threads; t++) {
-		const struct check_result *x = &c.ts[t].r;
-
-		r->pairs += x->pairs;
-		r->unreachable += x->unreachable;
-		r->loops += x->loops;
-		r->updown += x->updown;
-		r->sw_pairs += x->sw_pairs;
-		r->sw_unreachable += x->sw_unreachable;
-		r->sw_loops += x->sw_loops;
-		r->longer += x->longer;
-		if (x->min_hops < r->min_hops)
-			r->min_hops = x->min_hops;
-		if (x->max_hops > r->max_hops)
-			r->max_hops = x->max_hops;
-		hops += c.ts[t].hops_sum;
-	}
-	if (r->min_hops == 1 << 30)
-		r->min_hops = 0;
-	{
-		long ok = r->pairs - r->unreachable - r->loops;
-
-		r->avg_hops = ok > 0 ? (double)hops / (double)ok : 0;
-	}
+	merge_counts(&c, threads, r);
 	{
 		struct no_lid_report nr = { report, f, 0 };
 

@@ -20,6 +20,16 @@ struct check_opts {
 	int max_report; /* problems printed (first ones by LID) */
 };
 
+/* per-plane figures kept for at most this many planes */
+#define CHECK_MAX_PLANES 16
+
+/* CA-to-CA figures of the pairs whose destination is in one plane */
+struct check_plane {
+	long pairs, unreachable, loops, updown, longer;
+	int min_hops, max_hops;
+	double avg_hops;
+};
+
 struct check_result {
 	long pairs; /* CA port -> CA LID pairs walked */
 	long unreachable;
@@ -33,6 +43,11 @@ struct check_result {
 	/* reachable CA pairs whose path is longer than the shortest one of
 	 * the topology */
 	long longer;
+	/* planes (fabric_plane_numbers): with more than one, the CA-pair
+	 * figures above split by the destination's plane, for the first
+	 * CHECK_MAX_PLANES */
+	int nplanes;
+	struct check_plane plane[CHECK_MAX_PLANES];
 };
 
 /*

@@ -23,22 +23,13 @@ NET=$W/planes.net
 planes=$(sed -n 's/.*: \([0-9]*\) SM HCA(s) added/\1/p' "$W/gen.err")
 sim_start "$NET" || exit 1
 start=$(date +%s.%N)
-PIDS=""
 k=0
 for sm in $(awk '/^Hca/ && $3 ~ /"SM_/ { x = $3; gsub(/"/, "", x); print x }' "$NET"); do
-	d=$W/p$k
-	mkdir -p "$d/cache" "$d/dump"
-	printf 'force_log_flush TRUE\nevent_plugin_name osmre\nrouting_engine %s\ndump_files_dir %s\n' \
-		"$engine" "$d/dump" >"$d/opensm.conf"
-	OSM_CACHE_DIR=$d/cache OSM_TMP_DIR=$d/cache LD_LIBRARY_PATH=$PLUGIN_DIR \
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=$sm \
-		opensm -F "$d/opensm.conf" -f "$d/osm.log" -D 0x07 >"$d/opensm.out" 2>&1 &
-	PIDS="$PIDS $!"
-	OSM_PID=$PIDS
+	ROUTING=$engine OSM_DEBUG=0x07 plane_start $k "$sm"
 	k=$((k + 1))
 done
 for k in $(seq 0 $((planes - 1))); do
-	until grep -q "SUBNET UP" "$W/p$k/osm.log" 2>/dev/null; do sleep 0.2; done
+	plane_wait $k "SUBNET UP" 1 1800 || exit 1
 done
 end=$(date +%s.%N)
 for k in $(seq 0 $((planes - 1))); do

@@ -44,7 +44,9 @@ trap cleanup EXIT INT TERM
 
 # sim_start NETFILE: ibsim with room for the fabric
 sim_start() {
-	mkfifo "$W/con"
+	# (a second simulator in the same run: the fifo stays, the log goes)
+	[ -p "$W/con" ] || mkfifo "$W/con"
+	: >"$W/ibsim.log"
 	# shellcheck disable=SC2086
 	ibsim -s ${IBSIM_ARGS:--N 8192 -S 2048 -P 65536} "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
 	SIM_PID=$!
@@ -122,6 +124,47 @@ routing_step() {
 }
 
 count_log() { grep -c -- "$1" "$W/osm.log" 2>/dev/null; }
+
+# plane_start K SM_HOST [LINE...]: an OpenSM for plane K of a multi-plane
+# fabric, on SM_HOST's single port (gen --sm-hca: GUID 0x5A0000 + 2K,
+# port 1 one more), bound with -g, in $W/pK (its opensm.conf with LINEs
+# added, cache, dump directory, osm.log); ROUTING (default dmodc),
+# OSM_DEBUG (default 0x43).  Its PID in SM<K>; OSM_PID holds every
+# plane's, for cleanup.
+plane_start() {
+	_d=$W/p$1
+	_k=$1 _h=$2
+	shift 2
+	mkdir -p "$_d/cache" "$_d/dump"
+	{
+		echo "force_log_flush TRUE"
+		echo "event_plugin_name osmre"
+		echo "routing_engine ${ROUTING:-dmodc}"
+		echo "dump_files_dir $_d/dump"
+		for l in "$@"; do echo "$l"; done
+	} >"$_d/opensm.conf"
+	_g=$(printf "0x%016x" $((0x5A0000 + 2 * _k + 1)))
+	OSM_CACHE_DIR=$_d/cache OSM_TMP_DIR=$_d/cache \
+	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_h \
+		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}" \
+		>"$_d/opensm.out" 2>&1 &
+	eval "SM$_k=\$!"
+	OSM_PID="${OSM_PID:-} $!"
+}
+
+# plane_wait K PATTERN COUNT [TIMEOUT_S]: until plane K's log has PATTERN
+# COUNT times (default 120 s; not when its OpenSM is gone)
+plane_wait() {
+	_end=$(($(date +%s) + ${4:-120}))
+	eval "_pid=\$SM$1"
+	while [ "$(date +%s)" -le "$_end" ]; do
+		[ "$(grep -c -- "$2" "$W/p$1/osm.log" 2>/dev/null)" -ge "$3" ] && return 0
+		kill -0 "$_pid" 2>/dev/null || { echo "opensm of plane $1 died"; tail -3 "$W/p$1/opensm.out"; return 1; }
+		sleep 0.2
+	done
+	echo "timeout: plane $1 waiting for \"$2\" x$3"
+	return 1
+}
 
 # diag HOST CMD...: a diagnostic from HOST's HCA, with a timeout and retries
 # (umad2sim never times MADs out; a client started while OpenSM is still

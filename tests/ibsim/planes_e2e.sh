@@ -25,40 +25,12 @@ NET=$W/planes.net
 check "gen: 2 SM HCAs" grep -q "2 SM HCA(s) added" "$W/gen.err"
 sim_start "$NET" || exit 1
 
-# plane_start K: OpenSM for plane K from SM_P<K>_S1_5_5_0
-PIDS=""
-plane_start() {
-	_d=$W/p$1
-	mkdir -p "$_d/cache" "$_d/dump"
-	echo "dmodc_threads 1" >"$_d/osmre.conf"
-	{
-		echo "force_log_flush TRUE"
-		echo "event_plugin_name osmre"
-		echo "event_plugin_options $_d/osmre.conf"
-		echo "routing_engine dmodc"
-		echo "dump_files_dir $_d/dump"
-	} >"$_d/opensm.conf"
-	# the HCA's GUID is 0x5A0000 + 2K, its port 1 one more
-	_g=$(printf "0x%016x" $((0x5A0000 + 2 * $1 + 1)))
-	OSM_CACHE_DIR=$_d/cache OSM_TMP_DIR=$_d/cache \
-	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=SM_P$1_S1_5_5_0 \
-		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D 0x43 \
-		>"$_d/opensm.out" 2>&1 &
-	eval "SM$1=\$!"
-	PIDS="$PIDS $!"
-	OSM_PID=$PIDS # (lib.sh's cleanup stops them)
-}
-# plane_wait K PATTERN COUNT: until plane K's log has PATTERN COUNT times
-# (not when its OpenSM is gone)
-plane_wait() {
-	_end=$(($(date +%s) + 120))
-	eval "_pid=\$SM$1"
-	while [ "$(date +%s)" -le "$_end" ]; do
-		[ "$(grep -c -- "$2" "$W/p$1/osm.log" 2>/dev/null)" -ge "$3" ] && return 0
-		kill -0 "$_pid" 2>/dev/null || { echo "opensm of plane $1 died"; tail -3 "$W/p$1/opensm.out"; return 1; }
-		sleep 0.2
-	done
-	return 1
+# start_plane K: OpenSM for plane K from SM_P<K>_S1_5_5_0, its own
+# osmre options file
+start_plane() {
+	mkdir -p "$W/p$1"
+	echo "dmodc_threads 1" >"$W/p$1/osmre.conf"
+	plane_start "$1" "SM_P$1_S1_5_5_0" "event_plugin_options $W/p$1/osmre.conf"
 }
 passes() { grep -c "osmre: dmodc routed" "$W/p$1/osm.log" 2>/dev/null; }
 # plane_read K TAG: plane K's tables and topology from its HCA
@@ -67,8 +39,8 @@ plane_read() {
 		diag "SM_P$1_S1_5_5_0" ibnetdiscover >"$W/p$1.net" 2>/dev/null
 }
 
-plane_start 0
-plane_start 1
+start_plane 0
+start_plane 1
 check "plane 0: SUBNET UP" plane_wait 0 "SUBNET UP" 1
 check "plane 1: SUBNET UP" plane_wait 1 "SUBNET UP" 1
 for k in 0 1; do

@@ -191,6 +191,32 @@ awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"P1_S2_0_0\"" && /^\[1\]/) && !($2 ~ /^
 	"$T/p2.net" >"$T/p2d.net"
 expect "planes: a problem names its plane" 1 '^unreachable: .* no route at "P1_S[12]_0_0" (plane 1)$' \
 	$OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts"
+# osmre diff: the update between two dumps, switches matched by GUID
+expect "diff: same tables" 0 "^total: 0 switch(es) changed of 16, 0 entries, 0 of 16 64-LID blocks; push 0.000 ms" \
+	$OSMRE diff "$T/p2.lfts" "$T/p2.lfts"
+$OSMRE route -e dmodc --topo "$T/p2d.net" --out "$T/p2d.lfts" 2>/dev/null
+$OSMRE diff "$T/p2.lfts" "$T/p2d.lfts" >"$T/diff.out" 2>&1
+# (plane 1's switch GUIDs are plane 0's + 1 << 24: only they change)
+grep -q '^total: [1-9][0-9]* switch(es) changed of 16' "$T/diff.out" &&
+	! grep -q '^0x00000000002' "$T/diff.out" && grep -q '^0x00000000012' "$T/diff.out" &&
+	ok "diff: only plane 1 changes" || { ko "diff: only plane 1 changes"; cat "$T/diff.out"; }
+printf '# names\n0x0000000001200000 "spine one, plane 1"\n0x0000000000200000 "spine one, plane 0"\n' >"$T/names.map"
+expect "diff: csv, names quoted" 0 '^"spine one, plane 1",0x0000000001200000,both,[0-9]*,[0-9]*,1,' \
+	$OSMRE diff --all --format csv --node-name-map "$T/names.map" "$T/p2.lfts" "$T/p2d.lfts"
+expect "diff: one file" 2 "two LFT files are required" $OSMRE diff "$T/p2.lfts"
+expect "diff: missing file" 2 "osmre diff: .*nope" $OSMRE diff "$T/p2.lfts" "$T/nope"
+# --node-name-map names nodes in reports; bad maps are refused
+expect "node-name-map: check report" 1 '"spine one, plane 1"\[0\]' \
+	$OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" --node-name-map "$T/names.map" --max-report 1000
+printf '0x0000000001200000 "spine\n' >"$T/bad.map"
+expect "node-name-map: unclosed quote" 2 "bad.map:1: expected a closing quote" \
+	$OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts" --node-name-map "$T/bad.map"
+printf '0x1200000 "x"\n0x200000 "x"\n' >"$T/bad.map"
+expect "node-name-map: a name twice" 2 'two nodes would be named "x"' \
+	$OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts" --node-name-map "$T/bad.map"
+printf '0x1200000 "x"\n\n0x1200000 "y"\n' >"$T/bad.map"
+expect "node-name-map: a GUID twice" 2 "bad.map:3: GUID 0x0000000001200000 already named on line 1" \
+	$OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts" --node-name-map "$T/bad.map"
 # validity per plane: plane 0 intact, plane 1's losses counted there
 $OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
 grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&

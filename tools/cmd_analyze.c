@@ -49,7 +49,9 @@ static void analyze_usage(FILE *out)
 		"      --speed S[,S..]   link speed per plane in GB/s (default 12.5, EDR;\n"
 		"                        the last one repeats)\n"
 		"  -q, --quiet           no progress on stderr\n"
-		"  -j, --threads N       threads (default: online CPUs)\n");
+		"  -j, --threads N       threads (default: online CPUs)\n"
+		"      --node-name-map F nodes named by GUID in the report and in\n"
+		"                        --order name (infiniband-diags format)\n");
 }
 
 struct analyze_args {
@@ -101,6 +103,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "bandwidth", required_argument, NULL, 'B' },
 		{ "rail", required_argument, NULL, 'R' },
 		{ "speed", required_argument, NULL, 'V' },
+		{ "node-name-map", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -166,6 +169,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		case 'V':
 			if (bw_parse_speed(&a->bw, optarg))
 				return EXIT_USAGE;
+			break;
+		case 'N':
+			tool_node_name_map(optarg);
 			break;
 		case 'h':
 			analyze_usage(stdout);

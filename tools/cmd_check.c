@@ -16,6 +16,8 @@ static void check_usage(FILE *out)
 		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
 		"  -j, --threads N       threads (default: online CPUs)\n"
+		"      --node-name-map F nodes named by GUID in the report\n"
+		"                        (infiniband-diags format)\n"
 		"      --max-report N    problems listed (default 10)\n"
 		"      --lmc L           LMC of offline LIDs when the dump names no GUIDs\n");
 }
@@ -29,6 +31,7 @@ int cmd_check(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "max-report", required_argument, NULL, 'm' },
 		{ "lmc", required_argument, NULL, 'L' },
+		{ "node-name-map", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -60,6 +63,9 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'L':
 			lmc = (int)tool_number("--lmc", optarg, 7);
+			break;
+		case 'N':
+			tool_node_name_map(optarg);
 			break;
 		case 'h':
 			check_usage(stdout);

@@ -20,6 +20,8 @@ static void route_usage(FILE *out)
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
+		"      --node-name-map F nodes named by GUID in messages\n"
+		"                      (infiniband-diags format)\n"
 		"      --lmc L         LMC of offline LID assignment (default 0)\n"
 		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric);\n"
 		"                      every switch and linked CA port must have one\n"
@@ -106,6 +108,7 @@ int cmd_route(int argc, char **argv)
 		{ "io-guids", required_argument, NULL, 'I' },
 		{ "escape-vl", required_argument, NULL, 'E' },
 		{ "previous", required_argument, NULL, 'P' },
+		{ "node-name-map", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +178,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'P':
 			prevf = optarg;
+			break;
+		case 'N':
+			tool_node_name_map(optarg);
 			break;
 		case 'h':
 			route_usage(stdout);

@@ -10,6 +10,7 @@
 #include "lids.h"
 #include "netfile.h"
 #include "clock.h"
+#include "nodemap.h"
 #include "osmre.h"
 
 /* clang-format off */
@@ -24,6 +25,7 @@ static const struct {
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
 	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
+	{ "diff", cmd_diff, "entries and LFT blocks an update from A to B changes" },
 	{ "reroute", cmd_reroute, "ask OpenSM with the plugin to re-route (safe SIGUSR2)" },
 #ifdef OSMRE_HAVE_CLIENT
 	{ "subscribe", cmd_subscribe, "take part in the update protocol (run hooks, ack)" },
@@ -41,6 +43,37 @@ static void usage(FILE *out)
 		fprintf(out, "  %-6s %s\n", cmds[i].name, cmds[i].what);
 }
 
+static const char *node_name_map;
+
+void tool_node_name_map(const char *path)
+{
+	node_name_map = path;
+}
+
+/* The map's names for f's nodes, by node GUID. */
+static int apply_node_names(struct fabric *f, struct osmre_err *err)
+{
+	struct nodemap m;
+	const char **names;
+	int n, rc;
+
+	if (nodemap_read(node_name_map, &m, err))
+		return -1;
+	names = calloc((size_t)f->nnodes + 1, sizeof(*names));
+	if (!names) {
+		nodemap_free(&m);
+		return osmre_fail(err, "out of memory");
+	}
+	for (n = 0; n < f->nnodes; n++)
+		names[n] = nodemap_name(&m, f->nodes[n].guid);
+	rc = fabric_rename(f, names, err);
+	if (rc)
+		osmre_prefix(err, "%s", node_name_map);
+	free(names);
+	nodemap_free(&m);
+	return rc;
+}
+
 struct fabric *tool_load_topo(const char *path, int lmc)
 {
 	struct osmre_err err;
@@ -48,6 +81,11 @@ struct fabric *tool_load_topo(const char *path, int lmc)
 
 	if (netfile_read(path, &f, &err)) {
 		fprintf(stderr, "osmre: %s\n", err.msg);
+		return NULL;
+	}
+	if (node_name_map && apply_node_names(f, &err)) {
+		fprintf(stderr, "osmre: %s\n", err.msg);
+		fabric_free(f);
 		return NULL;
 	}
 	if (!lids_present(f) && lids_assign(f, lmc, &err)) {

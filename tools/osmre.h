@@ -14,6 +14,7 @@ int cmd_degrade(int argc, char **argv);
 int cmd_reroute(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_jobwatch(int argc, char **argv);
 int cmd_subscribe(int argc, char **argv);
@@ -21,6 +22,9 @@ int cmd_subscribe(int argc, char **argv);
 /* Reads a net file and makes sure it has LIDs: the file's own, or offline
  * ones (lids.h) with the given LMC.  Prints the error and returns NULL. */
 struct fabric *tool_load_topo(const char *path, int lmc);
+/* --node-name-map FILE (infiniband-diags format): tool_load_topo then
+ * names the nodes the map names (by node GUID) so, in every message. */
+void tool_node_name_map(const char *path);
 /*
  * A topology and LFTs bound to it, LIDs from the dump's port GUIDs (or the
  * topology's, or offline ones).  Prints the error as "osmre CMD: ..." and

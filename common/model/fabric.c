@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,18 @@ static size_t hash_slot(const struct fabric *f, const char *name)
 	return i;
 }
 
+/* The hash from the nodes' names, in place. */
+static void hash_rebuild(struct fabric *f)
+{
+	size_t i;
+	int n;
+
+	for (i = 0; i < f->hash_size; i++)
+		f->hash[i] = -1;
+	for (n = 0; n < f->nnodes && f->hash_size; n++)
+		f->hash[hash_slot(f, f->nodes[n].name)] = n;
+}
+
 static int hash_grow(struct fabric *f)
 {
 	size_t size = f->hash_size ? f->hash_size * 2 : 64, i;
@@ -69,6 +82,53 @@ static int hash_grow(struct fabric *f)
 	for (n = 0; n < f->nnodes; n++)
 		f->hash[hash_slot(f, f->nodes[n].name)] = n;
 	return 0;
+}
+
+int fabric_rename(struct fabric *f, const char *const *names,
+		  struct osmre_err *err)
+{
+	char **old = calloc((size_t)f->nnodes + 1, sizeof(char *));
+	int n, rc = 0;
+
+	if (!old)
+		return osmre_fail(err, "out of memory");
+	for (n = 0; n < f->nnodes; n++) {
+		char *c;
+
+		old[n] = f->nodes[n].name;
+		if (!names[n])
+			continue;
+		if (!(c = strdup(names[n]))) {
+			rc = osmre_fail(err, "out of memory");
+			break;
+		}
+		f->nodes[n].name = c;
+	}
+	/* the hash again, by the new names; a name twice undoes it all */
+	hash_rebuild(f);
+	for (n = 0; !rc && n < f->nnodes; n++)
+		if (fabric_find(f, f->nodes[n].name) != n)
+			rc = osmre_fail(
+				err,
+				"two nodes would be named \"%s\" (0x%016" PRIx64
+				" and 0x%016" PRIx64 ")",
+				f->nodes[n].name,
+				f->nodes[fabric_find(f, f->nodes[n].name)].guid,
+				f->nodes[n].guid);
+	for (n = 0; n < f->nnodes; n++) {
+		if (f->nodes[n].name == old[n])
+			continue;
+		if (rc) {
+			free(f->nodes[n].name);
+			f->nodes[n].name = old[n];
+		} else {
+			free(old[n]);
+		}
+	}
+	if (rc)
+		hash_rebuild(f);
+	free(old);
+	return rc;
 }
 
 int fabric_find(const struct fabric *f, const char *name)

@@ -64,6 +64,14 @@ int fabric_add_node(struct fabric *f, int type, const char *name,
 		    const char *desc, int nports, uint64_t guid,
 		    struct osmre_err *err);
 int fabric_find(const struct fabric *f, const char *name);
+/*
+ * New names for nodes (names[n] NULL: n keeps its own), e.g. from a node
+ * name map; names key fabric_find and name nodes in messages (NodeDescs
+ * stay).  All or nothing: -1 with err, every name as it was, when two
+ * nodes would share a name or out of memory.
+ */
+int fabric_rename(struct fabric *f, const char *const *names,
+		  struct osmre_err *err);
 /* One more physical port on node n (unconnected, its GUID by the node's
  * rule); its number, or -1 with err (254 ports already, no memory). */
 int fabric_add_port(struct fabric *f, int n, struct osmre_err *err);

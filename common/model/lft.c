@@ -116,15 +116,14 @@ long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
 			unsigned top = y && y->top > a->t[i].top ? y->top :
 								   a->t[i].top;
 
-			for (blk = 0; blk <= top / 64; blk++) {
-				if (!block_differs(&a->t[i], y, top, blk))
-					continue;
-				if (pass)
+			if (!pass) {
+				n += lft_blocks_changed(&a->t[i], y);
+				continue;
+			}
+			for (blk = 0; blk <= top / 64; blk++)
+				if (block_differs(&a->t[i], y, top, blk))
 					(*list)[k++] =
 						(struct lft_block){ i, blk };
-				else
-					n++;
-			}
 		}
 		if (!pass && list) {
 			*list = n ? malloc((size_t)n * sizeof(**list)) : NULL;
@@ -135,20 +134,34 @@ long lft_set_blocks_changed(const struct lft_set *a, const struct lft_set *b,
 	return n;
 }
 
+long lft_blocks_changed(const struct lft *x, const struct lft *y)
+{
+	unsigned top = y && y->top > x->top ? y->top : x->top, blk;
+	long n = 0;
+
+	for (blk = 0; blk <= top / 64; blk++)
+		n += block_differs(x, y, top, blk);
+	return n;
+}
+
+long lft_entries_changed(const struct lft *x, const struct lft *y)
+{
+	unsigned top = y && y->top > x->top ? y->top : x->top, lid;
+	long n = 0;
+
+	for (lid = 0; lid <= top; lid++)
+		n += lft_get(x, lid) != (y ? lft_get(y, lid) : LFT_NONE);
+	return n;
+}
+
 long lft_set_entries_changed(const struct lft_set *a, const struct lft_set *b)
 {
 	long n = 0;
-	unsigned lid;
 	int i;
 
-	for (i = 0; i < a->n; i++) {
-		const struct lft *y = lft_of_node(b, a->t[i].node);
-		unsigned top = y && y->top > a->t[i].top ? y->top : a->t[i].top;
-
-		for (lid = 0; lid <= top; lid++)
-			n += lft_get(&a->t[i], lid) !=
-			     (y ? lft_get(y, lid) : LFT_NONE);
-	}
+	for (i = 0; i < a->n; i++)
+		n += lft_entries_changed(&a->t[i],
+					 lft_of_node(b, a->t[i].node));
 	return n;
 }
 

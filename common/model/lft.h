@@ -77,6 +77,10 @@ int lftdump_write(FILE *fp, const struct fabric *f, const struct lft_set *s,
 /* Entries (switch, LID) that differ between a and b, tables matched by
  * node (a switch of a missing from b counts all its routed entries). */
 long lft_set_entries_changed(const struct lft_set *a, const struct lft_set *b);
+/* Entries, and 64-LID blocks, of table x that differ from y (NULL: an
+ * empty table; the longer of the two counts). */
+long lft_entries_changed(const struct lft *x, const struct lft *y);
+long lft_blocks_changed(const struct lft *x, const struct lft *y);
 
 /*
  * Reads opensm-lfts.dump or ibroute/dump_fts output.  Tables are keyed by

@@ -98,6 +98,56 @@ n0=$(signals)
 	ok "reroute --auto: two opensm refused, both named, none signalled" ||
 	{ ko "reroute --auto with two"; cat "$T/out"; }
 kill "$second"; wait "$second" 2>/dev/null
+# an opensm that catches SIGUSR2 with no libosmre.so mapped: not the
+# plugin's handler, refused (reroute and jobwatch share the check)
+mkdir -p "$T/nolib"
+cat >"$T/nolib/opensm" <<EOS
+#!/bin/sh
+trap 'echo usr2 >>$T/nolib/signals' USR2
+while :; do sleep 0.1; done
+EOS
+chmod +x "$T/nolib/opensm"
+"$T/nolib/opensm" &
+nolib=$!
+sleep 0.3
+"$OSMRE" reroute --pid "$nolib" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "catches SIGUSR2 but has no libosmre.so mapped" "$T/out" &&
+	[ ! -e "$T/nolib/signals" ] && ok "reroute: a handler without libosmre.so refused" ||
+	{ ko "reroute: a handler without libosmre.so"; cat "$T/out"; }
+n0=$(signals)
+"$OSMRE" reroute --auto >"$T/out" 2>&1; rc=$?
+sleep 0.3
+[ $rc = 0 ] && [ "$(signals)" = $((n0 + 1)) ] && [ ! -e "$T/nolib/signals" ] &&
+	ok "reroute --auto: the one with the plugin, not the other" ||
+	{ ko "reroute --auto beside a handler without the plugin"; cat "$T/out"; }
+kill "$nolib"; wait "$nolib" 2>/dev/null
+# as root, --auto looks at root's processes only: another user's stand-in
+# (with a libosmre.so of its own) is neither signalled nor counted
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	U=$(mktemp -d /tmp/osmre-user.XXXXXX)
+	chmod 755 "$U"
+	printf '#!/bin/sh\ntrap ": caught" USR2\nwhile :; do sleep 0.1; done\n' >"$U/opensm"
+	mkdir -p "$U/lib"
+	cp "$T/lib/libosmre.so" "$U/lib/"
+	chmod 755 "$U/opensm"
+	chmod -R a+rX "$U"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env LD_PRELOAD="$U/lib/libosmre.so" "$U/opensm" &
+	user=$!
+	sleep 0.5
+	n0=$(signals)
+	"$OSMRE" reroute --auto >"$T/out" 2>&1; rc=$?
+	sleep 0.3
+	[ $rc = 0 ] && grep -q "opensm $STAND_IN signalled" "$T/out" &&
+		[ "$(signals)" = $((n0 + 1)) ] && kill -0 "$user" 2>/dev/null &&
+		ok "reroute --auto as root: another user's opensm ignored" ||
+		{ ko "reroute --auto as root beside a user's opensm"; cat "$T/out"; }
+	kill "$user"; wait "$user" 2>/dev/null
+	rm -rf "$U"
+fi
+"$OSMRE" jobwatch --topo "$T/f.net" --job-file "$J" --pid 1 --auto --once >"$T/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "at most one of --pidfile, --pid, --auto" "$T/out" &&
+	ok "jobwatch: two ways to name OpenSM is a usage error" || { ko "jobwatch: two ways"; cat "$T/out"; }
 kill "$bare"; wait "$bare" 2>/dev/null
 echo "$other" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?

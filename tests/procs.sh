@@ -15,8 +15,10 @@ stop_pids() {
 }
 
 # stand_in_opensm DIR: starts a process named opensm (what jobwatch checks
-# before it signals) that appends a line to DIR/signals for each SIGUSR2;
-# its PID goes to STAND_IN and to DIR/opensm.pid
+# before it signals) that appends a line to DIR/signals for each SIGUSR2,
+# with a library named libosmre.so mapped (an empty one, built here: the
+# check reads /proc/PID/maps); its PID goes to STAND_IN and to
+# DIR/opensm.pid
 stand_in_opensm() {
 	cat >"$1/opensm" <<EOS
 #!/bin/sh
@@ -24,7 +26,10 @@ trap 'echo usr2 >>$1/signals' USR2
 while :; do sleep 0.1; done
 EOS
 	chmod +x "$1/opensm"
-	"$1/opensm" &
+	mkdir -p "$1/lib"
+	[ -f "$1/lib/libosmre.so" ] ||
+		echo 'int osmre_stand_in;' | ${CC:-cc} -shared -fPIC -x c -o "$1/lib/libosmre.so" -
+	LD_PRELOAD=$1/lib/libosmre.so "$1/opensm" &
 	STAND_IN=$!
 	echo "$STAND_IN" >"$1/opensm.pid"
 }

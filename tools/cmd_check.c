@@ -102,13 +102,11 @@ int cmd_check(int argc, char **argv)
 		printf("ports without a LID %ld\n", r.no_lid);
 	printf("path length (links) min %d avg %.3f max %d\n", r.min_hops,
 	       r.avg_hops, r.max_hops);
-	for (i = 0; r.nplanes > 1 && i < r.nplanes && i < CHECK_MAX_PLANES;
-	     i++)
+	for (i = 0; r.nplanes > 1 && i < r.nplanes && i < CHECK_MAX_PLANES; i++)
 		printf("  plane %d: CA pairs %ld: unreachable %ld, loops %ld, not up-down %ld; path length min %d avg %.3f max %d\n",
 		       i, r.plane[i].pairs, r.plane[i].unreachable,
-		       r.plane[i].loops, r.plane[i].updown,
-		       r.plane[i].min_hops, r.plane[i].avg_hops,
-		       r.plane[i].max_hops);
+		       r.plane[i].loops, r.plane[i].updown, r.plane[i].min_hops,
+		       r.plane[i].avg_hops, r.plane[i].max_hops);
 	printf("%s\n", check_ok(&r) ? "VALID" : "INVALID");
 	rc = check_ok(&r) ? 0 : EXIT_INVALID;
 out:

@@ -220,8 +220,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	va = sorted(&a);
 	vb = sorted(&b);
-	if (!va || !vb ||
-	    !(rows = match(va, a.n, vb, b.n, &n))) {
+	if (!va || !vb || !(rows = match(va, a.n, vb, b.n, &n))) {
 		fprintf(stderr, "osmre diff: out of memory\n");
 		goto out;
 	}

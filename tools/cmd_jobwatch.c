@@ -37,10 +37,14 @@
 static void jobwatch_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: osmre jobwatch --topo F.net --job-file J --pidfile P (--once | --interval S)\n"
+		"usage: osmre jobwatch --topo F.net --job-file J [--pidfile P | --pid P | --auto]\n"
+		"                      (--once | --interval S)\n"
 		"  -t, --topo FILE         topology: net file or ibnetdiscover output\n"
 		"  -J, --job-file FILE     sar's job file to keep current\n"
-		"  -p, --pidfile FILE      OpenSM's pid file (signalled with SIGUSR2)\n"
+		"  -p, --pidfile FILE      the OpenSM to signal (SIGUSR2): its pid file\n"
+		"      --pid P             ... its process ID\n"
+		"      --auto              ... the one running opensm with the plugin\n"
+		"                          (the default: as osmre reroute --auto)\n"
 		"      --once              one pass (timers, cron)\n"
 		"      --interval S        a pass every S seconds (daemon)\n"
 		"      --min-switches N    keep jobs on at least N leaf switches (default 2)\n"
@@ -55,6 +59,7 @@ static void jobwatch_usage(FILE *out)
 
 struct jw_args {
 	const char *topo, *jobfile, *pidfile, *squeue;
+	long pid; /* --pid; 0 with no pidfile: --auto */
 	int once, interval, min_switches, squeue_timeout, lock_timeout;
 };
 
@@ -319,7 +324,7 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 		goto out;
 	}
 	/* check OpenSM before touching the file: nothing half done */
-	pid = opensm_from_pidfile(a->pidfile, &err);
+	pid = opensm_target(a->pid, a->pidfile, &err);
 	if (!pid)
 		goto fail;
 	out = jw_format(&now);
@@ -356,6 +361,8 @@ int cmd_jobwatch(int argc, char **argv)
 		{ "topo", required_argument, NULL, 't' },
 		{ "job-file", required_argument, NULL, 'J' },
 		{ "pidfile", required_argument, NULL, 'p' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "auto", no_argument, NULL, 'A' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "min-switches", required_argument, NULL, 'm' },
@@ -372,7 +379,7 @@ int cmd_jobwatch(int argc, char **argv)
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	char *self = NULL;
-	int c, lfd = -1, rc = EXIT_USAGE;
+	int c, lfd = -1, ways = 0, rc = EXIT_USAGE;
 
 	while ((c = getopt_long(argc, argv, "t:J:p:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -384,6 +391,14 @@ int cmd_jobwatch(int argc, char **argv)
 			break;
 		case 'p':
 			a.pidfile = optarg;
+			ways++;
+			break;
+		case 'P':
+			a.pid = tool_number("--pid", optarg, 0x7fffffffL);
+			ways++;
+			break;
+		case 'A':
+			ways++;
 			break;
 		case 'o':
 			a.once = 1;
@@ -415,10 +430,10 @@ int cmd_jobwatch(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!a.topo || !a.jobfile || !a.pidfile || optind != argc ||
+	if (!a.topo || !a.jobfile || ways > 1 || optind != argc ||
 	    a.once == (a.interval > 0)) {
 		fprintf(stderr,
-			"osmre jobwatch: --topo, --job-file, --pidfile and one of --once or --interval are required\n");
+			"osmre jobwatch: --topo, --job-file, at most one of --pidfile, --pid, --auto, and one of --once or --interval are required\n");
 		jobwatch_usage(stderr);
 		return EXIT_USAGE;
 	}

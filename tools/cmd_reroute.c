@@ -17,12 +17,13 @@ static void reroute_usage(FILE *out)
 	fprintf(out,
 		"usage: osmre reroute [--pid P | --pidfile F | --auto]\n"
 		"  asks OpenSM with the osmre plugin to re-route (SIGUSR2); refuses\n"
-		"  (exit 1) a process that is not opensm or does not catch SIGUSR2\n"
-		"  (no plugin: the signal would kill it)\n"
+		"  (exit 1) a process that is not opensm, does not catch SIGUSR2 or\n"
+		"  has no libosmre.so mapped (no plugin: the signal would kill it)\n"
 		"      --pid P       that process\n"
 		"      --pidfile F   the process whose ID F holds\n"
 		"      --auto        the one running opensm with the plugin (default;\n"
-		"                    several: refused, naming them)\n");
+		"                    several: refused, naming them; as root, only\n"
+		"                    root's processes count)\n");
 }
 
 int cmd_reroute(int argc, char **argv)
@@ -65,12 +66,7 @@ int cmd_reroute(int argc, char **argv)
 			"osmre reroute: one of --pid, --pidfile, --auto, no other argument\n");
 		return EXIT_USAGE;
 	}
-	if (pidfile)
-		pid = opensm_from_pidfile(pidfile, &err);
-	else if (pid)
-		pid = opensm_check(pid, &err) ? 0 : pid;
-	else
-		pid = opensm_auto(&err);
+	pid = opensm_target(pid, pidfile, &err);
 	if (!pid) {
 		fprintf(stderr, "osmre reroute: %s\n", err.msg);
 		return EXIT_INVALID;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opensm_proc.h"
 
@@ -84,7 +85,30 @@ int opensm_check(long pid, struct osmre_err *err)
 			maps_plugin(pid) ?
 				" (libosmre.so is mapped, but no handler)" :
 				"");
+	if (!maps_plugin(pid))
+		return osmre_fail(
+			err,
+			"opensm %ld catches SIGUSR2 but has no libosmre.so mapped (/proc/%ld/maps): not the osmre plugin's handler; not signalled",
+			pid, pid);
 	return 0;
+}
+
+/* The real user ID of pid, or -1. */
+static long uid_of(long pid)
+{
+	char path[64], line[256];
+	long uid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "Uid: %ld", &uid) == 1)
+			break;
+	fclose(fp);
+	return uid;
 }
 
 pid_t opensm_from_pidfile(const char *pidfile, struct osmre_err *err)
@@ -136,7 +160,12 @@ pid_t opensm_auto(struct osmre_err *err)
 		pid = strtol(e->d_name, NULL, 10);
 		if (comm_of(pid, comm, sizeof(comm)) || strcmp(comm, "opensm"))
 			continue;
-		if (!catches_usr2(pid)) {
+		/* root looks only at root's processes: a user's process
+		 * named opensm (with any library called libosmre.so) is
+		 * neither signalled nor counted */
+		if (geteuid() == 0 && uid_of(pid) != 0)
+			continue;
+		if (!catches_usr2(pid) || !maps_plugin(pid)) {
 			bare = pid;
 			continue;
 		}
@@ -158,9 +187,18 @@ pid_t opensm_auto(struct osmre_err *err)
 	else if (bare)
 		osmre_fail(
 			err,
-			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded; not signalled, SIGUSR2 would kill it",
+			"opensm %ld does not catch SIGUSR2 with libosmre.so mapped: the osmre plugin is not loaded; not signalled, SIGUSR2 would kill it",
 			bare);
 	else
 		osmre_fail(err, "no opensm process is running");
 	return 0;
+}
+
+pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err)
+{
+	if (pidfile)
+		return opensm_from_pidfile(pidfile, err);
+	if (pid)
+		return opensm_check(pid, err) ? 0 : (pid_t)pid;
+	return opensm_auto(err);
 }

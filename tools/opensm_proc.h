@@ -3,9 +3,10 @@
  * Finding the OpenSM to signal.  SIGUSR2 re-routes an OpenSM that loaded
  * the osmre plugin (its handler); without the plugin, SIGUSR2's default
  * action kills OpenSM.  So a process is signalled only when its command
- * name is "opensm" and the kernel shows a SIGUSR2 handler
- * (/proc/PID/status SigCgt); messages also say whether libosmre.so is
- * mapped (/proc/PID/maps).  Used by osmre reroute and osmre jobwatch.
+ * name is "opensm", the kernel shows a SIGUSR2 handler (/proc/PID/status
+ * SigCgt) and libosmre.so is mapped (/proc/PID/maps).  Run as root, the
+ * automatic lookup considers root's processes only.  Used by osmre
+ * reroute and osmre jobwatch.
  */
 #ifndef OSMRE_OPENSM_PROC_H
 #define OSMRE_OPENSM_PROC_H
@@ -19,8 +20,13 @@
 int opensm_check(long pid, struct osmre_err *err);
 /* The PID in pidfile, checked as above; 0 with err otherwise. */
 pid_t opensm_from_pidfile(const char *pidfile, struct osmre_err *err);
-/* The one running opensm that catches SIGUSR2 (scanning /proc); 0 with
- * err when none, or when several (named). */
+/* The one running opensm that passes opensm_check (scanning /proc; as
+ * root, among root's processes); 0 with err when none, or when several
+ * (named). */
 pid_t opensm_auto(struct osmre_err *err);
+
+/* The opensm to signal: pidfile's when not NULL, else pid when > 0, else
+ * opensm_auto's; 0 with err. */
+pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err);
 
 #endif

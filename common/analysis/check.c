@@ -43,7 +43,7 @@ struct tstate {
 };
 
 struct ctx {
-	const int *comp;    /* per node: switch component, CAs -1 */
+	const int *comp; /* per node: switch component, CAs -1 */
 	/* per component: its plane number (hosted components, in the order
 	 * of the hosts' ports), -1; and how many planes */
 	const int *plane_no;
@@ -374,7 +374,8 @@ static void check_lid(void *arg, long li, int tid)
 
 				tally(t, pl, 0, kind, m->hops + 1,
 				      dist[pt->rnode] >= 0 &&
-					      m->hops + 1 > dist[pt->rnode] + 2);
+					      m->hops + 1 >
+						      dist[pt->rnode] + 2);
 			}
 		}
 	}

@@ -72,7 +72,7 @@ static int pqft_copy_plane(const struct engine_opts *o, const struct fabric *f,
 		if (comp[n] == c && from && to)
 			memcpy(to->port, from->port,
 			       (size_t)(to->top < from->top ? to->top :
-							    from->top) +
+							      from->top) +
 				       1);
 	}
 	lft_set_free(&s);

@@ -201,8 +201,8 @@ out:
 	return rc;
 }
 
-struct fabric *fabric_plane_view(const struct fabric *f, const int *comp,
-				 int c, struct osmre_err *err)
+struct fabric *fabric_plane_view(const struct fabric *f, const int *comp, int c,
+				 struct osmre_err *err)
 {
 	struct fabric *v = fabric_clone(f);
 	int n, p;
@@ -238,8 +238,7 @@ struct fabric *fabric_plane_view(const struct fabric *f, const int *comp,
 	return v;
 }
 
-int fabric_plane_numbers(const struct fabric *f, const int *comp,
-			 int *plane_no)
+int fabric_plane_numbers(const struct fabric *f, const int *comp, int *plane_no)
 {
 	int n, p, count = 0;
 

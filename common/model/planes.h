@@ -52,7 +52,7 @@ int fabric_plane_numbers(const struct fabric *f, const int *comp,
  * computed on the view are f's tables for the plane's switches.  NULL
  * with err when out of memory.
  */
-struct fabric *fabric_plane_view(const struct fabric *f, const int *comp,
-				 int c, struct osmre_err *err);
+struct fabric *fabric_plane_view(const struct fabric *f, const int *comp, int c,
+				 struct osmre_err *err);
 
 #endif

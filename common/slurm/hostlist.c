@@ -7,7 +7,7 @@
 
 #include "hostlist.h"
 
-#define MAX_NAME  256
+#define MAX_NAME 256
 /* one subnet has at most 49,151 unicast LIDs, so no job of it has more
  * hosts: a longer hostlist is an error, not megabytes of names */
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION

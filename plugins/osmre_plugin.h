@@ -66,6 +66,8 @@ struct osmre {
 	struct proto proto;
 	struct osmre_engine *engines; /* one per row of engines[] */
 	uint64_t last_sig; /* topology of the last routed pass (0: none) */
+	const char *conf_path; /* the options file read */
+	unsigned long passes;  /* routing passes, for the status file */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -133,6 +135,12 @@ unsigned proto_epoch(struct osmre *p);
 uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
 /* SL-to-VL with the escape's VL apart (updn_sl2vl). */
 void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t);
+
+/* status.c: <cache dir>/osmre.status after every pass, for osmre status:
+ * the engine, the result ("routed", "kept", "refused", "failed"), one
+ * line of message, the pass's seconds and switches routed */
+void status_write(struct osmre *p, const char *engine, const char *result,
+		  const char *msg, double secs, int switches);
 
 /* dump.c: dmodc's state after a pass, when routing dumps are enabled */
 void dump_dmodc(struct osmre *p, const struct fabric *f);

@@ -165,11 +165,14 @@ static int routing_pass(void *ctx)
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3);
 	if ((e->produces & ENGINE_CA_HOPS) && !kept)
 		dump_dmodc(p, f);
+	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, s.n);
 	rc = 0;
 	goto out;
 fail:
 	OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "osmre ERR: %s: %s%s\n", name,
 		refused ? "fabric not routable: " : "", err.msg);
+	status_write(p, name, refused ? "refused" : "failed", err.msg,
+		     clock_mono() - t0, 0);
 out:
 	if (rc && p->opt.update_protocol)
 		staging_failed(&p->stage);
@@ -286,6 +289,7 @@ static void *osmre_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	p->osm = osm;
+	p->conf_path = path;
 	options_defaults(&p->opt);
 	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
 			 log_problem, osm) < 0)

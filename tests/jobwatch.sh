@@ -69,6 +69,10 @@ jw >"$T/out" 2>&1; rc=$?
 	kill -0 "$bare" 2>/dev/null && cmp -s "$J" "$T/first" &&
 	ok "opensm without the plugin: not signalled, alive, file kept" ||
 	{ ko "opensm without the plugin"; cat "$T/out"; }
+# osmre status: an opensm without the plugin, said so
+"$OSMRE" status --pid "$bare" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" &&
+	ok "status: opensm without the plugin" || { ko "status without the plugin"; cat "$T/out"; }
 # osmre reroute: the same checks
 "$OSMRE" reroute --pid "$bare" >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" && kill -0 "$bare" 2>/dev/null &&

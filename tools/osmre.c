@@ -26,6 +26,7 @@ static const struct {
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
 	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
 	{ "diff", cmd_diff, "entries and LFT blocks an update from A to B changes" },
+	{ "status", cmd_status, "is the plugin in the running opensm, and its last pass" },
 	{ "reroute", cmd_reroute, "ask OpenSM with the plugin to re-route (safe SIGUSR2)" },
 #ifdef OSMRE_HAVE_CLIENT
 	{ "subscribe", cmd_subscribe, "take part in the update protocol (run hooks, ack)" },

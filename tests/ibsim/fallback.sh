@@ -40,6 +40,9 @@ osm_start HA "root_guid_file $W/roots" || { ko "SUBNET UP"; exit 1; }
 check "dmodc refuses, naming a leaf pair" \
 	grep -q 'osmre ERR: dmodc: fabric not routable: no up-down path between leaf switches "A" (0x0000000000200000) and "B"' "$W/osm.log"
 check "OpenSM falls back to updn" grep -q "updn tables configured on all switches" "$W/osm.log"
+"$OSMRE" status --pid "$OSM_PID" >"$W/status.out" 2>&1
+check "status: dmodc refused" grep -q "^last pass (#1): dmodc refused" "$W/status.out"
+check "status: why" grep -q "^  no up-down path between leaf switches" "$W/status.out"
 sleep 1
 check "LFTs read back" read_lfts HC "$W/fabric.lfts"
 check "updn's tables are valid (no up-down check on a ring)" \

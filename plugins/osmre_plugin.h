@@ -65,7 +65,7 @@ struct osmre {
 	char *jobs_text;      /* sar: the last good job file */
 	struct proto proto;
 	struct osmre_engine *engines; /* one per row of engines[] */
-	uint64_t last_sig; /* topology of the last routed pass (0: none) */
+	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
 };

@@ -57,7 +57,8 @@ static const char *field(char *text, const char *key, char *out, size_t size)
 	size_t k = strlen(key);
 	char *l;
 
-	for (l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+	for (l = text; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		if (!strncmp(l, key, k) && l[k] == ' ') {
 			size_t len = strcspn(l + k + 1, "\n");
 
@@ -96,9 +97,10 @@ static char *read_status(long pid, char *path, size_t size,
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || stat(proc, &ps) ||
 	    st.st_uid != ps.st_uid || st.st_size > STATUS_SIZE) {
 		close(fd);
-		osmre_fail(err,
-			   "%s: not a regular file of opensm's user, or too long",
-			   path);
+		osmre_fail(
+			err,
+			"%s: not a regular file of opensm's user, or too long",
+			path);
 		return NULL;
 	}
 	text = malloc(STATUS_SIZE + 1);

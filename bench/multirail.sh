@@ -49,8 +49,9 @@ run() {
 	done
 }
 
-# (RLFT_OFFLINE=0: only the runs on ibsim)
-for eng in $([ "${RLFT_OFFLINE:-1}" = 1 ] && echo dmodc pqft); do
+# (RLFT_OFFLINE: the engines routed offline, default "dmodc pqft"; empty:
+# only the runs on ibsim)
+for eng in ${RLFT_OFFLINE-dmodc pqft}; do
 	"$OSMRE" route -e "$eng" --topo "$D/one.net" -o "$D/one-$eng.lfts" 2>/dev/null &&
 		run single-EDR "$eng" "$D/one.net" "$D/one-$eng.lfts" 12.5 random
 	"$OSMRE" route -e "$eng" --topo "$D/two.net" -o "$D/two-$eng.lfts" 2>/dev/null &&

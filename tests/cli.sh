@@ -217,6 +217,24 @@ expect "node-name-map: a name twice" 2 'two nodes would be named "x"' \
 printf '0x1200000 "x"\n\n0x1200000 "y"\n' >"$T/bad.map"
 expect "node-name-map: a GUID twice" 2 "bad.map:3: GUID 0x0000000001200000 already named on line 1" \
 	$OSMRE check --topo "$T/p2.net" --lfts "$T/p2.lfts" --node-name-map "$T/bad.map"
+# analyze --links: per switch output port; every route ends on one
+# switch-to-CA port, so those ports carry N(N-1) routes in all; the
+# largest a2a is analyze's A2A, the largest efi its EFI max
+$OSMRE route -e sar --topo "$T/sar.net" --jobs "$DATA/sar180.jobs" --out "$T/sj.lfts" 2>/dev/null
+$OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/sj.lfts" --jobs "$DATA/sar180.jobs" \
+	--links "$T/links.csv" >"$T/links.out" 2>&1
+a2a=$(sed -n 's/.*all-to-all (A2A) \([0-9]*\),.*/\1/p' "$T/links.out")
+efi=$(sed -n 's/.*effective edge forwarding index max \([0-9]*\),.*/\1/p' "$T/links.out")
+awk -F, -v a2a="$a2a" -v efi="$efi" 'NR == 1 { ok = $0 == "switch,guid,port,rank,peer,peer_guid,peer_port,peer_rank,peer_type,routes,sources,destinations,a2a,efi"; next }
+	$9 == "ca" { r += $10; n++ } $13 > m { m = $13 } $14 > e { e = $14 }
+	END { exit !(ok && n == 180 && r == 180 * 179 && m == a2a && e == efi) }' "$T/links.csv" &&
+	ok "analyze --links: routes, A2A and EFI add up" || { ko "analyze --links"; head -3 "$T/links.csv"; cat "$T/links.out"; }
+if command -v gnuplot >/dev/null; then
+	expect "analyze --heatmap" 0 "" $OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/sj.lfts" --heatmap "$T/heat.png"
+	head -c 8 "$T/heat.png" | od -c | grep -q 'P   N   G' && ok "heat map is a PNG" || ko "heat map is a PNG"
+fi
+expect "analyze --links: unwritable" 2 "nodir/x.csv: cannot write" \
+	$OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/sj.lfts" --links "$T/nodir/x.csv"
 # validity per plane: plane 0 intact, plane 1's losses counted there
 $OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
 grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&

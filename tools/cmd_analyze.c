@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze_bw.h"
+#include "analyze_links.h"
 #include "analyze_report.h"
 #include "cdg.h"
 #include "check.h"
@@ -35,6 +36,11 @@ static void analyze_usage(FILE *out)
 		"      --jobs FILE       job file: effective edge forwarding index, dark fiber\n"
 		"      --against FILE    earlier tables (an LFT dump): the update size,\n"
 		"                        entries and 64-LID blocks that differ\n"
+		"      --links FILE      per switch output port: all-to-all routes,\n"
+		"                        sources, destinations, A2A risk (and EFI with\n"
+		"                        --jobs), as CSV ('-': stdout)\n"
+		"      --heatmap FILE    a PNG heat map of the switch-to-switch links'\n"
+		"                        load (gnuplot)\n"
 		"      --rp N            random permutations for RP (default 1000)\n"
 		"      --seed K          seed of the random permutations (default 1)\n"
 		"      --format F        text (default), csv or json\n"
@@ -56,6 +62,7 @@ static void analyze_usage(FILE *out)
 
 struct analyze_args {
 	const char *topo, *lfts, *order, *jobs, *slfile, *against;
+	const char *links, *heatmap; /* --links CSV, --heatmap PNG */
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
@@ -104,6 +111,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "rail", required_argument, NULL, 'R' },
 		{ "speed", required_argument, NULL, 'V' },
 		{ "node-name-map", required_argument, NULL, 'N' },
+		{ "links", required_argument, NULL, 'K' },
+		{ "heatmap", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +141,12 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			break;
 		case 'A':
 			a->against = optarg;
+			break;
+		case 'K':
+			a->links = optarg;
+			break;
+		case 'H':
+			a->heatmap = optarg;
 			break;
 		case 'r':
 			a->nperm = (int)tool_number("--rp", optarg, 10000000);
@@ -454,6 +469,11 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (a.against && update_size(f, &s, a.against, &r, &err)) {
 		fprintf(stderr, "osmre analyze: %s: %s\n", a.against, err.msg);
+		goto out;
+	}
+	if ((a.links || a.heatmap) &&
+	    links_report(a.links, a.heatmap, f, &s, a.jobs, a.threads, &err)) {
+		fprintf(stderr, "osmre analyze: %s\n", err.msg);
 		goto out;
 	}
 	analysis_print(stdout, &r, a.fmt);

@@ -68,22 +68,6 @@ static const char *label(const struct nodemap *m, uint64_t guid, char *buf,
 	return buf;
 }
 
-/* CSV: the field quoted when it holds a comma, a quote or a space. */
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\" ")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 /* Matches the two sorted arrays: rows for every switch of either. */
 static struct row *match(const struct lft **va, int na, const struct lft **vb,
 			 int nb, int *nrows)
@@ -140,7 +124,8 @@ static void report(const struct row *r, int n, const struct nodemap *map,
 		if (!all && !x->entries && x->a && x->b)
 			continue;
 		if (csv) {
-			csv_field(label(map, x->guid, buf, sizeof(buf)));
+			tool_csv_field(stdout,
+				       label(map, x->guid, buf, sizeof(buf)));
 			printf(",0x%016" PRIx64 ",%s,%ld,%ld,%ld,%.1f\n",
 			       x->guid, state, x->entries, x->blocks, nb,
 			       (double)x->blocks * DIFF_BLOCK_US);

@@ -176,3 +176,18 @@ int main(int argc, char **argv)
 	usage(stderr);
 	return EXIT_USAGE;
 }
+
+void tool_csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\" \n")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}

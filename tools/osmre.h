@@ -3,6 +3,8 @@
 #ifndef OSMRE_TOOL_H
 #define OSMRE_TOOL_H
 
+#include <stdio.h>
+
 #include "fabric.h"
 
 /* Exit codes: 0 success, 1 the fabric or tables are not valid, 2 bad usage
@@ -40,5 +42,8 @@ int tool_tables_empty(const char *cmd, const char *lfts,
 /* Parses a non-negative integer option value or exits with a message. */
 long tool_number(const char *opt, const char *val, long max);
 double tool_now(void);
+/* A CSV field: as is, or quoted (quotes doubled) when it holds a comma,
+ * a quote, a space or a newline. */
+void tool_csv_field(FILE *fp, const char *s);
 
 #endif

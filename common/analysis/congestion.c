@@ -328,9 +328,10 @@ struct a2a_job {
 	const struct cong_order *o;
 	const long *off;
 	long total;
-	long **stamp; /* per thread: last item that counted a port */
-	int **cnt;    /* per thread: sources, then destinations */
-	long *bad;    /* per item */
+	long **stamp;  /* per thread: last item that counted a port */
+	int **cnt;     /* per thread: sources, then destinations */
+	long **routes; /* per thread: routes through a port; NULL: not asked */
+	long *bad;     /* per item */
 };
 
 static void a2a_item(void *arg, long item, int tid)
@@ -358,13 +359,17 @@ static void a2a_item(void *arg, long item, int tid)
 				stamp[path[x]] = item;
 				cnt[path[x]]++;
 			}
+		if (dst && j->routes)
+			for (x = 0; x < n; x++)
+				j->routes[tid][path[x]]++;
 	}
 	progress_step(o->progress, 1);
 }
 
-int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
-		    const struct cong_order *o, int threads,
-		    struct cong_result *r, struct osmre_err *err)
+static int a2a_run(const struct fabric *f, const struct lft_set *s,
+		   const struct cong_order *o, int threads,
+		   struct cong_result *r, struct cong_ports *ports,
+		   struct osmre_err *err)
 {
 	struct a2a_job j = { .f = f, .s = s, .o = o };
 	long q, i;
@@ -377,15 +382,21 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 	j.stamp = calloc((size_t)threads, sizeof(long *));
 	j.cnt = calloc((size_t)threads, sizeof(int *));
 	j.bad = calloc(2 * (size_t)o->n + 1, sizeof(long));
-	for (t = 0; j.stamp && j.cnt && t < threads; t++) {
+	if (ports)
+		j.routes = calloc((size_t)threads, sizeof(long *));
+	for (t = 0; j.stamp && j.cnt && (!ports || j.routes) && t < threads;
+	     t++) {
 		j.stamp[t] = malloc(((size_t)j.total + 1) * sizeof(long));
 		j.cnt[t] = calloc(2 * (size_t)j.total + 1, sizeof(int));
-		if (!j.stamp[t] || !j.cnt[t])
+		if (ports)
+			j.routes[t] = calloc((size_t)j.total + 1, sizeof(long));
+		if (!j.stamp[t] || !j.cnt[t] || (ports && !j.routes[t]))
 			break;
 		for (q = 0; q < j.total; q++)
 			j.stamp[t][q] = -1;
 	}
-	if (!j.off || !j.stamp || !j.cnt || !j.bad || t < threads) {
+	if (!j.off || !j.stamp || !j.cnt || !j.bad || (ports && !j.routes) ||
+	    t < threads) {
 		rc = osmre_fail(err, "out of memory");
 		goto out;
 	}
@@ -393,6 +404,9 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 	for (t = 1; t < threads; t++)
 		for (q = 0; q < 2 * j.total; q++)
 			j.cnt[0][q] += j.cnt[t][q];
+	for (t = 1; ports && t < threads; t++)
+		for (q = 0; q < j.total; q++)
+			j.routes[0][q] += j.routes[t][q];
 	for (q = 0; q < j.total; q++) {
 		int m = j.cnt[0][q] < j.cnt[0][j.total + q] ?
 				j.cnt[0][q] :
@@ -403,16 +417,52 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 	}
 	for (i = 0; i < o->n; i++)
 		r->unroutable += j.bad[i];
+	if (ports) { /* handed over: the counts, the offsets, the routes */
+		ports->total = j.total;
+		ports->off = (long *)j.off;
+		ports->sources = j.cnt[0];
+		ports->routes = j.routes[0];
+		j.off = NULL;
+		j.cnt[0] = NULL;
+		j.routes[0] = NULL;
+	}
 out:
 	for (t = 0; j.stamp && t < threads; t++)
 		free(j.stamp[t]);
 	for (t = 0; j.cnt && t < threads; t++)
 		free(j.cnt[t]);
+	for (t = 0; j.routes && t < threads; t++)
+		free(j.routes[t]);
 	free(j.stamp);
 	free(j.cnt);
+	free(j.routes);
 	free(j.bad);
 	free((void *)j.off);
 	return rc;
+}
+
+int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
+		    const struct cong_order *o, int threads,
+		    struct cong_result *r, struct osmre_err *err)
+{
+	return a2a_run(f, s, o, threads, r, NULL, err);
+}
+
+int cong_all_to_all_ports(const struct fabric *f, const struct lft_set *s,
+			  const struct cong_order *o, int threads,
+			  struct cong_result *r, struct cong_ports *ports,
+			  struct osmre_err *err)
+{
+	memset(ports, 0, sizeof(*ports));
+	return a2a_run(f, s, o, threads, r, ports, err);
+}
+
+void cong_ports_free(struct cong_ports *p)
+{
+	free(p->off);
+	free(p->sources);
+	free(p->routes);
+	memset(p, 0, sizeof(*p));
 }
 
 struct shift_job {

@@ -56,6 +56,24 @@ int cong_all_to_all(const struct fabric *f, const struct lft_set *s,
 		    const struct cong_order *o, int threads,
 		    struct cong_result *r, struct osmre_err *err);
 /*
+ * All-to-all's figures per output port, for a per-link report: port p
+ * of node n is index off[n] + p; sources[q] and sources[total + q] are
+ * the CA ports sending through it and the destinations reached through
+ * it (its A2A risk is their minimum), routes[q] the routes (ordered CA
+ * port pairs) through it.  Free with cong_ports_free (also on error).
+ */
+struct cong_ports {
+	long total;
+	long *off;
+	int *sources; /* 2 * total: sources, then destinations */
+	long *routes;
+};
+int cong_all_to_all_ports(const struct fabric *f, const struct lft_set *s,
+			  const struct cong_order *o, int threads,
+			  struct cong_result *r, struct cong_ports *ports,
+			  struct osmre_err *err);
+void cong_ports_free(struct cong_ports *p);
+/*
  * RP: nperm random permutations (Fisher-Yates, permutation i seeded with
  * seed + i, so the result does not depend on the threads); the risk is the
  * median (the lower one for an even count) of the per-permutation maxima.

@@ -159,6 +159,13 @@ int jobs_host_port(const struct fab_node *nd)
 int jobs_efi(const struct fabric *f, const struct lft_set *s,
 	     const struct jobs *j, struct efi_result *r, struct osmre_err *err)
 {
+	return jobs_efi_ports(f, s, j, r, NULL, err);
+}
+
+int jobs_efi_ports(const struct fabric *f, const struct lft_set *s,
+		   const struct jobs *j, struct efi_result *r, long **per_port,
+		   struct osmre_err *err)
+{
 	long *off = malloc(((size_t)f->nnodes + 1) * sizeof(long)), total = 0;
 	long *gamma = NULL, *mine = NULL;
 	int *stamp = NULL, i, p, job;
@@ -251,6 +258,10 @@ int jobs_efi(const struct fabric *f, const struct lft_set *s,
 	r->avg_job_max = j->njobs ? sum / j->njobs : 0;
 	r->dark_pct = r->links ? 100.0 * (double)dark / (double)r->links : 0;
 	free(off);
+	if (per_port) {
+		*per_port = gamma;
+		gamma = NULL;
+	}
 	free(gamma);
 	free(mine);
 	free(stamp);

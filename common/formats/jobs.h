@@ -52,5 +52,10 @@ struct efi_result {
 };
 int jobs_efi(const struct fabric *f, const struct lft_set *s,
 	     const struct jobs *j, struct efi_result *r, struct osmre_err *err);
+/* jobs_efi, and each output port's EFI in *per_port (malloc()ed; port p
+ * of node n at the sum of nports + 1 over the nodes before n, plus p). */
+int jobs_efi_ports(const struct fabric *f, const struct lft_set *s,
+		   const struct jobs *j, struct efi_result *r, long **per_port,
+		   struct osmre_err *err);
 
 #endif

@@ -124,7 +124,7 @@ int cmd_route(int argc, char **argv)
 	struct lft_set ls = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
-	int c, lmc = 0, rc = EXIT_USAGE;
+	int c, lmc = 0, imported, rc = EXIT_USAGE;
 	double t0, t1;
 	FILE *fp;
 
@@ -225,10 +225,13 @@ int cmd_route(int argc, char **argv)
 	f = tool_load_topo(topo, lmc);
 	if (!f)
 		return EXIT_USAGE;
-	if (lidsf && (lftdump_read(lidsf, &ls, &err) ||
-		      lft_set_import_lids(&ls, f, &err) <= 0)) {
+	if (lidsf && lftdump_read(lidsf, &ls, &err)) {
+		fprintf(stderr, "osmre route: %s\n", err.msg); /* (names it) */
+		goto out;
+	}
+	if (lidsf && (imported = lft_set_import_lids(&ls, f, &err)) <= 0) {
 		fprintf(stderr, "osmre route: %s: %s\n", lidsf,
-			*err.msg ? err.msg : "no port GUIDs in the dump");
+			imported ? err.msg : "no port GUIDs in the dump");
 		goto out;
 	}
 	if (lidsf) {

@@ -45,6 +45,7 @@ static void usage(FILE *out)
 }
 
 static const char *node_name_map;
+const char *tool_cmd = "osmre";
 
 void tool_node_name_map(const char *path)
 {
@@ -81,16 +82,16 @@ struct fabric *tool_load_topo(const char *path, int lmc)
 	struct fabric *f;
 
 	if (netfile_read(path, &f, &err)) {
-		fprintf(stderr, "osmre: %s\n", err.msg);
+		fprintf(stderr, "osmre %s: %s\n", tool_cmd, err.msg);
 		return NULL;
 	}
 	if (node_name_map && apply_node_names(f, &err)) {
-		fprintf(stderr, "osmre: %s\n", err.msg);
+		fprintf(stderr, "osmre %s: %s\n", tool_cmd, err.msg);
 		fabric_free(f);
 		return NULL;
 	}
 	if (!lids_present(f) && lids_assign(f, lmc, &err)) {
-		fprintf(stderr, "osmre: %s: %s\n", path, err.msg);
+		fprintf(stderr, "osmre %s: %s: %s\n", tool_cmd, path, err.msg);
 		fabric_free(f);
 		return NULL;
 	}
@@ -170,8 +171,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			tool_cmd = cmds[i].name;
 			return cmds[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "osmre: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -7,6 +7,9 @@
 
 #include "fabric.h"
 
+/* The subcommand running ("route", ...), for "osmre CMD: ..." messages. */
+extern const char *tool_cmd;
+
 /* Exit codes: 0 success, 1 the fabric or tables are not valid, 2 bad usage
  * or unreadable input. */
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2 };

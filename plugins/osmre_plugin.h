@@ -142,7 +142,11 @@ void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t);
 void status_write(struct osmre *p, const char *engine, const char *result,
 		  const char *msg, double secs, int switches);
 
-/* dump.c: dmodc's state after a pass, when routing dumps are enabled */
-void dump_dmodc(struct osmre *p, const struct fabric *f);
+/* dump.c: the engine's state after a pass, when routing dumps are on
+ * (log flag 0x40): dump_open gives the file the engine writes
+ * (engine_opts.state; NULL: dumps off or no file), dump_close puts it in
+ * place as <dump_files_dir>/osmre-<engine>.dump when ok */
+FILE *dump_open(struct osmre *p, const char *engine);
+void dump_close(struct osmre *p, const char *engine, FILE *fp, int ok);
 
 #endif

@@ -69,7 +69,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	struct lft_set prev = { 0 };
 	struct jobs jobs = { 0 };
 	struct engine_opts o;
-	int rc = -1, jobs_changed = 0;
+	int rc = -1, jobs_changed = 0, routed;
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.dmodc = p->dmodc;
@@ -86,7 +86,10 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 			goto out;
 		o.prev = &prev;
 	}
-	if (engine_route(e, &o, f, &r, err)) {
+	o.state = dump_open(p, e->name);
+	routed = !engine_route(e, &o, f, &r, err);
+	dump_close(p, e->name, o.state, routed);
+	if (!routed) {
 		if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && !o.topology[0] &&
 		    !r.inferred[0])
 			osmre_prefix(err,
@@ -163,8 +166,6 @@ static int routing_pass(void *ctx)
 		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables)\n",
 		name, kept ? "kept the committed tables of" : "routed", s.n,
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	if ((e->produces & ENGINE_CA_HOPS) && !kept)
-		dump_dmodc(p, f);
 	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, s.n);
 	rc = 0;
 	goto out;

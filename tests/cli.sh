@@ -235,6 +235,15 @@ if command -v gnuplot >/dev/null; then
 fi
 expect "analyze --links: unwritable" 2 "nodir/x.csv: cannot write" \
 	$OSMRE analyze -q --topo "$T/sar.net" --lfts "$T/sj.lfts" --links "$T/nodir/x.csv"
+# route --state: the engine's state dump, as the plugin writes it
+$OSMRE route -e pqft --topo "$T/p2.net" --out "$T/x.lfts" --state "$T/q.state" 2>/dev/null
+[ "$(grep -c '^plane [01]$' "$T/q.state")" = 2 ] && [ "$(grep -c '^switch 0x.* level 1 tuple' "$T/q.state")" = 8 ] &&
+	[ "$(grep -c '^  port [0-9]* host [0-9]* lid ' "$T/q.state")" = 32 ] &&
+	ok "route --state: pqft, each plane" || { ko "route --state: pqft"; head "$T/q.state"; }
+expect "route --state: dmodc" 0 "^switch 0x0000000000200000 rank 1 divider" \
+	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/x.lfts" --state -
+expect "route --state: unwritable" 2 "nodir/s: No such file or directory" \
+	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/x.lfts" --state "$T/nodir/s"
 # validity per plane: plane 0 intact, plane 1's losses counted there
 $OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
 grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&

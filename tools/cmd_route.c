@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ static void route_usage(FILE *out)
 		"                      around faults (default 1)\n"
 		"      --jobs FILE     sar: the job file (without: DFSSSP)\n"
 		"      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n"
+		"      --state FILE    the engine's state dump, as the plugin writes\n"
+		"                      osmre-ENGINE.dump (osmre(8), FILES; '-': stdout)\n"
 		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
 		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
 		"                      the compute nodes\n"
@@ -104,6 +107,7 @@ int cmd_route(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'J' },
 		{ "sls", required_argument, NULL, 'W' },
+		{ "state", required_argument, NULL, 'D' },
 		{ "max-vls", required_argument, NULL, 'V' },
 		{ "io-guids", required_argument, NULL, 'I' },
 		{ "escape-vl", required_argument, NULL, 'E' },
@@ -114,6 +118,7 @@ int cmd_route(int argc, char **argv)
 	};
 	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
+	const char *statef = NULL;
 	struct lft_set prev = { 0 };
 	const struct engine *e;
 	struct guidlist io = { 0 };
@@ -124,7 +129,7 @@ int cmd_route(int argc, char **argv)
 	struct lft_set ls = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
-	int c, lmc = 0, imported, rc = EXIT_USAGE;
+	int c, lmc = 0, imported, failed, rc = EXIT_USAGE;
 	double t0, t1;
 	FILE *fp;
 
@@ -165,6 +170,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'W':
 			slsf = optarg;
+			break;
+		case 'D':
+			statef = optarg;
 			break;
 		case 'V':
 			o.max_vls = (int)tool_number("--max-vls", optarg, 15);
@@ -276,8 +284,20 @@ int cmd_route(int argc, char **argv)
 	}
 	o.jobs = &jobs;
 	o.io = &io;
+	if (statef &&
+	    !(o.state = strcmp(statef, "-") ? fopen(statef, "w") : stdout)) {
+		fprintf(stderr, "osmre route: %s: %s\n", statef,
+			strerror(errno));
+		goto out;
+	}
 	t0 = tool_now();
-	if (engine_route(e, &o, f, &r, &err)) {
+	failed = engine_route(e, &o, f, &r, &err);
+	if (o.state && o.state != stdout && fclose(o.state) && !failed) {
+		fprintf(stderr, "osmre route: %s: write error\n", statef);
+		goto out;
+	}
+	o.state = NULL;
+	if (failed) {
 		fprintf(stderr, "osmre route: %s: %s: %s\n", engine, topo,
 			err.msg);
 		rc = EXIT_INVALID;

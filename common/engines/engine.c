@@ -6,6 +6,7 @@
 
 #include "components.h"
 #include "dmodc.h"
+#include "engine_state.h"
 #include "engine.h"
 #include "lids.h"
 #include "pgft.h"
@@ -16,10 +17,21 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 			struct route_result *r, struct osmre_err *err)
 {
 	struct dmodc_opts d = { .threads = o->threads };
+	struct dmodc *tmp;
+	int rc;
 
-	if (o->dmodc)
-		return dmodc_run(o->dmodc, f, &d, &r->tables, err);
-	return dmodc_route(f, &d, &r->tables, err);
+	if (!o->dmodc && !o->state)
+		return dmodc_route(f, &d, &r->tables, err);
+	/* the state outlives the pass (o->dmodc) or is dumped */
+	tmp = o->dmodc ? NULL : dmodc_new();
+	if (!o->dmodc && !tmp)
+		return osmre_fail(err, "out of memory");
+	rc = dmodc_run(o->dmodc ? o->dmodc : tmp, f, &d, &r->tables, err);
+	if (!rc && o->state &&
+	    dmodc_state_write(o->state, o->dmodc ? o->dmodc : tmp, f))
+		rc = osmre_fail(err, "state dump: write error");
+	dmodc_free(tmp);
+	return rc;
 }
 
 /* The parameters given (o->topology), or read off f (complete, or
@@ -33,9 +45,11 @@ static int pqft_params(const struct engine_opts *o, const struct fabric *f,
 	return pqft_infer(f, t, err) ? 1 : 0;
 }
 
+/* pqft on f (one plane; plane: its number for the state dump, -1 when
+ * the fabric has one) */
 static int pqft_plane(const struct engine_opts *o, const struct fabric *f,
 		      const struct pgft_params *t, struct lft_set *tables,
-		      struct osmre_err *err)
+		      int plane, struct osmre_err *err)
 {
 	struct pqft *q = pqft_new();
 	int rc;
@@ -47,6 +61,8 @@ static int pqft_plane(const struct engine_opts *o, const struct fabric *f,
 			     pqft_route(q, tables, o->threads, err) ?
 		     -1 :
 		     0;
+	if (!rc && o->state && pqft_state_write(o->state, q, plane))
+		rc = osmre_fail(err, "state dump: write error");
 	pqft_free(q);
 	return rc;
 }
@@ -54,14 +70,14 @@ static int pqft_plane(const struct engine_opts *o, const struct fabric *f,
 /* Plane c of f routed alone, its switches' tables copied into f's. */
 static int pqft_copy_plane(const struct engine_opts *o, const struct fabric *f,
 			   const struct fabric *v, const int *comp, int c,
-			   const struct pgft_params *t, struct lft_set *into,
-			   struct osmre_err *err)
+			   int plane, const struct pgft_params *t,
+			   struct lft_set *into, struct osmre_err *err)
 {
 	struct lft_set s;
 	int n;
 
 	if (lft_set_for_fabric(v, lids_max(f), &s, err) ||
-	    pqft_plane(o, v, t, &s, err)) {
+	    pqft_plane(o, v, t, &s, plane, err)) {
 		lft_set_free(&s);
 		return -1;
 	}
@@ -112,7 +128,7 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 			if (!o->topology || !o->topology[0])
 				topo_spec_format(&one, r->inferred,
 						 sizeof(r->inferred));
-			rc = pqft_plane(o, f, &one, &r->tables, err);
+			rc = pqft_plane(o, f, &one, &r->tables, -1, err);
 		}
 		goto out;
 	}
@@ -149,7 +165,7 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 
 		if (status[k])
 			t[k] = *first;
-		if (pqft_copy_plane(o, f, view[k], comp, cid[k], &t[k],
+		if (pqft_copy_plane(o, f, view[k], comp, cid[k], k, &t[k],
 				    &r->tables, err)) {
 			osmre_prefix(err, "plane %d", k);
 			goto out;
@@ -218,6 +234,8 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 	}
 	if (sar_route(f, &so, &r->tables, &l->res, err))
 		return -1;
+	if (o->state && sar_state_write(o->state, f, &l->res, o->prev != NULL))
+		return osmre_fail(err, "state dump: write error");
 	l->have = 1;
 	l->src_of_lid = src_of_lid(f, &l->res);
 	if (!l->src_of_lid)

@@ -14,6 +14,7 @@
 #define OSMRE_ENGINE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabric.h"
 #include "guidlist.h"
@@ -59,6 +60,9 @@ struct engine_opts {
 	/* ENGINE_STABLE: the tables in force, bound to the fabric; the
 	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
 	const struct lft_set *prev;
+	/* pqft, sar: their state dump (engine_state.h) written there; NULL:
+	 * none */
+	FILE *state;
 };
 
 /* An SL per (source CA port, destination LID) path: sar's layers. */

@@ -29,8 +29,12 @@ sleep 1
 check "LFTs read back" read_lfts H_35_5 "$W/fabric.lfts"
 check "fabric LFTs valid and up-down" "$OSMRE" check --topo "$NET" --lfts "$W/fabric.lfts"
 "$OSMRE" route -e pqft --topology "$SPEC" --topo "$NET" --lids "$W/fabric.lfts" \
-	--out "$W/offline.lfts" 2>/dev/null
+	--out "$W/offline.lfts" --state "$W/offline.state" 2>/dev/null
 check "fabric LFTs identical to osmre route -e pqft" same_lfts "$W/fabric.lfts" "$W/offline.lfts"
+# pqft's state dump (routing dumps on: log flag 0x40): the plugin's
+# equals osmre route --state's
+check "pqft state dumped" grep -q "^switch 0x[0-9a-f]* level 1 tuple " "$W/dump/osmre-pqft.dump"
+check "pqft state as offline" cmp -s "$W/dump/osmre-pqft.dump" "$W/offline.state"
 "$OSMRE" analyze -q --rp 10 --order "file:$W/hosts.order" --topo "$NET" \
 	--lfts "$W/fabric.lfts" >"$W/analyze.out" 2>&1
 cat "$W/analyze.out"

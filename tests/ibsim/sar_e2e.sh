@@ -26,6 +26,14 @@ tables_like() {
 	same_lfts "$W/$1.lfts" "$W/$1.offline"
 }
 check "fabric tables identical to osmre route -e sar --jobs" tables_like first "$J"
+check "sar state dumped" grep -q "^layers 1 pass full job-aware 1 efi-sar" "$W/dump/osmre-sar.dump"
+# (its SLs part is the SL file osmre route writes)
+sls_part() {
+	grep -v '^#' "$W/first.sls" >"$W/sls.a"
+	grep -v '^#' "$W/dump/osmre-sar.dump" | grep -v '^layers ' >"$W/sls.b"
+	cmp -s "$W/sls.a" "$W/sls.b"
+}
+check "sar state: the paths' SLs as osmre route --sls" sls_part
 "$OSMRE" analyze -q --rp 10 --no-updown --jobs "$J" --sl-file "$W/first.sls" \
 	--topo "$NET" --lfts "$W/first.lfts" >"$W/first.out" 2>&1
 cat "$W/first.out"

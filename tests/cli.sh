@@ -244,6 +244,18 @@ expect "route --state: dmodc" 0 "^switch 0x0000000000200000 rank 1 divider" \
 	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/x.lfts" --state -
 expect "route --state: unwritable" 2 "nodir/s: No such file or directory" \
 	$OSMRE route -e dmodc --topo "$T/p2.net" --out "$T/x.lfts" --state "$T/nodir/s"
+# osmre(1) lists, under each subcommand, every option its --help gives
+man1=${OSMRE_SRCDIR:-$(dirname "$0")/..}/man/osmre.1
+# (the lines that head an entry of an options list)
+awk 'prev == ".TP" { print } { prev = $0 }' "$man1" >"$T/tp"
+for c in gen route check diff analyze status reroute jobwatch subscribe; do
+	$OSMRE $c --help 2>/dev/null | grep -o -- ' --[a-z][a-z-]*' | sort -u >"$T/opts"
+	[ "$c" = subscribe ] && [ ! -s "$T/opts" ] && continue # (built without libibumad)
+	missing=$(while read -r o; do
+		grep -q -- "$(echo "$o" | sed 's/^ //; s/-/\\\\-/g')\\>" "$T/tp" || echo "$o"
+	done <"$T/opts")
+	[ -z "$missing" ] && ok "osmre(1) lists $c's options" || ko "osmre(1) lacks $c's options:$missing"
+done
 # validity per plane: plane 0 intact, plane 1's losses counted there
 $OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
 grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&

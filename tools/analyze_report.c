@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "analyze_report.h"
+#include "osmre.h"
 
 int analysis_valid(const struct analysis *a)
 {
@@ -136,11 +137,12 @@ static void csv(FILE *fp, const struct analysis *a)
 		r->unreachable, r->loops);
 	if (a->updown_checked)
 		fprintf(fp, "%ld", r->updown);
-	fprintf(fp, ",%ld,%d,%.3f,%d,%d,%d,%ld,%ld,%s,%d,%d,%d,%d,%d,%ld,%ld,",
+	fprintf(fp, ",%ld,%d,%.3f,%d,%d,%d,%ld,%ld,",
 		r->sw_unreachable + r->sw_loops, r->min_hops, r->avg_hops,
-		r->max_hops, a->acyclic, a->nvl, a->channels, a->deps, a->order,
-		a->nports, a->a2a, a->sp, a->rp, a->nperm, a->seed,
-		a->unroutable);
+		r->max_hops, a->acyclic, a->nvl, a->channels, a->deps);
+	tool_csv_field(fp, a->order); /* (a file's path with --order file:) */
+	fprintf(fp, ",%d,%d,%d,%d,%d,%ld,%ld,", a->nports, a->a2a, a->sp, a->rp,
+		a->nperm, a->seed, a->unroutable);
 	if (a->has_jobs)
 		fprintf(fp, "%d,%d,%ld,%.2f,%.1f", a->njobs, a->nhosts,
 			a->efi_max, a->efi_avg_job_max, a->dark_pct);

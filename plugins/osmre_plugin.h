@@ -76,12 +76,14 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err);
  * Copies the routes into new_lft, sets port profiles and hop counts: for
  * switch LIDs by walking the routes; for CA LIDs only when cost is not
  * NULL, as cost(ctx, switch, leaf) + 1 (the engine's routes to a CA follow
- * a cost it knows down by one per hop; cost < 0: not known).
+ * a cost it knows down by one per hop; cost < 0: not known).  The switch
+ * LIDs' hop counts are set on threads (<= 0: online CPUs), switch by
+ * switch.
  */
 typedef int (*lfts_cost_fn)(void *ctx, int sw, int leaf);
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
-		   struct osmre_err *err);
+		   int threads, struct osmre_err *err);
 
 /*
  * OpenSM marks a switch it creates "need_update = 2" (send every block)

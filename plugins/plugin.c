@@ -154,7 +154,7 @@ static int routing_pass(void *ctx)
 		goto fail;
 	t1 = clock_mono();
 	if (lfts_to_subnet(p->osm, f, &s, hops ? dmodc_hops_cost : NULL,
-			   p->dmodc, &err))
+			   p->dmodc, p->opt.dmodc_threads, &err))
 		goto fail;
 	t2 = clock_mono();
 	settled = subnet_settle_switches(p->osm);

@@ -11,6 +11,7 @@
 #include <opensm/osm_switch.h>
 
 #include "lft_hops.h"
+#include "parallel.h"
 #include "lids.h"
 
 struct node_ix {
@@ -149,9 +150,34 @@ static void set_hops(osm_switch_t *sw, unsigned lid, int h)
 	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
 }
 
+struct hops_job {
+	const struct sw_hops *m;
+	osm_switch_t **by_node;
+};
+
+/* The hop counts of switches 64 * blk .. 64 * blk + 63 of m. */
+static void hops_block(void *arg, long blk, int tid)
+{
+	const struct hops_job *hj = arg;
+	const struct sw_hops *m = hj->m;
+	int i, j, b = (int)blk * 64;
+
+	(void)tid;
+	for (i = b; i < m->n && i < b + 64; i++) {
+		osm_switch_t *sw = hj->by_node[m->node[i]];
+
+		for (j = 0; sw && j < m->n; j++) {
+			uint8_t h = m->hops[(size_t)j * m->n + i];
+
+			if (h != LFT_HOPS_BYTE_NONE)
+				set_hops(sw, m->lid[j], h);
+		}
+	}
+}
+
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
-		   struct osmre_err *err)
+		   int threads, struct osmre_err *err)
 {
 	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
 	struct guid_map gm;
@@ -162,7 +188,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		calloc((size_t)f->nnodes + 1, sizeof(osm_switch_t *));
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
-	int rc = -1, i, j, b, nsw = 0;
+	int rc = -1, i, nsw = 0;
 	struct sw_hops m;
 	osm_switch_t **by_node =
 		calloc((size_t)f->nnodes + 1, sizeof(*by_node));
@@ -205,19 +231,15 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	 */
 	if (lft_switch_hops(f, s, &m, err))
 		goto out1;
-	/* switch by switch, 64 at a time: OpenSM's per-switch hop arrays are
-	 * then written in order */
-	for (b = 0; b < m.n; b += 64)
-		for (i = b; i < m.n && i < b + 64; i++) {
-			osm_switch_t *sw = by_node[m.node[i]];
+	/* switch by switch, 64 at a time, blocks on threads: a switch's hop
+	 * arrays are its own (osm_switch_set_hops touches nothing else), and
+	 * the first pass spends most of its time allocating them */
+	{
+		struct hops_job hj = { &m, by_node };
 
-			for (j = 0; sw && j < m.n; j++) {
-				uint8_t h = m.hops[(size_t)j * m.n + i];
-
-				if (h != LFT_HOPS_BYTE_NONE)
-					set_hops(sw, m.lid[j], h);
-			}
-		}
+		parallel_for(threads > 0 ? threads : parallel_default_threads(),
+			     (m.n + 63) / 64, hops_block, &hj);
+	}
 	sw_hops_free(&m);
 	for (i = 0; i < nsw && cost; i++) {
 		osm_switch_t *sw = sw_at[i];

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The size of an update: LFT entries and 64-LID blocks that change (and
+# the push time at 4.6 us per block, the SAR slides' figure) when one
+# leaf uplink, one spine link (level 2 to 3) or one whole level-2 switch
+# fails, per engine, on a PGFT.  osmre's engines route offline, the
+# failed fabric with the intact one's LIDs (--lids), pqft given the
+# parameters, sar as the plugin does on a topology change with the jobs
+# unchanged (--previous: its stable re-route); OpenSM's engines route
+# inside OpenSM on ibsim, the tables read back with dump_fts before and
+# after ibsim's Unlink (the link linked back before the next failure; the
+# switch last).  Each pair of table sets goes through `osmre diff`.
+#   sh bench/update-size.sh H M W P [ENGINE...] >OUT.csv   (from a build directory)
+# default engines: dmodc pqft sar ftree updn
+set -u
+h=$1 m=$2 w=$3 p=$4
+shift 4
+ENGINES=${*:-dmodc pqft sar ftree updn}
+top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_TESTS_DIR=$top/tests
+OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
+OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
+IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
+OSM_UP_TIMEOUT=3600
+SIM_START_TIMEOUT=600
+. "$top/tests/ibsim/lib.sh"
+NET=$W/f.net
+SPEC="pgft($h;$m;$w;$p)"
+"$OSMRE" gen pgft "$h" "$m" "$w" "$p" -o "$NET" 2>/dev/null || exit 1
+# the failures, by the generator's names: the first leaf's first uplink,
+# the first level-2 switch's first uplink, the first level-2 switch
+link_up() {	# link_up LEVEL: "SWITCH PORT PEER PEERPORT" of a level's first uplink
+	awk -v me="\"S$1_" -v up="\"S$(($1 + 1))_" '
+		/^Switch/ { n = $3; next }
+		n ~ "^" me && $2 ~ "^" up {
+			p = $1; gsub(/[][]/, "", p); q = $2; sub(/.*\[/, "", q); sub(/\]/, "", q)
+			r = $2; sub(/\[.*/, "", r)
+			print n, p, r, q; exit }' "$NET" | tr -d '"'
+}
+LEAF=$(link_up 1)
+SPINE=$(link_up 2)
+SW=$(echo "$SPINE" | cut -d' ' -f1)
+# without NET LINK|SWITCH: the net file less that link or all the switch's
+without() {
+	if [ $# -eq 4 ]; then
+		awk -v a="\"$1\"" -v ap="$2" -v b="\"$3\"" -v bp="$4" '
+			/^(Switch|Hca)/ { n = $3 }
+			!(n == a && $1 == "[" ap "]") && !(n == b && $1 == "[" bp "]") { print }' "$NET"
+	else
+		awk -v s="\"$1\"" '/^(Switch|Hca)/ { n = $3 }
+			!(n == s && /^\[/) && !($2 ~ "^" s "\\[") { print }' "$NET"
+	fi
+}
+without $LEAF >"$W/leaf.net"
+without $SPINE >"$W/spine.net"
+without "$SW" >"$W/switch.net"
+echo "fabric,engine,failure,failed,routed_by,switches_changed,entries_changed,blocks_changed,blocks,push_ms"
+row() {	# row ENGINE FAILURE WHAT A.lfts B.lfts [ROUTED_BY]
+	"$OSMRE" diff "$4" "$5" 2>/dev/null | sed -n 's/^total: \([0-9]*\) switch(es) changed of [0-9]*, \([0-9]*\) entries, \([0-9]*\) of \([0-9]*\) 64-LID blocks; push \([0-9.]*\) ms.*/\1,\2,\3,\4,\5/p' |
+		sed "s/^/PGFT($h;$m;$w;$p),$1,$2,\"$3\",${6:-$1},/"
+}
+by() { grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" | tail -1 | cut -d' ' -f1; }
+for e in $ENGINES; do
+	case $e in
+	dmodc|pqft|sar)
+		x=""
+		[ "$e" = pqft ] && x="--topology $SPEC"
+		# shellcheck disable=SC2086
+		"$OSMRE" route -e "$e" $x --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
+		for fl in leaf spine switch; do
+			prev=""
+			[ "$e" = sar ] && prev="--previous $W/$e.lfts"
+			# shellcheck disable=SC2086
+			"$OSMRE" route -e "$e" $x $prev --topo "$W/$fl.net" --lids "$W/$e.lfts" \
+				-o "$W/$e-$fl.lfts" 2>/dev/null || { echo "$e $fl: refused" >&2; continue; }
+			case $fl in leaf) what=$LEAF ;; spine) what=$SPINE ;; *) what=$SW ;; esac
+			row "$e" "$fl" "$what" "$W/$e.lfts" "$W/$e-$fl.lfts"
+		done
+		;;
+	*)
+		[ -n "$SIM_PID" ] || sim_start "$NET" >/dev/null || exit 1
+		host=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); print x; exit }' "$NET")
+		reader=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); h = x } END { print h }' "$NET")
+		ROUTING=$e osm_start "$host" >/dev/null || { echo "$e: no SUBNET UP" >&2; continue; }
+		sleep 2
+		[ "$(by)" = "$e" ] || echo "$e: the intact fabric was routed by $(by)" >&2
+		read_lfts "$reader" "$W/$e.lfts" || continue
+		for fl in leaf spine switch; do
+			n=$(count_log "tables configured on all switches")
+			case $fl in
+			leaf) set -- $LEAF; console "Unlink \"$1\"[$2]"; what=$LEAF ;;
+			spine) set -- $SPINE; console "Unlink \"$1\"[$2]"; what=$SPINE ;;
+			switch) console "Unlink \"$SW\""; what=$SW ;;
+			esac
+			wait_log "tables configured on all switches" $((n + 1)) 3600 >/dev/null
+			sleep 2
+			read_lfts "$reader" "$W/$e-$fl.lfts" &&
+				row "$e" "$fl" "$what" "$W/$e.lfts" "$W/$e-$fl.lfts" "$(by)"
+			if [ "$fl" != switch ]; then
+				n=$(count_log "tables configured on all switches")
+				console "ReLink \"$1\"[$2]"
+				wait_log "tables configured on all switches" $((n + 1)) 3600 >/dev/null
+				sleep 2
+			fi
+		done
+		osm_stop
+		stop_pids "$SIM_PID"
+		SIM_PID=
+		;;
+	esac
+done

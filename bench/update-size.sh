@@ -10,6 +10,9 @@
 # inside OpenSM on ibsim, the tables read back with dump_fts before and
 # after ibsim's Unlink (the link linked back before the next failure; the
 # switch last).  Each pair of table sets goes through `osmre diff`.
+# Blocks depend on the LIDs: with OSM_LIDS=1, osmre's engines route with
+# the LIDs OpenSM gives the intact fabric on ibsim (one OpenSM pass with
+# updn first), so that their blocks compare with OpenSM's engines'.
 #   sh bench/update-size.sh H M W P [ENGINE...] >OUT.csv   (from a build directory)
 # default engines: dmodc pqft sar ftree updn
 set -u
@@ -60,13 +63,25 @@ row() {	# row ENGINE FAILURE WHAT A.lfts B.lfts [ROUTED_BY]
 		sed "s/^/PGFT($h;$m;$w;$p),$1,$2,\"$3\",${6:-$1},/"
 }
 by() { grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" | tail -1 | cut -d' ' -f1; }
+LIDS=""
+if [ "${OSM_LIDS:-0}" = 1 ]; then
+	sim_start "$NET" >/dev/null || exit 1
+	host=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); print x; exit }' "$NET")
+	reader=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); h = x } END { print h }' "$NET")
+	ROUTING=updn osm_start "$host" >/dev/null && sleep 2 &&
+		read_lfts "$reader" "$W/osm-lids.lfts" && LIDS="--lids $W/osm-lids.lfts"
+	osm_stop
+	stop_pids "$SIM_PID"
+	SIM_PID=
+	[ -n "$LIDS" ] || { echo "no LIDs from OpenSM" >&2; exit 1; }
+fi
 for e in $ENGINES; do
 	case $e in
 	dmodc|pqft|sar)
 		x=""
 		[ "$e" = pqft ] && x="--topology $SPEC"
 		# shellcheck disable=SC2086
-		"$OSMRE" route -e "$e" $x --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
+		"$OSMRE" route -e "$e" $x $LIDS --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
 		for fl in leaf spine switch; do
 			prev=""
 			[ "$e" = sar ] && prev="--previous $W/$e.lfts"

@@ -28,54 +28,17 @@ static void reroute_usage(FILE *out)
 
 int cmd_reroute(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "pidfile", required_argument, NULL, 'f' },
-		{ "auto", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pidfile = NULL;
-	long pid = 0;
-	int c, ways = 0;
-	struct osmre_err err;
+	pid_t pid;
+	int rc =
+		opensm_args(argc, argv, "reroute", reroute_usage, stderr, &pid);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			pid = tool_number("--pid", optarg, 0x7fffffffL);
-			ways++;
-			break;
-		case 'f':
-			pidfile = optarg;
-			ways++;
-			break;
-		case 'a':
-			ways++;
-			break;
-		case 'h':
-			reroute_usage(stdout);
-			return 0;
-		default:
-			reroute_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc || ways > 1) {
-		fprintf(stderr,
-			"osmre reroute: one of --pid, --pidfile, --auto, no other argument\n");
-		return EXIT_USAGE;
-	}
-	pid = opensm_target(pid, pidfile, &err);
-	if (!pid) {
-		fprintf(stderr, "osmre reroute: %s\n", err.msg);
-		return EXIT_INVALID;
-	}
+	if (rc || !pid)
+		return rc;
 	if (kill((pid_t)pid, SIGUSR2)) {
 		perror("osmre reroute: kill");
 		return EXIT_INVALID;
 	}
 	printf("osmre reroute: opensm %ld signalled (SIGUSR2: a re-route)\n",
-	       pid);
+	       (long)pid);
 	return 0;
 }

@@ -122,50 +122,15 @@ static char *read_status(long pid, char *path, size_t size,
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "pidfile", required_argument, NULL, 'f' },
-		{ "auto", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char path[4200], v[8][512], *text;
-	const char *pidfile = NULL;
 	struct osmre_err err;
-	long pid = 0, fpid;
-	int c, ways = 0;
+	pid_t p;
+	long pid, fpid;
+	int rc = opensm_args(argc, argv, "status", status_usage, stdout, &p);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			pid = tool_number("--pid", optarg, 0x7fffffffL);
-			ways++;
-			break;
-		case 'f':
-			pidfile = optarg;
-			ways++;
-			break;
-		case 'a':
-			ways++;
-			break;
-		case 'h':
-			status_usage(stdout);
-			return 0;
-		default:
-			status_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc || ways > 1) {
-		fprintf(stderr,
-			"osmre status: one of --pid, --pidfile, --auto, no other argument\n");
-		return EXIT_USAGE;
-	}
-	pid = opensm_target(pid, pidfile, &err);
-	if (!pid) {
-		printf("osmre status: %s\n", err.msg);
-		return EXIT_INVALID;
-	}
+	if (rc || !p)
+		return rc;
+	pid = (long)p;
 	text = read_status(pid, path, sizeof(path), &err);
 	if (!text) {
 		printf("opensm %ld: osmre plugin loaded; no pass recorded yet (%s)\n",

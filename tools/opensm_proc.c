@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <getopt.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "opensm_proc.h"
+#include "osmre.h"
 
 /* The command name of pid into comm; -1 when not running. */
 static int comm_of(long pid, char *comm, size_t sz)
@@ -201,4 +203,55 @@ pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err)
 	if (pid)
 		return opensm_check(pid, err) ? 0 : (pid_t)pid;
 	return opensm_auto(err);
+}
+
+int opensm_args(int argc, char **argv, const char *cmd,
+		void (*usage)(FILE *out), FILE *why, pid_t *pid)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "pidfile", required_argument, NULL, 'f' },
+		{ "auto", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *pidfile = NULL;
+	struct osmre_err err;
+	long p = 0;
+	int c, ways = 0;
+
+	*pid = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			p = tool_number("--pid", optarg, 0x7fffffffL);
+			ways++;
+			break;
+		case 'f':
+			pidfile = optarg;
+			ways++;
+			break;
+		case 'a':
+			ways++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc || ways > 1) {
+		fprintf(stderr,
+			"osmre %s: one of --pid, --pidfile, --auto, no other argument\n",
+			cmd);
+		return EXIT_USAGE;
+	}
+	*pid = opensm_target(p, pidfile, &err);
+	if (!*pid) {
+		fprintf(why, "osmre %s: %s\n", cmd, err.msg);
+		return EXIT_INVALID;
+	}
+	return 0;
 }

@@ -11,6 +11,7 @@
 #ifndef OSMRE_OPENSM_PROC_H
 #define OSMRE_OPENSM_PROC_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -28,5 +29,14 @@ pid_t opensm_auto(struct osmre_err *err);
 /* The opensm to signal: pidfile's when not NULL, else pid when > 0, else
  * opensm_auto's; 0 with err. */
 pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err);
+
+/*
+ * The options of reroute and status: [--pid P | --pidfile F | --auto]
+ * (--help: usage(stdout)).  0 with *pid the opensm to act on, or 0 with
+ * *pid 0 after --help; else the exit status (usage errors on stderr, a
+ * refused target's reason on why).
+ */
+int opensm_args(int argc, char **argv, const char *cmd,
+		void (*usage)(FILE *out), FILE *why, pid_t *pid);
 
 #endif

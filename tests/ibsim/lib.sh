@@ -7,7 +7,9 @@
 # Sourced by the tests: set -u, then `. lib.sh`.
 
 OSMRE=${OSMRE_BIN:-tools/osmre}
-PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-plugins/.libs}
+# (empty: no LD_LIBRARY_PATH at all, the plugin from the system's
+# library path: scripts/check-package)
+PLUGIN_DIR=${OSMRE_PLUGIN_DIR-plugins/.libs}
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 W=$(mktemp -d /tmp/osmre-ibsim.XXXXXX)
 IBSIM_SOCKNAME=osmre$$
@@ -74,8 +76,9 @@ osm_start() {
 		echo "dump_files_dir $W/dump"
 		for l in "$@"; do echo "$l"; done
 	} >"$W/opensm.conf"
-	OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W/cache \
-	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host \
+	# shellcheck disable=SC2086
+	env OSM_CACHE_DIR="$W/cache" OSM_TMP_DIR="$W/cache" \
+		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_host" \
 		${OSM_WRAPPER:-} opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}" \
 		>"$W/opensm.out" 2>&1 &
 	OSM_PID=$!
@@ -144,8 +147,8 @@ plane_start() {
 		for l in "$@"; do echo "$l"; done
 	} >"$_d/opensm.conf"
 	_g=$(printf "0x%016x" $((0x5A0000 + 2 * _k + 1)))
-	OSM_CACHE_DIR=$_d/cache OSM_TMP_DIR=$_d/cache \
-	LD_LIBRARY_PATH=$PLUGIN_DIR LD_PRELOAD=$UMAD2SIM SIM_HOST=$_h \
+	env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
+		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
 		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}" \
 		>"$_d/opensm.out" 2>&1 &
 	eval "SM$_k=\$!"

@@ -2,7 +2,8 @@
 /*
  * The size of an update, in memory (LFT dumps of a 35k-host fabric are
  * 19 GB each, too big for bench/update-size.sh there):
- *   bench_update H M W P ENGINE [THREADS]
+ *   bench_update H M W P ENGINE [THREADS]    (ENGINE: dmodc, dmodc-stable,
+ *                                             pqft, sar)
  * builds the PGFT, routes it with ENGINE (dmodc, pqft given the
  * parameters, sar), then, each on the intact fabric with the same LIDs,
  * fails the first leaf's first uplink, the first level-2 switch's first
@@ -23,8 +24,7 @@
 #include "ranks.h"
 
 /* first uplink (port) of the first switch of rank r, its node in *sw */
-static int first_uplink(const struct fabric *f, const int *rank, int r,
-			int *sw)
+static int first_uplink(const struct fabric *f, const int *rank, int r, int *sw)
 {
 	int n, p;
 
@@ -52,10 +52,12 @@ int main(int argc, char **argv)
 	const struct engine *e;
 	struct fabric *f;
 	char spec[128];
-	int *rank, k;
+	int *rank, k, stable;
 
-	if (argc < 6 || !(e = engine_find(argv[5]))) {
-		fprintf(stderr, "usage: bench_update H M W P dmodc|pqft|sar [THREADS]\n");
+	stable = argc > 5 && !strcmp(argv[5], "dmodc-stable");
+	if (argc < 6 || !(e = engine_find(stable ? "dmodc" : argv[5]))) {
+		fprintf(stderr,
+			"usage: bench_update H M W P dmodc|dmodc-stable|pqft|sar [THREADS]\n");
 		return 2;
 	}
 	if (pgft_parse(argv[1], argv[2], argv[3], argv[4], &t, &err) ||
@@ -83,7 +85,8 @@ int main(int argc, char **argv)
 		int i;
 
 		if (!g || p < 0) {
-			fprintf(stderr, "bench_update: no %s to fail\n", what[k]);
+			fprintf(stderr, "bench_update: no %s to fail\n",
+				what[k]);
 			return 1;
 		}
 		if (k < 2)
@@ -92,20 +95,25 @@ int main(int argc, char **argv)
 			for (p = 1; p <= g->nodes[sw].nports; p++)
 				if (g->nodes[sw].ports[p].rnode >= 0)
 					fabric_unlink(g, sw, p);
-		o.prev = e->produces & ENGINE_STABLE ? &base.tables : NULL;
+		/* sar's stable re-route always, dmodc's when asked */
+		o.stable = stable || strcmp(e->name, "dmodc");
+		o.prev = e->produces & ENGINE_STABLE && o.stable ?
+				 &base.tables :
+				 NULL;
 		t0 = clock_mono();
 		if (engine_route(e, &o, g, &r, &err)) {
-			fprintf(stderr, "bench_update: %s: %s\n", what[k], err.msg);
+			fprintf(stderr, "bench_update: %s: %s\n", what[k],
+				err.msg);
 			return 1;
 		}
 		for (i = 0; i < r.tables.n; i++)
 			blocks += (long)r.tables.t[i].top / 64 + 1;
 		{
-			long bc = lft_set_blocks_changed(&r.tables, &base.tables,
-							 NULL);
+			long bc = lft_set_blocks_changed(&r.tables,
+							 &base.tables, NULL);
 
 			printf("PGFT(%s;%s;%s;%s),%s,%s,%ld,%ld,%ld,%.3f,%.3f\n",
-			       argv[1], argv[2], argv[3], argv[4], e->name,
+			       argv[1], argv[2], argv[3], argv[4], argv[5],
 			       what[k],
 			       lft_set_entries_changed(&r.tables, &base.tables),
 			       bc, blocks, (double)bc * 4.6e-3,

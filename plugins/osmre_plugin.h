@@ -68,6 +68,7 @@ struct osmre {
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
+	int stable_pass;       /* the last pass kept older routes */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */

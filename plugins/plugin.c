@@ -80,7 +80,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	    jobfile_load(p, f, &jobs, &io, &jobs_changed, err))
 		goto out;
 	/* a new topology, the same jobs: the routes that still work stay */
-	if ((e->produces & ENGINE_STABLE) && p->last_sig &&
+	if ((e->produces & ENGINE_STABLE) && o.stable && p->last_sig &&
 	    sig != p->last_sig && !jobs_changed) {
 		if (subnet_current_lfts(p->osm, f, &prev, err))
 			goto out;
@@ -98,10 +98,16 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	*refused = 0;
 	log_result(p, e, &jobs, &r);
-	if (o.prev)
+	if (o.prev && (e->needs & ENGINE_TAKES_JOBS))
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed\n",
 			e->name, lft_set_entries_changed(&r.tables, &prev));
+	else if (o.prev)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: the topology changed: stable re-route, %ld destination LID(s) kept their routes, %ld entries changed\n",
+			e->name, r.kept,
+			lft_set_entries_changed(&r.tables, &prev));
+	p->stable_pass = o.prev != NULL && r.kept > 0;
 	p->last_sig = sig;
 	rc = staging_routed(&p->stage, sig, &r, s, err);
 	if (rc > 0) { /* a new topology under committed tables */
@@ -129,7 +135,7 @@ static int routing_pass(void *ctx)
 	struct osmre *p = oe->p;
 	const struct engine *e = oe->e;
 	const char *name = e->name;
-	int hops = (e->produces & ENGINE_CA_HOPS) && p->opt.dmodc_ca_hops;
+	int hops;
 	struct lft_set s = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
@@ -150,8 +156,13 @@ static int routing_pass(void *ctx)
 				"osmre: update: epoch %u: the new base-LID tables go to the switches\n",
 				proto_epoch(p));
 	}
+	p->stable_pass = 0;
 	if (!kept && run_engine(oe, f, sig, &s, &refused, &err))
 		goto fail;
+	/* CA hop counts follow dmodc's costs: not where dmodc_stable kept
+	 * older routes */
+	hops = (e->produces & ENGINE_CA_HOPS) && p->opt.dmodc_ca_hops &&
+	       !p->stable_pass;
 	t1 = clock_mono();
 	if (lfts_to_subnet(p->osm, f, &s, hops ? dmodc_hops_cost : NULL,
 			   p->dmodc, p->opt.dmodc_threads, &err))

@@ -256,6 +256,37 @@ for c in gen route check diff analyze status reroute jobwatch subscribe; do
 	done <"$T/opts")
 	[ -z "$missing" ] && ok "osmre(1) lists $c's options" || ko "osmre(1) lacks $c's options:$missing"
 done
+# dmodc_stable (route --previous): after a leaf uplink fails, the
+# destinations whose routes all still work keep them: valid, up-down,
+# fewer entries changed than a full dmodc pass; when the link is back,
+# nothing changes (full dmodc returns to the original tables)
+$OSMRE gen pgft 3 6,6,18 1,6,6 -o "$T/t.net" 2>/dev/null
+$OSMRE route -e dmodc --topo "$T/t.net" --out "$T/t.lfts" 2>/dev/null
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"S1_0_0_0\"" && /^\[7\]/) && !($2 ~ /^"S1_0_0_0"\[7\]/) { print }' \
+	"$T/t.net" >"$T/td.net"
+$OSMRE route -e dmodc --topo "$T/td.net" --lids "$T/t.lfts" --out "$T/full.lfts" 2>/dev/null
+expect "dmodc stable: destinations kept" 0 "dmodc: stable re-route: [1-9][0-9]* destination LID(s) kept their routes" \
+	$OSMRE route -e dmodc --topo "$T/td.net" --lids "$T/t.lfts" --previous "$T/t.lfts" --out "$T/stab.lfts"
+expect "dmodc stable: valid, up-down" 0 "CA pairs 419256: unreachable 0, loops 0, not up-down 0" \
+	$OSMRE check --topo "$T/td.net" --lfts "$T/stab.lfts"
+full=$($OSMRE diff "$T/t.lfts" "$T/full.lfts" | sed -n 's/^total: .*, \([0-9]*\) entries,.*/\1/p')
+stab=$($OSMRE diff "$T/t.lfts" "$T/stab.lfts" | sed -n 's/^total: .*, \([0-9]*\) entries,.*/\1/p')
+[ -n "$stab" ] && [ "$stab" -lt "$full" ] && ok "dmodc stable: fewer entries changed ($stab < $full)" ||
+	ko "dmodc stable: fewer entries changed ($stab, $full)"
+$OSMRE route -e dmodc --topo "$T/t.net" --lids "$T/t.lfts" --previous "$T/stab.lfts" --out "$T/back.lfts" 2>/dev/null
+# (routes to the hosts of other leaves stay as they are; the hosts of the
+# leaf that had lost the uplink get dmodc's routes again, as the failure
+# had left switches with no route to them that the link gives back)
+ca_rows() { awk '/^Unicast lids/ { sw = $0 } /Channel Adapter/ { h = $NF; gsub(/\x27/, "", h); print h, sw, $1, $2 }' "$1" | sort; }
+ca_rows "$T/stab.lfts" >"$T/stab.ca"
+ca_rows "$T/back.lfts" >"$T/back.ca"
+awk '/^Hca/ { h = $3; gsub(/"/, "", h) } /^\[/ && h != "" && $2 ~ /^"S1_0_0_0"/ { print h; h = "" }' "$T/t.net" >"$T/leaf.hosts"
+changed=$(comm -3 "$T/stab.ca" "$T/back.ca" | awk '{ print $1 }' | sort -u | grep -v -x -F -f "$T/leaf.hosts" | wc -l)
+[ -s "$T/stab.ca" ] && [ "$changed" = 0 ] &&
+	ok "dmodc stable: the link back changes only the routes to the failed leaf's hosts" ||
+	ko "dmodc stable: the link back ($changed other hosts' routes changed)"
+$OSMRE route -e dmodc --topo "$T/t.net" --lids "$T/t.lfts" --out "$T/back2.lfts" 2>/dev/null
+expect "dmodc (full): the link back restores the tables" 0 "^total: 0 switch(es) changed" $OSMRE diff "$T/t.lfts" "$T/back2.lfts"
 # validity per plane: plane 0 intact, plane 1's losses counted there
 $OSMRE check --topo "$T/p2d.net" --lfts "$T/p2.lfts" >"$T/p2d.out" 2>&1
 grep -q '^  plane 0: CA pairs 240: unreachable 0, loops 0' "$T/p2d.out" &&
@@ -521,8 +552,8 @@ expect "analyze --against: under 1 % of the entries changed" 0 "entries changed 
 	$OSMRE analyze -q --rp 1 --topo "$T/less.net" --lfts "$T/less.lfts" --against "$T/sar.sar"
 expect "analyze --against: CSV columns" 0 ",[0-9]*,[0-9]*,[0-9]*,[0-9]*$" \
 	$OSMRE analyze -q --rp 1 --format csv --topo "$T/less.net" --lfts "$T/less.lfts" --against "$T/sar.sar"
-expect "route --previous: an engine without it" 2 "engine dmodc has no stable re-route" \
-	$OSMRE route -e dmodc --topo "$T/less.net" --previous "$T/sar.sar" --out "$T/x.lfts"
+expect "route --previous: an engine without it" 2 "engine pqft has no stable re-route" \
+	$OSMRE route -e pqft --topo "$T/less.net" --previous "$T/sar.sar" --out "$T/x.lfts"
 expect "route --previous: a missing file" 2 "" \
 	$OSMRE route -e sar --topo "$T/less.net" --previous "$T/nope" --out "$T/x.lfts"
 

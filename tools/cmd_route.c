@@ -39,9 +39,11 @@ static void route_usage(FILE *out)
 		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
 		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
 		"                      the compute nodes\n"
-		"      --previous FILE sar: a stable re-route: the tables in force (an LFT\n"
-		"                      dump of the fabric before the change); every route\n"
-		"                      that still leads one hop closer stays\n"
+		"      --previous FILE a stable re-route from the tables in force (an LFT\n"
+		"                      dump of the fabric before the change): sar keeps\n"
+		"                      every route that still leads one hop closer; dmodc\n"
+		"                      (dmodc_stable) every destination whose routes\n"
+		"                      still all work\n"
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 		"                      (sar: on at most V layers); --sls then covers both\n",
@@ -281,6 +283,7 @@ int cmd_route(int argc, char **argv)
 			goto out;
 		}
 		o.prev = &prev;
+		o.stable = 1;
 	}
 	o.jobs = &jobs;
 	o.io = &io;
@@ -305,6 +308,10 @@ int cmd_route(int argc, char **argv)
 	}
 	t1 = tool_now();
 	report(e, jobsf ? &jobs : NULL, &r, o.escape_vl);
+	if (o.prev && !strcmp(engine, "dmodc"))
+		fprintf(stderr,
+			"dmodc: stable re-route: %ld destination LID(s) kept their routes\n",
+			r.kept);
 	if (slsf) {
 		FILE *sf = fopen(slsf, "w");
 		int bad = !sf;

@@ -12,6 +12,7 @@
 #include "pgft.h"
 #include "planes.h"
 #include "pqft.h"
+#include "stable_cols.h"
 
 static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 			struct route_result *r, struct osmre_err *err)
@@ -20,13 +21,15 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 	struct dmodc *tmp;
 	int rc;
 
-	if (!o->dmodc && !o->state)
+	if (!o->dmodc && !o->state && !(o->prev && o->stable))
 		return dmodc_route(f, &d, &r->tables, err);
 	/* the state outlives the pass (o->dmodc) or is dumped */
 	tmp = o->dmodc ? NULL : dmodc_new();
 	if (!o->dmodc && !tmp)
 		return osmre_fail(err, "out of memory");
 	rc = dmodc_run(o->dmodc ? o->dmodc : tmp, f, &d, &r->tables, err);
+	if (!rc && o->prev && o->stable)
+		rc = stable_keep_columns(f, o->prev, &r->tables, &r->kept, err);
 	if (!rc && o->state &&
 	    dmodc_state_write(o->state, o->dmodc ? o->dmodc : tmp, f))
 		rc = osmre_fail(err, "state dump: write error");
@@ -246,7 +249,7 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 /* clang-format off */
 const struct engine engines[] = {
 	{ "dmodc", "closed-form fat-tree routing (Gliksberg et al.)",
-	  ENGINE_NEEDS_TREE, ENGINE_CA_HOPS, dmodc_engine },
+	  ENGINE_NEEDS_TREE, ENGINE_CA_HOPS | ENGINE_STABLE, dmodc_engine },
 	{ "pqft", "PGFT/QFT routing (Zahavi et al.)", ENGINE_NEEDS_TOPOLOGY,
 	  0, pqft_engine },
 	{ "sar", "scheduling-aware routing on DFSSSP (Domke & Hoefler)",
@@ -296,6 +299,7 @@ void engine_opts_from_options(const struct osmre_options *opt,
 	o->topology = opt->pqft_topology;
 	o->seed = (uint64_t)opt->pqft_seed;
 	o->max_vls = opt->sar_max_vls;
+	o->stable = strcmp(e->name, "dmodc") ? 1 : opt->dmodc_stable;
 	if (opt->update_protocol)
 		o->escape_vl = opt->update_escape_vl;
 }

@@ -60,6 +60,9 @@ struct engine_opts {
 	/* ENGINE_STABLE: the tables in force, bound to the fabric; the
 	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
 	const struct lft_set *prev;
+	/* use prev: sar always; dmodc with dmodc_stable (stable_cols.h:
+	 * destinations whose previous routes still work keep them) */
+	int stable;
 	/* pqft, sar: their state dump (engine_state.h) written there; NULL:
 	 * none */
 	FILE *state;
@@ -79,6 +82,8 @@ struct route_result {
 	struct updn_info escape;
 	/* pqft: the parameters read off the fabric ("" when given) */
 	char inferred[256];
+	/* dmodc_stable: destination LIDs that kept their previous routes */
+	long kept;
 };
 
 struct engine {

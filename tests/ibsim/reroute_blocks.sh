@@ -75,4 +75,30 @@ check "a switch back with its tables lost gets all its blocks (2)" [ "$sent" -eq
 check "tables read back (switch back)" read_lfts H_1_1 "$W/t3.lfts"
 "$OSMRE" route -e dmodc --topo "$W/f2.net" --lids "$W/t3.lfts" --out "$W/o3.lfts" 2>/dev/null
 check "tables as offline (switch back)" same_lfts "$W/t3.lfts" "$W/o3.lfts"
+
+# dmodc_stable 1: the same leaf uplink lost, the destinations whose routes
+# all still work keep them; the tables equal osmre route --previous
+osm_stop
+console 'ReLink "S1_0_0_0"[5]'
+echo "dmodc_stable 1" >"$W/stable.conf"
+OSMRE_CONF=$W/stable.conf
+export OSMRE_CONF
+OSM_DEBUG=0x4B osm_start H_0_0 || { ko "SUBNET UP (dmodc_stable)"; finish; exit 1; }
+sleep 2
+check "dmodc_stable: tables read back" read_lfts H_1_1 "$W/s0.lfts"
+p4=$(passes)
+b4=$(blocks)
+console 'Unlink "S1_0_0_0"[5]'
+wait_pass $((p4 + 1))
+sleep 2
+check "dmodc_stable: a stable re-route, logged" \
+	grep -q "osmre: dmodc: the topology changed: stable re-route, [1-9][0-9]* destination LID(s) kept their routes" "$W/osm.log"
+b5=$(($(blocks) - b4))
+echo "one leaf uplink unlinked, dmodc_stable: $b5 blocks (full dmodc: $b2)"
+check "dmodc_stable: no more blocks than full dmodc" [ "$b5" -le "$b2" ]
+check "dmodc_stable: tables read back (link down)" read_lfts H_1_1 "$W/s1.lfts"
+"$OSMRE" route -e dmodc --topo "$W/f2.net" --lids "$W/s0.lfts" --previous "$W/s0.lfts" \
+	--out "$W/so1.lfts" 2>/dev/null
+check "dmodc_stable: tables as osmre route --previous" same_lfts "$W/s1.lfts" "$W/so1.lfts"
+check "dmodc_stable: valid and up-down" "$OSMRE" check --topo "$W/f2.net" --lfts "$W/s1.lfts"
 finish

@@ -29,7 +29,8 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 		return osmre_fail(err, "out of memory");
 	rc = dmodc_run(o->dmodc ? o->dmodc : tmp, f, &d, &r->tables, err);
 	if (!rc && o->prev && o->stable)
-		rc = stable_keep_columns(f, o->prev, &r->tables, &r->kept, err);
+		rc = stable_keep_columns(f, o->prev, &r->tables, &r->kept,
+					 o->threads, err);
 	if (!rc && o->state &&
 	    dmodc_state_write(o->state, o->dmodc ? o->dmodc : tmp, f))
 		rc = osmre_fail(err, "state dump: write error");

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A stable re-route by whole destinations (dmodc_stable): after a
- * topology change, a destination LID keeps its previous routes (its
- * column of the previous tables) when they still form a complete tree to
- * it in the new fabric: every switch the new routing gives a route to the
- * LID has a previous entry, and following the previous entries from every
- * such switch reaches the destination over links that exist, without a
- * loop.  Otherwise the LID takes the new column whole.  Every LID's
- * routes are then one engine's tree, old or new, so they stay loop-free;
- * when both routings are up*-down* under the same ranks (dmodc on a fat
- * tree whose ranks the change kept), the union is too, so it stays
- * deadlock-free on one VL.
+ * A stable re-route (dmodc_stable): after a topology change, a switch
+ * keeps its previous entry for a destination LID when following the
+ * previous entries from it still reaches the destination over links that
+ * exist, without a loop; the other switches (the routes that crossed the
+ * change) take the new routing's entry.  No loop: a new entry leads along
+ * the new routing's path until a switch whose previous route works, then
+ * on that route, whose switches all kept theirs.  Up*-down* when both
+ * routings are, under the same ranks (dmodc on a fat tree whose ranks the
+ * change kept): where the new path meets a working previous route, that
+ * switch has a down path to the destination (the previous route over
+ * existing links), so both routings go down from it; the paths stay up
+ * then down, deadlock-free on one VL.
  */
 #ifndef OSMRE_STABLE_COLS_H
 #define OSMRE_STABLE_COLS_H
@@ -19,11 +20,13 @@
 #include "lft.h"
 
 /*
- * Replaces the columns of cur (the new routing, one table per switch of
- * f) by prev's (bound to f, lft_set_bind_known) where prev's still work;
- * *kept counts them (may be NULL).  0, or -1 with err (no memory).
+ * Puts prev's entries (prev bound to f, lft_set_bind_known) into cur (the
+ * new routing, one table per switch of f) wherever they still work, on
+ * threads (<= 0: online CPUs); *kept (may be NULL): the destination LIDs
+ * whose every entry stayed.  0, or -1 with err (no memory).
  */
 int stable_keep_columns(const struct fabric *f, const struct lft_set *prev,
-			struct lft_set *cur, long *kept, struct osmre_err *err);
+			struct lft_set *cur, long *kept, int threads,
+			struct osmre_err *err);
 
 #endif

@@ -37,12 +37,14 @@
 static void jobwatch_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: osmre jobwatch --topo F.net --job-file J [--pidfile P | --pid P | --auto]\n"
+		"usage: osmre jobwatch --topo F.net --job-file J [--pidfile P | --pid P | --unit U | --auto]\n"
 		"                      (--once | --interval S)\n"
 		"  -t, --topo FILE         topology: net file or ibnetdiscover output\n"
 		"  -J, --job-file FILE     sar's job file to keep current\n"
 		"  -p, --pidfile FILE      the OpenSM to signal (SIGUSR2): its pid file\n"
 		"      --pid P             ... its process ID\n"
+		"      --unit U            ... the MainPID of systemd unit U (e.g.\n"
+		"                          opensm@0x0002c903000e0b72.service)\n"
 		"      --auto              ... the one running opensm with the plugin\n"
 		"                          (the default: as osmre reroute --auto)\n"
 		"      --once              one pass (timers, cron)\n"
@@ -58,7 +60,7 @@ static void jobwatch_usage(FILE *out)
 }
 
 struct jw_args {
-	const char *topo, *jobfile, *pidfile, *squeue;
+	const char *topo, *jobfile, *pidfile, *squeue, *unit;
 	long pid; /* --pid; 0 with no pidfile: --auto */
 	int once, interval, min_switches, squeue_timeout, lock_timeout;
 };
@@ -324,7 +326,7 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 		goto out;
 	}
 	/* check OpenSM before touching the file: nothing half done */
-	pid = opensm_target(a->pid, a->pidfile, &err);
+	pid = opensm_target(a->pid, a->pidfile, a->unit, &err);
 	if (!pid)
 		goto fail;
 	out = jw_format(&now);
@@ -363,6 +365,7 @@ int cmd_jobwatch(int argc, char **argv)
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "auto", no_argument, NULL, 'A' },
+		{ "unit", required_argument, NULL, 'U' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "min-switches", required_argument, NULL, 'm' },
@@ -400,6 +403,10 @@ int cmd_jobwatch(int argc, char **argv)
 		case 'A':
 			ways++;
 			break;
+		case 'U':
+			a.unit = optarg;
+			ways++;
+			break;
 		case 'o':
 			a.once = 1;
 			break;
@@ -433,7 +440,7 @@ int cmd_jobwatch(int argc, char **argv)
 	if (!a.topo || !a.jobfile || ways > 1 || optind != argc ||
 	    a.once == (a.interval > 0)) {
 		fprintf(stderr,
-			"osmre jobwatch: --topo, --job-file, at most one of --pidfile, --pid, --auto, and one of --once or --interval are required\n");
+			"osmre jobwatch: --topo, --job-file, at most one of --pidfile, --pid, --unit, --auto, and one of --once or --interval are required\n");
 		jobwatch_usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* osmre reroute [--pid P | --pidfile F | --auto]: SIGUSR2 to an OpenSM
+/* osmre reroute [--pid P | --pidfile F | --unit U | --auto]: SIGUSR2 to an OpenSM
  * that loaded the plugin (opensm_proc.h), never to one that would die of
  * it. */
 #define _GNU_SOURCE
@@ -15,12 +15,13 @@
 static void reroute_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: osmre reroute [--pid P | --pidfile F | --auto]\n"
+		"usage: osmre reroute [--pid P | --pidfile F | --unit U | --auto]\n"
 		"  asks OpenSM with the osmre plugin to re-route (SIGUSR2); refuses\n"
 		"  (exit 1) a process that is not opensm, does not catch SIGUSR2 or\n"
 		"  has no libosmre.so mapped (no plugin: the signal would kill it)\n"
 		"      --pid P       that process\n"
 		"      --pidfile F   the process whose ID F holds\n"
+		"      --unit U      the MainPID of systemd unit U (opensm@GUID.service)\n"
 		"      --auto        the one running opensm with the plugin (default;\n"
 		"                    several: refused, naming them; as root, only\n"
 		"                    root's processes count)\n");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* osmre status [--pid P | --pidfile F | --auto]: is the plugin in a
+/* osmre status [--pid P | --pidfile F | --unit U | --auto]: is the plugin in a
  * running opensm, and what did its last pass do */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,11 +20,12 @@
 static void status_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: osmre status [--pid P | --pidfile F | --auto]\n"
+		"usage: osmre status [--pid P | --pidfile F | --unit U | --auto]\n"
 		"  whether a running opensm has the osmre plugin, and its last\n"
 		"  routing pass (engine, result, when), from <OSM_CACHE_DIR>/osmre.status\n"
 		"      --pid P       that process\n"
 		"      --pidfile F   the process whose ID F holds\n"
+		"      --unit U      the MainPID of systemd unit U (opensm@GUID.service)\n"
 		"      --auto        the one running opensm (default)\n");
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "opensm_proc.h"
@@ -196,8 +197,66 @@ pid_t opensm_auto(struct osmre_err *err)
 	return 0;
 }
 
-pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err)
+pid_t opensm_from_unit(const char *unit, struct osmre_err *err)
 {
+	char buf[64] = "";
+	int fd[2], st = 0;
+	ssize_t n = 0;
+	long pid;
+	pid_t c;
+	size_t i;
+
+	for (i = 0; unit[i]; i++)
+		if (!isalnum((unsigned char)unit[i]) &&
+		    !strchr("@._:-", unit[i])) {
+			osmre_fail(err, "--unit: \"%.64s\" is not a unit name",
+				   unit);
+			return 0;
+		}
+	if (!i || i > 255 || pipe(fd)) {
+		osmre_fail(err, "--unit: \"%.64s\" is not a unit name", unit);
+		return 0;
+	}
+	c = fork();
+	if (c == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("systemctl", "systemctl", "show", "-p", "MainPID",
+		       "--value", unit, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	if (c > 0)
+		n = read(fd[0], buf, sizeof(buf) - 1);
+	close(fd[0]);
+	if (c < 0 || waitpid(c, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) || n <= 0) {
+		osmre_fail(err, "--unit %s: systemctl show -p MainPID failed%s",
+			   unit,
+			   c > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+				   " (no systemctl)" :
+				   "");
+		return 0;
+	}
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	if (pid <= 0) {
+		osmre_fail(err, "--unit %s: not running (MainPID 0)", unit);
+		return 0;
+	}
+	if (opensm_check(pid, err)) {
+		osmre_prefix(err, "--unit %s", unit);
+		return 0;
+	}
+	return (pid_t)pid;
+}
+
+pid_t opensm_target(long pid, const char *pidfile, const char *unit,
+		    struct osmre_err *err)
+{
+	if (unit)
+		return opensm_from_unit(unit, err);
 	if (pidfile)
 		return opensm_from_pidfile(pidfile, err);
 	if (pid)
@@ -212,10 +271,11 @@ int opensm_args(int argc, char **argv, const char *cmd,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "pidfile", required_argument, NULL, 'f' },
 		{ "auto", no_argument, NULL, 'a' },
+		{ "unit", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *pidfile = NULL;
+	const char *pidfile = NULL, *unit = NULL;
 	struct osmre_err err;
 	long p = 0;
 	int c, ways = 0;
@@ -234,6 +294,10 @@ int opensm_args(int argc, char **argv, const char *cmd,
 		case 'a':
 			ways++;
 			break;
+		case 'u':
+			unit = optarg;
+			ways++;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -244,11 +308,11 @@ int opensm_args(int argc, char **argv, const char *cmd,
 	}
 	if (optind < argc || ways > 1) {
 		fprintf(stderr,
-			"osmre %s: one of --pid, --pidfile, --auto, no other argument\n",
+			"osmre %s: one of --pid, --pidfile, --unit, --auto, no other argument\n",
 			cmd);
 		return EXIT_USAGE;
 	}
-	*pid = opensm_target(p, pidfile, &err);
+	*pid = opensm_target(p, pidfile, unit, &err);
 	if (!*pid) {
 		fprintf(why, "osmre %s: %s\n", cmd, err.msg);
 		return EXIT_INVALID;

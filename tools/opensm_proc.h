@@ -26,12 +26,17 @@ pid_t opensm_from_pidfile(const char *pidfile, struct osmre_err *err);
  * (named). */
 pid_t opensm_auto(struct osmre_err *err);
 
-/* The opensm to signal: pidfile's when not NULL, else pid when > 0, else
- * opensm_auto's; 0 with err. */
-pid_t opensm_target(long pid, const char *pidfile, struct osmre_err *err);
+/* The MainPID of systemd unit (systemctl show; a unit name of letters,
+ * digits and "@._:-" only), checked as above; 0 with err. */
+pid_t opensm_from_unit(const char *unit, struct osmre_err *err);
+/* The opensm to signal: unit's when not NULL, else pidfile's, else pid
+ * when > 0, else opensm_auto's; 0 with err. */
+pid_t opensm_target(long pid, const char *pidfile, const char *unit,
+		    struct osmre_err *err);
 
 /*
- * The options of reroute and status: [--pid P | --pidfile F | --auto]
+ * The options of reroute and status: [--pid P | --pidfile F | --unit U |
+ * --auto]
  * (--help: usage(stdout)).  0 with *pid the opensm to act on, or 0 with
  * *pid 0 after --help; else the exit status (usage errors on stderr, a
  * refused target's reason on why).

@@ -126,8 +126,6 @@ foreign() {	# opensm processes with a libosmre.so other than this test's
 		grep -q "$T/lib/libosmre.so" "/proc/$q/maps" 2>/dev/null || echo "$q"
 	done
 }
-	done
-}
 if [ -n "$(foreign)" ]; then
 	ok "# SKIP reroute --auto checks: another opensm with the plugin runs here ($(foreign | tr '\n' ' '))"
 	SKIP_AUTO=1

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 			long bc = lft_set_blocks_changed(&r.tables,
 							 &base.tables, NULL);
 
-			printf("PGFT(%s;%s;%s;%s),%s,%s,%ld,%ld,%ld,%.3f,%.3f\n",
+			printf("\"PGFT(%s;%s;%s;%s)\",%s,%s,%ld,%ld,%ld,%.3f,%.3f\n",
 			       argv[1], argv[2], argv[3], argv[4], argv[5],
 			       what[k],
 			       lft_set_entries_changed(&r.tables, &base.tables),

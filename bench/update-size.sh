@@ -60,7 +60,7 @@ without "$SW" >"$W/switch.net"
 echo "fabric,engine,failure,failed,routed_by,switches_changed,entries_changed,blocks_changed,blocks,push_ms"
 row() {	# row ENGINE FAILURE WHAT A.lfts B.lfts [ROUTED_BY]
 	"$OSMRE" diff "$4" "$5" 2>/dev/null | sed -n 's/^total: \([0-9]*\) switch(es) changed of [0-9]*, \([0-9]*\) entries, \([0-9]*\) of \([0-9]*\) 64-LID blocks; push \([0-9.]*\) ms.*/\1,\2,\3,\4,\5/p' |
-		sed "s/^/PGFT($h;$m;$w;$p),$1,$2,\"$3\",${6:-$1},/"
+		sed "s/^/\"PGFT($h;$m;$w;$p)\",$1,$2,\"$3\",${6:-$1},/"
 }
 by() { grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" | tail -1 | cut -d' ' -f1; }
 LIDS=""

@@ -180,11 +180,18 @@ expect "planes: pqft SP 1 on each plane" 0 "^  plane 1: 16 CA ports: all-to-all 
 expect "planes differ: pqft" 0 "plane 1: pgft(2;4,4;1,4;1,1) (another plane's) (inferred)" \
 	$OSMRE route -e pqft --topo "$T/p2c.net" --out "$T/p2cq.lfts"
 expect "planes differ: pqft VALID" 0 "^VALID" $OSMRE check --topo "$T/p2c.net" --lfts "$T/p2cq.lfts"
-# no plane can be read off (both lack a host): the refusal names a plane
-awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_1\"" && /^\[1\]/) && !($2 ~ /^"H_0_1"\[1\]/) { print }' \
+# no plane can be read off (H_0_1 cabled to neither, H_0_0 to plane 0
+# only): the refusal names a plane
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_1\"" && /^\[[12]\]/) && !($2 ~ /^"H_0_1"\[[12]\]/) { print }' \
 	"$T/p2c.net" >"$T/p2e.net"
 expect "planes: pqft, no plane readable" 1 "pqft: .*plane 1: cannot infer the topology" \
 	$OSMRE route -e pqft --topo "$T/p2e.net" --out "$T/x.lfts"
+# hosts that share no plane (H_0_0 on plane 0 only, H_0_1 on plane 1
+# only): a split fabric, refused like dmodc does, naming them
+awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_1\"" && /^\[1\]/) && !($2 ~ /^"H_0_1"\[1\]/) { print }' \
+	"$T/p2c.net" >"$T/p2s.net"
+expect "planes: pqft refuses a split fabric" 1 'the fabric is split: hosts "H_0_0" (0x[0-9a-f]*) and "H_0_1"' \
+	$OSMRE route -e pqft --topo "$T/p2s.net" --out "$T/x.lfts"
 # a link of plane 1 gone under plane 1's old tables: the problems name
 # their plane
 awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"P1_S2_0_0\"" && /^\[1\]/) && !($2 ~ /^"P1_S2_0_0"\[1\]/) { print }' \

@@ -121,6 +121,10 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 
 	if (!comp || !plane_no || switch_components(f, comp))
 		goto oom;
+	/* planes only where every host has a port in each: a piece of a
+	 * plane is not a plane (a split fabric is refused, naming two hosts) */
+	if (components_refuse_split(f, comp, err))
+		goto out;
 	planes = fabric_plane_numbers(f, comp, plane_no);
 	if (planes <= 1) {
 		struct pgft_params one;

@@ -17,10 +17,10 @@ sh "$SWEEP" --pgft "2 4,4 1,4 1,1" -t 1 -j 2 --rp 10 --no-plot \
 rc=$?
 cat "$W/sweep.out" "$W/sw/quality.csv"
 check "sweep ran" [ "$rc" -eq 0 ]
-check "header" grep -q "^type,throw,seed,removed,engine,routed_by,status,unreachable,loops,switch_lids_unreachable,not_updown,hops_avg,hops_max,cdg_acyclic,a2a,sp,rp$" "$W/sw/quality.csv"
+check "header" grep -q "^type,throw,seed,removed,engine,routed_by,status,unreachable,loops,switch_lids_unreachable,not_updown,hops_avg,hops_max,cdg_acyclic,a2a,sp,rp,split$" "$W/sw/quality.csv"
 check "8 rows: 2 throws x 4 engines" [ "$(grep -c -E '^(links|switches),0,' "$W/sw/quality.csv")" -eq 8 ]
-check "every row has a known status and 17 fields" \
-	awk -F, 'NR > 1 && (NF != 17 || $7 !~ /^(valid|invalid|refused|failed)$/) { bad = 1 } END { exit bad }' "$W/sw/quality.csv"
+check "every row has a known status and 18 fields" \
+	awk -F, 'NR > 1 && (NF != 18 || $7 !~ /^(valid|invalid|refused|failed)$/) { bad = 1 } END { exit bad }' "$W/sw/quality.csv"
 check "OpenSM's ftree tables were read back and analyzed" \
 	grep -q -E '^(links|switches),0,[0-9]+,[0-9]+,ftree,[a-z]+,(valid|invalid|refused),[0-9]+,' "$W/sw/quality.csv"
 # (this throw cuts a leaf off: a split fabric, which dmodc refuses)

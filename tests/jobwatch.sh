@@ -170,6 +170,7 @@ cat >"$T/sd/systemctl" <<EOS
 #!/bin/sh
 [ "\$*" = "show -p MainPID --value opensm@0x2c9.service" ] && echo $STAND_IN && exit 0
 [ "\$*" = "show -p MainPID --value stopped.service" ] && echo 0 && exit 0
+[ "\$*" = "show -p MainPID --value hung.service" ] && exec sleep 60
 exit 1
 EOS
 chmod +x "$T/sd/systemctl"
@@ -181,6 +182,10 @@ sleep 0.3
 PATH=$T/sd:$PATH "$OSMRE" reroute --unit stopped.service >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "not running (MainPID 0)" "$T/out" && ok "reroute --unit: a stopped unit" ||
 	{ ko "reroute --unit: a stopped unit"; cat "$T/out"; }
+t0=$(date +%s)
+PATH=$T/sd:$PATH "$OSMRE" reroute --unit hung.service >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && [ $(($(date +%s) - t0)) -lt 30 ] && grep -q "systemctl show -p MainPID failed" "$T/out" &&
+	ok "reroute --unit: a hanging systemctl is given up on" || { ko "reroute --unit: hanging systemctl"; cat "$T/out"; }
 "$OSMRE" reroute --unit 'x;touch /tmp/pwned' >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "is not a unit name" "$T/out" && ok "reroute --unit: a bad unit name refused" ||
 	{ ko "reroute --unit: a bad name"; cat "$T/out"; }

@@ -42,8 +42,8 @@ static void route_usage(FILE *out)
 		"      --previous FILE a stable re-route from the tables in force (an LFT\n"
 		"                      dump of the fabric before the change): sar keeps\n"
 		"                      every route that still leads one hop closer; dmodc\n"
-		"                      (dmodc_stable) every destination whose routes\n"
-		"                      still all work\n"
+		"                      (dmodc_stable) every entry whose route still\n"
+		"                      reaches its destination\n"
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 		"                      (sar: on at most V layers); --sls then covers both\n",

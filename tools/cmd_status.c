@@ -146,12 +146,12 @@ int cmd_status(int argc, char **argv)
 		return 0;
 	}
 	printf("opensm %ld: osmre %s plugin loaded, options %s\n", pid,
-	       field(text, "version", v[1], sizeof(v[1])) ?: "?",
-	       field(text, "options", v[2], sizeof(v[2])) ?: "?");
+	       field(text, "version", v[1], sizeof(v[1])) ? v[1] : "?",
+	       field(text, "options", v[2], sizeof(v[2])) ? v[2] : "?");
 	printf("last pass (#%s): %s %s",
-	       field(text, "pass", v[3], sizeof(v[3])) ?: "?",
-	       field(text, "engine", v[4], sizeof(v[4])) ?: "?",
-	       field(text, "result", v[5], sizeof(v[5])) ?: "?");
+	       field(text, "pass", v[3], sizeof(v[3])) ? v[3] : "?",
+	       field(text, "engine", v[4], sizeof(v[4])) ? v[4] : "?",
+	       field(text, "result", v[5], sizeof(v[5])) ? v[5] : "?");
 	if (field(text, "switches", v[6], sizeof(v[6])) && atol(v[6]) > 0)
 		printf(" %s switches", v[6]);
 	if (field(text, "seconds", v[6], sizeof(v[6])))

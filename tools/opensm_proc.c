@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -227,8 +228,15 @@ pid_t opensm_from_unit(const char *unit, struct osmre_err *err)
 		_exit(127);
 	}
 	close(fd[1]);
-	if (c > 0)
-		n = read(fd[0], buf, sizeof(buf) - 1);
+	if (c > 0) {
+		/* systemctl waits on D-Bus: 10 s at most, then it is killed */
+		struct pollfd pf = { .fd = fd[0], .events = POLLIN };
+
+		if (poll(&pf, 1, 10000) == 1)
+			n = read(fd[0], buf, sizeof(buf) - 1);
+		else
+			kill(c, SIGKILL);
+	}
 	close(fd[0]);
 	if (c < 0 || waitpid(c, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) || n <= 0) {

@@ -61,7 +61,7 @@ struct engine_opts {
 	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
 	const struct lft_set *prev;
 	/* use prev: sar always; dmodc with dmodc_stable (stable_cols.h:
-	 * destinations whose previous routes still work keep them) */
+	 * a switch keeps its entry where its previous route still works) */
 	int stable;
 	/* pqft, sar: their state dump (engine_state.h) written there; NULL:
 	 * none */

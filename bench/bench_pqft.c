@@ -6,6 +6,7 @@
  * The tables are allocated before the timing, as OpenSM does.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,19 @@
 #include "dmodc.h"
 #include "lids.h"
 #include "pqft.h"
+
+/* FNV-1a of every table: compares pqft's output before and after a change */
+static uint64_t tables_hash(const struct lft_set *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+	unsigned l;
+
+	for (i = 0; i < s->n; i++)
+		for (l = 0; l <= s->t[i].top; l++)
+			h = (h ^ s->t[i].port[l]) * 1099511628211ULL;
+	return h;
+}
 
 static void reset(struct lft_set *s)
 {
@@ -32,6 +46,7 @@ int main(int argc, char **argv)
 	struct lft_set s;
 	struct fabric *f;
 	double best_q = 1e9, best_d = 1e9, t0;
+	uint64_t hash = 0;
 	int rep, reps;
 
 	if (argc < 3) {
@@ -58,6 +73,7 @@ int main(int argc, char **argv)
 		}
 		if (clock_mono() - t0 < best_q)
 			best_q = clock_mono() - t0;
+		hash = tables_hash(&s);
 		pqft_free(q);
 		reset(&s);
 		t0 = clock_mono();
@@ -68,9 +84,10 @@ int main(int argc, char **argv)
 		if (clock_mono() - t0 < best_d)
 			best_d = clock_mono() - t0;
 	}
-	printf("%s hosts %ld switches %ld threads %d: pqft %.4f s, dmodc %.4f s (best of %d, fresh context each)\n",
+	printf("%s hosts %ld switches %ld threads %d: pqft %.4f s, dmodc %.4f s (best of %d, fresh context each); pqft tables %016" PRIx64
+	       "\n",
 	       argv[1], pgft_level_size(&t, 0), pgft_switches(&t), o.threads,
-	       best_q, best_d, reps);
+	       best_q, best_d, reps, hash);
 	lft_set_free(&s);
 	fabric_free(f);
 	return 0;

@@ -402,6 +402,169 @@ next:
 	assert_true(valid > 0 && refused > 0);
 }
 
+/* The oracle of swroutes.h, one pair at a time: hop distances from node a
+ * to x over switch links, going up then down (phase 0 may still go up,
+ * phase 1 only goes down; down_only: start in phase 1), or of any kind
+ * (lvl NULL).  -1: none. */
+static int sw_dist(const struct fabric *f, const int *lvl, int a, int x,
+		   int down_only, int *dist, int *queue)
+{
+	int n2 = 2 * f->nnodes, head = 0, tail = 0, i, p;
+
+	for (i = 0; i < n2; i++)
+		dist[i] = -1;
+	i = 2 * a + (down_only && lvl);
+	dist[i] = 0;
+	queue[tail++] = i;
+	while (head < tail) {
+		int st = queue[head++], n = st / 2, ph = st % 2;
+
+		if (n == x)
+			return dist[st];
+		for (p = 1; p <= f->nodes[n].nports; p++) {
+			int r = f->nodes[n].ports[p].rnode, next;
+
+			if (r < 0 || f->nodes[r].type != FAB_SWITCH ||
+			    f->nodes[r].removed)
+				continue;
+			if (!lvl)
+				next = 2 * r;
+			else if (lvl[r] == lvl[n] + 1 && lvl[n] > 0 && !ph)
+				next = 2 * r;
+			else if (lvl[r] == lvl[n] - 1 && lvl[r] > 0)
+				next = 2 * r + 1;
+			else
+				continue;
+			if (dist[next] < 0) {
+				dist[next] = dist[st] + 1;
+				queue[tail++] = next;
+			}
+		}
+	}
+	return -1;
+}
+
+/* every levelled switch's entry for every levelled switch's LID, against
+ * the rule of swroutes.h: the smallest port one hop closer on a shortest
+ * up-down path, or on a shortest path of any kind where there is none */
+static void check_switch_lids(const struct fabric *f, const int *lvl,
+			      const struct lft_set *s)
+{
+	int *dist = malloc(sizeof(int) * 2 * (size_t)f->nnodes);
+	int *queue = malloc(sizeof(int) * 2 * (size_t)f->nnodes);
+	int x, k, p;
+	long checked = 0, any = 0;
+
+	assert_true(dist && queue);
+	for (x = 0; x < f->nnodes; x++) {
+		unsigned lid = f->nodes[x].ports[0].lid;
+
+		if (f->nodes[x].type != FAB_SWITCH || lvl[x] < 1 || !lid)
+			continue;
+		for (k = 0; k < f->nnodes; k++) {
+			const struct lft *t =
+				lft_of_node((struct lft_set *)s, k);
+			int d, want = -1, kind = 1;
+
+			if (lvl[k] < 1 || !t || lid > t->top)
+				continue;
+			if (k == x) {
+				assert_int_equal(t->port[lid], 0);
+				continue;
+			}
+			d = sw_dist(f, lvl, k, x, 0, dist, queue);
+			if (d < 0) {
+				kind = 0;
+				d = sw_dist(f, NULL, k, x, 0, dist, queue);
+				any++;
+			}
+			for (p = 1; p <= f->nodes[k].nports && d > 0; p++) {
+				int r = f->nodes[k].ports[p].rnode, dr;
+
+				if (r < 0 || f->nodes[r].type != FAB_SWITCH ||
+				    f->nodes[r].removed)
+					continue;
+				if (!kind)
+					dr = sw_dist(f, NULL, r, x, 0, dist,
+						     queue);
+				else if (lvl[r] == lvl[k] + 1)
+					dr = sw_dist(f, lvl, r, x, 0, dist,
+						     queue);
+				else if (lvl[r] == lvl[k] - 1)
+					dr = sw_dist(f, lvl, r, x, 1, dist,
+						     queue);
+				else
+					continue;
+				if (dr == d - 1) {
+					want = p;
+					break;
+				}
+			}
+			if (d < 0)
+				continue;
+			if (t->port[lid] != want)
+				fail_msg(
+					"%s -> %s (%s path of %d): port %d, expected %d",
+					f->nodes[k].name, f->nodes[x].name,
+					kind ? "up-down" : "any", d,
+					t->port[lid], want);
+			checked++;
+		}
+	}
+	printf("switch LIDs: %ld entries as the rule says, %ld by a path of any kind\n",
+	       checked, any);
+	free(dist);
+	free(queue);
+}
+
+/* pqft's switch-LID routes (swroutes.c, 64 destinations per word) on
+ * fabrics of more than 64 switches, complete and degraded, where some
+ * switches have no up-down path to others */
+static void test_switch_lids(void **state)
+{
+	static const struct {
+		const char *spec;
+		enum degrade_kind kind;
+		int amount;
+	} c[] = {
+		{ "pgft(3;8,8,8;1,4,4;1,2,1)", DEGRADE_LINKS, 0 },
+		{ "qft(3;8,8,8;1,4,4;1,2,1)", DEGRADE_LINKS, 0 },
+		{ "pgft(3;8,8,8;1,4,4;1,2,1)", DEGRADE_LINKS, 30 },
+		{ "qft(3;8,8,8;1,4,4;1,2,1)", DEGRADE_SWITCHES, 3 },
+		{ "pgft(3;6,6,10;1,6,6;1,1,1)", DEGRADE_LINKS, 60 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pgft_params t;
+		struct fabric *f = build(c[i].spec, &t, 0);
+		struct pqft *q = pqft_new();
+		struct osmre_err err;
+		struct lft_set s;
+		struct rng r;
+
+		assert_non_null(q);
+		rng_seed(&r, 77 + i);
+		if (c[i].amount)
+			assert_int_equal(degrade_remove(f, c[i].kind,
+							c[i].amount, &r, &err),
+					 0);
+		assert_int_equal(lids_assign(f, 0, &err), 0);
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s, &err),
+				 0);
+		if (pqft_assign(q, f, &t, &err) || pqft_route(q, &s, 2, &err)) {
+			/* a throw that cuts a leaf off: another seed */
+			fail_msg("%s less %d: %s", c[i].spec, c[i].amount,
+				 err.msg);
+		}
+		check_switch_lids(f, q->level, &s);
+		lft_set_free(&s);
+		pqft_free(q);
+		fabric_free(f);
+	}
+}
+
 /* Parameters read off complete fabrics, and off one missing a few links;
  * one missing a switch needs them given. */
 static void test_infer(void **state)
@@ -454,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_200_degradations),
+		cmocka_unit_test(test_switch_lids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,36 +75,49 @@ int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
 	return *down ? down_port(q, l, dst, d) : up_port(q, l, d);
 }
 
+/* The subtree key of node n seen from level l: the digits that
+ * descends() compares (s_{l+1} / p_l for a QFT, s_{l+2}..s_h), packed a
+ * byte each (h <= 8), so that host d descends from a level-l switch S
+ * exactly when their keys at level l are equal. */
+static uint64_t subtree_key(const struct pqft *q, int n, int l)
+{
+	const struct pgft_params *t = &q->t;
+	const uint8_t *s = q->dig[n];
+	uint64_t key;
+	int i, pl = t->qft ? t->p[l] : 1;
+
+	if (l >= t->h)
+		return 0;
+	key = (uint64_t)(s[l + 1] / pl);
+	for (i = l + 2; i <= t->h; i++)
+		key |= (uint64_t)s[i] << (8 * (i - l - 1));
+	return key;
+}
+
 struct route_job {
 	const struct pqft *q;
 	struct lft_set *s;
 	int *sw, *host;
 	int nhost;
-	/* per level and host (its first LID): the logical down- and up-port,
-	 * which do not depend on the switch */
+	/* per level and host (its first LID): the logical down- and up-port
+	 * and the subtree key, which do not depend on the switch */
 	int *dn, *up;
+	uint64_t *key;
+	unsigned *lid; /* per host: its first LID */
+	int lmc;       /* some host has LMC > 0 */
 };
 
-static void route_switch(void *arg, long i, int tid)
+/* the further LIDs of hosts with LMC > 0, host index (d + off) mod N */
+static void route_lmc(const struct route_job *j, int sw, struct lft *t)
 {
-	struct route_job *j = arg;
 	const struct pqft *q = j->q;
-	int sw = j->sw[i], l = q->level[sw], k, off;
-	const int *dn = j->dn + (size_t)l * j->nhost,
-		  *up = j->up + (size_t)l * j->nhost;
-	struct lft *t = lft_of_node(j->s, sw);
+	int l = q->level[sw], k, off;
 
-	(void)tid;
-	if (!t)
-		return;
 	for (k = 0; k < j->nhost; k++) {
 		int h = j->host[k];
 		const struct fab_port *pt = &q->f->nodes[h].ports[q->hport[h]];
 		int desc = descends(q, sw, h);
 
-		if (pt->lid <= t->top)
-			t->port[pt->lid] =
-				desc ? q->down[sw][dn[k]] : q->up[sw][up[k]];
 		for (off = 1; off < 1 << pt->lmc; off++) {
 			unsigned lid = pt->lid + (unsigned)off;
 			long d = (q->hidx[h] + off) % q->nhosts;
@@ -116,6 +129,59 @@ static void route_switch(void *arg, long i, int tid)
 					       q->up[sw][up_port(q, l, d)];
 		}
 	}
+}
+
+static void route_switch(void *arg, long i, int tid)
+{
+	struct route_job *j = arg;
+	const struct pqft *q = j->q;
+	int sw = j->sw[i], l = q->level[sw], k;
+	size_t row = (size_t)l * j->nhost;
+	const int *dn = j->dn + row, *up = j->up + row;
+	const uint64_t *key = j->key + row, mine = subtree_key(q, sw, l);
+	const uint8_t *down = q->down[sw], *upp = q->up[sw];
+	struct lft *t = lft_of_node(j->s, sw);
+
+	(void)tid;
+	if (!t)
+		return;
+	for (k = 0; k < j->nhost; k++)
+		if (j->lid[k] <= t->top)
+			t->port[j->lid[k]] =
+				key[k] == mine ? down[dn[k]] : upp[up[k]];
+	if (j->lmc)
+		route_lmc(j, sw, t);
+}
+
+/* the per-level tables of route_switch */
+static int route_tables(const struct pqft *q, struct route_job *j)
+{
+	size_t n = ((size_t)q->t.h + 1) * j->nhost + 1;
+	int l, k;
+
+	j->dn = malloc(n * sizeof(int));
+	j->up = malloc(n * sizeof(int));
+	j->key = malloc(n * sizeof(uint64_t));
+	j->lid = malloc(((size_t)j->nhost + 1) * sizeof(unsigned));
+	if (!j->dn || !j->up || !j->key || !j->lid)
+		return -1;
+	for (k = 0; k < j->nhost; k++) {
+		int h = j->host[k];
+		const struct fab_port *pt = &q->f->nodes[h].ports[q->hport[h]];
+
+		j->lid[k] = pt->lid;
+		j->lmc |= pt->lmc > 0;
+	}
+	for (l = 1; l <= q->t.h; l++)
+		for (k = 0; k < j->nhost; k++) {
+			int h = j->host[k];
+			size_t at = (size_t)l * j->nhost + k;
+
+			j->dn[at] = down_port(q, l, h, q->hidx[h]);
+			j->up[at] = l < q->t.h ? up_port(q, l, q->hidx[h]) : 0;
+			j->key[at] = subtree_key(q, h, l);
+		}
+	return 0;
 }
 
 int pqft_route(struct pqft *q, struct lft_set *s, int threads,
@@ -142,24 +208,10 @@ int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 	if (q->missing_links || q->missing_switches) {
 		rc = pqft_route_faults(q, s, threads, err);
 	} else {
-		int l, k;
-
-		j.dn = malloc(((size_t)q->t.h + 1) * j.nhost * sizeof(int) + 1);
-		j.up = malloc(((size_t)q->t.h + 1) * j.nhost * sizeof(int) + 1);
-		if (!j.dn || !j.up) {
+		if (route_tables(q, &j)) {
 			rc = osmre_fail(err, "out of memory");
 			goto out;
 		}
-		for (l = 1; l <= q->t.h; l++)
-			for (k = 0; k < j.nhost; k++) {
-				int h = j.host[k];
-
-				j.dn[(size_t)l * j.nhost + k] =
-					down_port(q, l, h, q->hidx[h]);
-				j.up[(size_t)l * j.nhost + k] =
-					l < q->t.h ? up_port(q, l, q->hidx[h]) :
-						     0;
-			}
 		parallel_for(threads, nsw, route_switch, &j);
 	}
 	if (!rc)
@@ -169,5 +221,7 @@ out:
 	free(j.host);
 	free(j.dn);
 	free(j.up);
+	free(j.key);
+	free(j.lid);
 	return rc;
 }

@@ -232,11 +232,13 @@ static int nest_comps(const struct pqft *q, int up, struct nest *ns)
 }
 
 /* How often each colour went to the conflict keys met so far, per
- * (parent, key). */
+ * (parent, key): an open-addressing table of indices into counts kept in
+ * the order the keys came (only those pages are touched). */
 struct keyset {
-	size_t cap;
-	int64_t *a, *b; /* parent component, key; a = -1: empty */
-	uint8_t (*uses)[256];
+	size_t cap, n;
+	int64_t *a, *b;	      /* parent component, key; a = -1: empty */
+	int *at;	      /* into uses */
+	uint8_t (*uses)[256]; /* at most one per node */
 };
 
 static uint8_t *keyset_get(struct keyset *ks, int64_t a, int64_t b)
@@ -250,9 +252,10 @@ static uint8_t *keyset_get(struct keyset *ks, int64_t a, int64_t b)
 	if (ks->a[i] == -1) {
 		ks->a[i] = a;
 		ks->b[i] = b;
-		memset(ks->uses[i], 0, sizeof(ks->uses[i]));
+		ks->at[i] = (int)ks->n;
+		memset(ks->uses[ks->n++], 0, sizeof(ks->uses[0]));
 	}
-	return ks->uses[i];
+	return ks->uses[ks->at[i]];
 }
 
 /*
@@ -281,9 +284,10 @@ static int nest_color(const struct pqft *q, struct nest *ns, int k,
 		;
 	ks.a = malloc(ks.cap * sizeof(int64_t));
 	ks.b = malloc(ks.cap * sizeof(int64_t));
-	ks.uses = malloc(ks.cap * sizeof(*ks.uses));
+	ks.at = malloc(ks.cap * sizeof(int));
+	ks.uses = malloc(((size_t)nn + 1) * sizeof(*ks.uses));
 	if (!ck || !slot || !first || !next || !color || !ks.a || !ks.b ||
-	    !ks.uses) {
+	    !ks.at || !ks.uses) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
@@ -373,6 +377,7 @@ out:
 	free(color);
 	free(ks.a);
 	free(ks.b);
+	free(ks.at);
 	free(ks.uses);
 	return rc;
 }

@@ -25,6 +25,7 @@ struct graph {
 	int nlink;
 	struct link *l;
 	int *in_first, *in; /* links into each switch (CSR) */
+	int *in_from;	    /* per entry of in: the link's switch */
 	int *chan_first; /* channel of (switch, port): chan_first[sw] + port */
 	int *nports;	 /* per switch */
 	int nchan;
@@ -79,8 +80,9 @@ static int graph_build(struct graph *g, const struct fabric *f)
 	g->l = malloc(((size_t)g->nlink + 1) * sizeof(*g->l));
 	g->in_first = calloc((size_t)g->nsw + 2, sizeof(int));
 	g->in = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	g->in_from = malloc(((size_t)g->nlink + 1) * sizeof(int));
 	g->link_of = malloc(((size_t)g->nchan + 1) * sizeof(int));
-	if (!g->l || !g->in_first || !g->in || !g->link_of)
+	if (!g->l || !g->in_first || !g->in || !g->in_from || !g->link_of)
 		return -1;
 	for (k = 0; k < g->nchan; k++)
 		g->link_of[k] = -1;
@@ -103,8 +105,10 @@ static int graph_build(struct graph *g, const struct fabric *f)
 		if (!fill)
 			return -1;
 		memcpy(fill, g->in_first, (size_t)g->nsw * sizeof(int));
-		for (k = 0; k < g->nlink; k++)
+		for (k = 0; k < g->nlink; k++) {
+			g->in_from[fill[g->l[k].to]] = g->l[k].from;
 			g->in[fill[g->l[k].to]++] = k;
+		}
 		free(fill);
 	}
 	return 0;
@@ -149,6 +153,7 @@ static void graph_free(struct graph *g)
 	free(g->l);
 	free(g->in_first);
 	free(g->in);
+	free(g->in_from);
 }
 
 struct dest {
@@ -161,13 +166,18 @@ struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
-	int *pport; /* per switch: its previous port (-1), -2 once kept */
 	int *stack; /* keep_tree: a walk's switches */
 	/* keep_trees: the distances to switch dist_t */
 	int *dist_to, dist_t;
 	/* route_dest: hop[] and order[] hold the search towards bfs_t
 	 * (bfs_n switches reached); -1: none */
 	int bfs_t, bfs_n;
+	/* and the links one hop closer to bfs_t: those of the switch at
+	 * order[i] are clink[cfirst[i] .. cfirst[i + 1]), to switch cto[],
+	 * in the order of a visit of order[] and each switch's links in */
+	int *cfirst, *clink, *cto;
+	unsigned lid; /* route_dest's destination, for the pull */
+	int dag_t;    /* the switch cfirst[] etc. lead to; -1: none */
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -273,43 +283,121 @@ static int keep_tree(struct graph *g, const uint8_t *prow, int t,
  * (g->prev) keeps a switch's previous port whenever it still leads one
  * hop closer: only the switches whose path lost a link choose again.
  */
-static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
-		      int last_port, struct scratch *w)
+/* The search towards t (hop[], order[]) and the links one hop closer,
+ * grouped by the switch they leave, in the order the push form of
+ * route_dest would meet them (so that ties go the same way). */
+static void closer_links(struct graph *g, int t, struct scratch *w)
 {
-	const uint64_t *add = w->add;
-	uint64_t *dist = w->dist, *flow = w->flow;
-	int *next = w->next, *order = w->order, *hop = w->hop;
-	int *pport = w->pport;
-	int k, e, i, n;
+	int *first = w->cfirst, *pos = w->next, i, e, n = w->bfs_n;
+
+	w->dag_t = t;
+	for (i = 0; i < g->nsw; i++)
+		pos[i] = -1;
+	for (i = 0; i <= n; i++)
+		first[i] = 0;
+	for (i = 0; i < n; i++)
+		pos[w->order[i]] = i;
+	for (i = 0; i < n; i++) {
+		int v = w->order[i];
+
+		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
+			int u = g->l[g->in[e]].from;
+
+			if (w->hop[u] ==
+			    w->hop[v] + lexdist_w(&g->lg, g->in[e]))
+				first[pos[u] + 1]++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	for (i = 0; i < n; i++) {
+		int v = w->order[i];
+
+		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
+			int u = g->l[g->in[e]].from, at;
+
+			if (w->hop[u] !=
+			    w->hop[v] + lexdist_w(&g->lg, g->in[e]))
+				continue;
+			at = first[pos[u]]++;
+			w->clink[at] = g->in[e];
+			w->cto[at] = v;
+		}
+	}
+	for (i = n; i > 0; i--)
+		first[i] = first[i - 1];
+	first[0] = 0;
+}
+
+/* route_dest's pull for the switches that reach t: each takes the
+ * cheapest of its links one hop closer (the first met among equals), or
+ * the link of its previous port whenever that is one of them.  Their
+ * candidates are nearer: final before. */
+static void pull_closer(const struct graph *g, struct scratch *w)
+{
+	uint64_t *dist = w->dist;
+	int i, c;
+
+	for (i = 1; i < w->bfs_n; i++) { /* order[0] is t */
+		int u = w->order[i], pp = -1, best = -1;
+		uint64_t bd = INF;
+
+		if (g->prev) {
+			const struct lft *pt = g->ptab[u];
+
+			pp = pt && w->lid <= pt->top ? pt->port[w->lid] : -1;
+		}
+		for (c = w->cfirst[i]; c < w->cfirst[i + 1]; c++) {
+			const struct link *lk = &g->l[w->clink[c]];
+			uint64_t nd = dist[w->cto[c]] + link_cost(g, lk->load);
+
+			if (lk->port == pp) {
+				bd = nd;
+				best = w->clink[c];
+				break;
+			}
+			if (nd < bd) {
+				bd = nd;
+				best = w->clink[c];
+			}
+		}
+		dist[u] = bd;
+		w->next[u] = best;
+	}
+}
+
+/* route_dest's first LID of a switch t, in push form: each switch,
+ * nearest first, offers itself to the switches one hop farther over the
+ * links into it; a switch keeps the cheapest offer (the first among
+ * equals), or the link of its previous port whenever it gets that offer.
+ * Ties go as in pull_closer. */
+static void push_closer(const struct graph *g, struct scratch *w, int t)
+{
+	uint64_t *dist = w->dist;
+	int *next = w->next, *pp = w->stack, k, e, i;
 
 	for (k = 0; k < g->nsw; k++) {
 		const struct lft *pt = g->prev ? g->ptab[k] : NULL;
 
 		dist[k] = INF;
 		next[k] = -1;
-		pport[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
+		pp[k] = pt && w->lid <= pt->top ? pt->port[w->lid] : -1;
 	}
-	/* the distances depend on t alone: the LIDs of one switch share them */
-	if (w->bfs_t != t) {
-		w->bfs_n = lexdist_to(&g->lg, &g->heap, t, hop, order);
-		w->bfs_t = t;
-	}
-	n = w->bfs_n;
 	dist[t] = 0;
-	for (i = 0; i < n; i++) {
-		int v = order[i];
+	for (i = 0; i < w->bfs_n; i++) {
+		int v = w->order[i], hv = w->hop[v];
 
 		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
 			const struct link *lk = &g->l[g->in[e]];
-			int u = lk->from;
+			int u = g->in_from[e];
 			uint64_t nd;
 
-			if (hop[u] != hop[v] + lexdist_w(&g->lg, g->in[e]) ||
-			    pport[u] == -2)
+			if (pp[u] == -2 ||
+			    w->hop[u] != hv + lexdist_w(&g->lg, g->in[e]))
 				continue;
 			nd = dist[v] + link_cost(g, lk->load);
-			if (lk->port == pport[u]) {
-				pport[u] = -2; /* kept */
+			if (lk->port == pp[u]) {
+				pp[u] = -2; /* kept */
 				dist[u] = nd;
 				next[u] = g->in[e];
 			} else if (nd < dist[u]) {
@@ -318,15 +406,42 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 			}
 		}
 	}
-	for (k = 0; k < g->nsw; k++) {
-		struct lft *tb = lft_of_node(s, g->node[k]);
+}
+
+static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
+		      int last_port, struct scratch *w)
+{
+	const uint64_t *add = w->add;
+	uint64_t *dist = w->dist, *flow = w->flow;
+	int *next = w->next, *order = w->order;
+	int k, n;
+
+	/* the distances depend on t alone: the LIDs of one switch share
+	 * them; a switch's first LID is routed by a push over every link,
+	 * its further LIDs by a pull over the links one hop closer, listed
+	 * once (the same routes, cheaper from the second LID on) */
+	w->lid = lid;
+	if (w->bfs_t != t) {
+		w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop, w->order);
+		w->bfs_t = t;
+		push_closer(g, w, t);
+	} else {
+		if (w->dag_t != t)
+			closer_links(g, t, w);
+		dist[t] = 0; /* the others in order[] get dist[], next[] */
+		pull_closer(g, w);
+	}
+	n = w->bfs_n;
+	for (k = 0; k < n; k++) { /* the switches that reach t */
+		int u = order[k];
+		struct lft *tb = lft_of_node(s, g->node[u]);
 
 		if (!tb || lid > tb->top)
 			continue;
-		if (k == t)
+		if (u == t)
 			tb->port[lid] = (uint8_t)last_port;
-		else if (next[k] >= 0)
-			tb->port[lid] = (uint8_t)g->l[next[k]].port;
+		else if (next[u] >= 0)
+			tb->port[lid] = (uint8_t)g->l[next[u]].port;
 	}
 	/* farthest first: each switch passes its flow on towards t */
 	for (k = 0; k < n; k++)
@@ -920,6 +1035,7 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		goto out;
 	sw->w.dist_t = -1;
 	sw->w.bfs_t = -1; /* (hop[] and order[] are scratch here) */
+	sw->w.dag_t = -1;
 	for (lid = 0; lid <= sw->maxlid; lid++)
 		dest_of[lid] = -1;
 	for (k = 0; k < sw->nd; k++) {
@@ -1061,10 +1177,13 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.next = malloc(n * sizeof(int));
 	sw->w.order = malloc(n * sizeof(int));
 	sw->w.hop = malloc(n * sizeof(int));
-	sw->w.pport = malloc(n * sizeof(int));
 	sw->w.stack = malloc((n + 1) * sizeof(int));
 	sw->w.dist_to = malloc(n * sizeof(int));
+	sw->w.cfirst = malloc((n + 1) * sizeof(int));
+	sw->w.clink = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
+	sw->w.cto = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
 	sw->w.bfs_t = -1;
+	sw->w.dag_t = -1;
 	if (o->prev) {
 		sw->g.ptab = malloc(n * sizeof(*sw->g.ptab));
 		if (!sw->g.ptab)
@@ -1078,8 +1197,9 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->w.hop || !sw->w.pport || !sw->w.stack ||
-	    !sw->w.dist_to || !sw->ncas_on || !sw->d)
+	    !sw->w.order || !sw->w.hop || !sw->w.stack || !sw->w.dist_to ||
+	    !sw->w.cfirst || !sw->w.clink || !sw->w.cto || !sw->ncas_on ||
+	    !sw->d)
 		return -1;
 	return 0;
 }
@@ -1097,7 +1217,9 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.next);
 	free(sw->w.order);
 	free(sw->w.hop);
-	free(sw->w.pport);
+	free(sw->w.cfirst);
+	free(sw->w.clink);
+	free(sw->w.cto);
 	free(sw->w.stack);
 	free(sw->w.dist_to);
 	free(sw->ncas_on);

@@ -176,8 +176,7 @@ struct scratch {
 	 * order[i] are clink[cfirst[i] .. cfirst[i + 1]), to switch cto[],
 	 * in the order of a visit of order[] and each switch's links in */
 	int *cfirst, *clink, *cto;
-	unsigned lid; /* route_dest's destination, for the pull */
-	int dag_t;    /* the switch cfirst[] etc. lead to; -1: none */
+	int dag_t; /* the switch cfirst[] etc. lead to; -1: none */
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -333,7 +332,7 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
  * cheapest of its links one hop closer (the first met among equals), or
  * the link of its previous port whenever that is one of them.  Their
  * candidates are nearer: final before. */
-static void pull_closer(const struct graph *g, struct scratch *w)
+static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
 {
 	uint64_t *dist = w->dist;
 	int i, c;
@@ -345,7 +344,7 @@ static void pull_closer(const struct graph *g, struct scratch *w)
 		if (g->prev) {
 			const struct lft *pt = g->ptab[u];
 
-			pp = pt && w->lid <= pt->top ? pt->port[w->lid] : -1;
+			pp = pt && lid <= pt->top ? pt->port[lid] : -1;
 		}
 		for (c = w->cfirst[i]; c < w->cfirst[i + 1]; c++) {
 			const struct link *lk = &g->l[w->clink[c]];
@@ -371,7 +370,8 @@ static void pull_closer(const struct graph *g, struct scratch *w)
  * links into it; a switch keeps the cheapest offer (the first among
  * equals), or the link of its previous port whenever it gets that offer.
  * Ties go as in pull_closer. */
-static void push_closer(const struct graph *g, struct scratch *w, int t)
+static void push_closer(const struct graph *g, struct scratch *w, int t,
+			unsigned lid)
 {
 	uint64_t *dist = w->dist;
 	int *next = w->next, *pp = w->stack, k, e, i;
@@ -381,7 +381,7 @@ static void push_closer(const struct graph *g, struct scratch *w, int t)
 
 		dist[k] = INF;
 		next[k] = -1;
-		pp[k] = pt && w->lid <= pt->top ? pt->port[w->lid] : -1;
+		pp[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
 	dist[t] = 0;
 	for (i = 0; i < w->bfs_n; i++) {
@@ -420,16 +420,15 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	 * them; a switch's first LID is routed by a push over every link,
 	 * its further LIDs by a pull over the links one hop closer, listed
 	 * once (the same routes, cheaper from the second LID on) */
-	w->lid = lid;
 	if (w->bfs_t != t) {
 		w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop, w->order);
 		w->bfs_t = t;
-		push_closer(g, w, t);
+		push_closer(g, w, t, lid);
 	} else {
 		if (w->dag_t != t)
 			closer_links(g, t, w);
 		dist[t] = 0; /* the others in order[] get dist[], next[] */
-		pull_closer(g, w);
+		pull_closer(g, w, lid);
 	}
 	n = w->bfs_n;
 	for (k = 0; k < n; k++) { /* the switches that reach t */

@@ -14,6 +14,24 @@
 #include "pqft.h"
 #include "stable_cols.h"
 
+/* dmodc_stable: the previous entries that still work, under dmodc's
+ * ranks (stable_cols.h) */
+static int dmodc_keep(const struct dmodc *d, const struct fabric *f,
+		      const struct engine_opts *o, struct route_result *r,
+		      struct osmre_err *err)
+{
+	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int)), i, rc;
+
+	if (!rank)
+		return osmre_fail(err, "out of memory");
+	for (i = 0; i < f->nnodes; i++)
+		rank[i] = dmodc_rank(d, i);
+	rc = stable_keep_columns(f, o->prev, &r->tables, rank, &r->kept,
+				 o->threads, err);
+	free(rank);
+	return rc;
+}
+
 static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 			struct route_result *r, struct osmre_err *err)
 {
@@ -29,8 +47,7 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 		return osmre_fail(err, "out of memory");
 	rc = dmodc_run(o->dmodc ? o->dmodc : tmp, f, &d, &r->tables, err);
 	if (!rc && o->prev && o->stable)
-		rc = stable_keep_columns(f, o->prev, &r->tables, &r->kept,
-					 o->threads, err);
+		rc = dmodc_keep(o->dmodc ? o->dmodc : tmp, f, o, r, err);
 	if (!rc && o->state &&
 	    dmodc_state_write(o->state, o->dmodc ? o->dmodc : tmp, f))
 		rc = osmre_fail(err, "state dump: write error");

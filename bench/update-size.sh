@@ -10,15 +10,18 @@
 # inside OpenSM on ibsim, the tables read back with dump_fts before and
 # after ibsim's Unlink (the link linked back before the next failure; the
 # switch last).  Each pair of table sets goes through `osmre diff`.
+# dmodc-stable is dmodc with dmodc_stable (--previous: the intact tables).
+# With ANALYZE=1 each failed table set is also analysed (osmre analyze):
+# valid, longest path, A2A, SP and RP appended to its row.
 # Blocks depend on the LIDs: with OSM_LIDS=1, osmre's engines route with
 # the LIDs OpenSM gives the intact fabric on ibsim (one OpenSM pass with
 # updn first), so that their blocks compare with OpenSM's engines'.
 #   sh bench/update-size.sh H M W P [ENGINE...] >OUT.csv   (from a build directory)
-# default engines: dmodc pqft sar ftree updn
+# default engines: dmodc dmodc-stable pqft sar ftree updn
 set -u
 h=$1 m=$2 w=$3 p=$4
 shift 4
-ENGINES=${*:-dmodc pqft sar ftree updn}
+ENGINES=${*:-dmodc dmodc-stable pqft sar ftree updn}
 top=$(cd "$(dirname "$0")/.." && pwd)
 OSMRE_TESTS_DIR=$top/tests
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
@@ -57,10 +60,19 @@ without() {
 without $LEAF >"$W/leaf.net"
 without $SPINE >"$W/spine.net"
 without "$SW" >"$W/switch.net"
-echo "fabric,engine,failure,failed,routed_by,switches_changed,entries_changed,blocks_changed,blocks,push_ms"
+q=""
+[ "${ANALYZE:-0}" = 1 ] && q=",valid,hops_max,a2a,sp,rp"
+echo "fabric,engine,failure,failed,routed_by,switches_changed,entries_changed,blocks_changed,blocks,push_ms$q"
+quality() {	# quality NET LFTS: ",valid,hops_max,a2a,sp,rp" (ANALYZE=1)
+	[ "${ANALYZE:-0}" = 1 ] || return 0
+	"$OSMRE" analyze --topo "$1" --lfts "$2" --format csv -q 2>/dev/null |
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			NR == 2 { printf ",%s,%s,%s,%s,%s", $c["valid"], $c["hops_max"], $c["a2a"], $c["sp"], $c["rp"] }'
+}
 row() {	# row ENGINE FAILURE WHAT A.lfts B.lfts [ROUTED_BY]
-	"$OSMRE" diff "$4" "$5" 2>/dev/null | sed -n 's/^total: \([0-9]*\) switch(es) changed of [0-9]*, \([0-9]*\) entries, \([0-9]*\) of \([0-9]*\) 64-LID blocks; push \([0-9.]*\) ms.*/\1,\2,\3,\4,\5/p' |
-		sed "s/^/\"PGFT($h;$m;$w;$p)\",$1,$2,\"$3\",${6:-$1},/"
+	r=$("$OSMRE" diff "$4" "$5" 2>/dev/null | sed -n 's/^total: \([0-9]*\) switch(es) changed of [0-9]*, \([0-9]*\) entries, \([0-9]*\) of \([0-9]*\) 64-LID blocks; push \([0-9.]*\) ms.*/\1,\2,\3,\4,\5/p')
+	[ -n "$r" ] || return 0
+	echo "\"PGFT($h;$m;$w;$p)\",$1,$2,\"$3\",${6:-$1},$r$(quality "$W/$2.net" "$5")"
 }
 by() { grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" | tail -1 | cut -d' ' -f1; }
 LIDS=""
@@ -77,16 +89,17 @@ if [ "${OSM_LIDS:-0}" = 1 ]; then
 fi
 for e in $ENGINES; do
 	case $e in
-	dmodc|pqft|sar)
+	dmodc|dmodc-stable|pqft|sar)
 		x=""
 		[ "$e" = pqft ] && x="--topology $SPEC"
+		eng=${e%-stable}
 		# shellcheck disable=SC2086
-		"$OSMRE" route -e "$e" $x $LIDS --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
+		"$OSMRE" route -e "$eng" $x $LIDS --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
 		for fl in leaf spine switch; do
 			prev=""
-			[ "$e" = sar ] && prev="--previous $W/$e.lfts"
+			[ "$e" = sar ] || [ "$e" = dmodc-stable ] && prev="--previous $W/$e.lfts"
 			# shellcheck disable=SC2086
-			"$OSMRE" route -e "$e" $x $prev --topo "$W/$fl.net" --lids "$W/$e.lfts" \
+			"$OSMRE" route -e "$eng" $x $prev --topo "$W/$fl.net" --lids "$W/$e.lfts" \
 				-o "$W/$e-$fl.lfts" 2>/dev/null || { echo "$e $fl: refused" >&2; continue; }
 			case $fl in leaf) what=$LEAF ;; spine) what=$SPINE ;; *) what=$SW ;; esac
 			row "$e" "$fl" "$what" "$W/$e.lfts" "$W/$e-$fl.lfts"

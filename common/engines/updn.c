@@ -23,6 +23,11 @@ struct ud {
 	int *ord;    /* position in (distance, GUID) order */
 	int *by_ord; /* switch index at each position */
 	int *dd, *len, *queue;
+	/* balanced (sar's fallback): per adjacency entry, the routes that
+	 * cross it so far; per switch, its CA ports (sources) and the flow
+	 * and the choice of the LID being filled */
+	uint64_t *load, *flow;
+	int *ncas, *pick;
 };
 
 int updn_is_high(const struct fab_port *pt, unsigned lid)
@@ -72,6 +77,10 @@ static void ud_free(struct ud *u)
 	free(u->dd);
 	free(u->len);
 	free(u->queue);
+	free(u->load);
+	free(u->flow);
+	free(u->ncas);
+	free(u->pick);
 }
 
 static int ud_graph(struct ud *u, const struct fabric *f)
@@ -253,6 +262,56 @@ static int ud_port(const struct ud *u, int s, unsigned lid)
 			return u->a[j].port;
 }
 
+/* The adjacency entry of switch s towards t that carries the fewest
+ * routes so far (ties: the LID modulo their count), or -1. */
+static int ud_least(const struct ud *u, int s, unsigned lid)
+{
+	uint64_t best = UINT64_MAX;
+	int j, cnt = 0, pick;
+
+	if (u->len[s] == INF)
+		return -1;
+	for (j = u->first[s]; j < u->first[s + 1]; j++)
+		if (ud_next(u, s, u->a[j].sw)) {
+			if (u->load[j] < best) {
+				best = u->load[j];
+				cnt = 0;
+			}
+			cnt += u->load[j] == best;
+		}
+	if (!cnt)
+		return -1;
+	pick = (int)(lid % (unsigned)cnt);
+	for (j = u->first[s];; j++)
+		if (ud_next(u, s, u->a[j].sw) && u->load[j] == best && !pick--)
+			return j;
+}
+
+/* Balanced: every switch's choice for lid towards t (u->pick, adjacency
+ * entries), then the routes' loads: the sources of each switch flow
+ * along the choices, farthest first (by_ord is not by distance, so by
+ * len, then dd). */
+static void ud_balance(struct ud *u, int t, unsigned lid)
+{
+	int i, d, maxd = 0;
+
+	for (i = 0; i < u->nsw; i++) {
+		u->pick[i] = i == t ? -1 : ud_least(u, i, lid);
+		u->flow[i] = (uint64_t)u->ncas[i];
+		if (u->len[i] != INF && u->len[i] > maxd)
+			maxd = u->len[i];
+	}
+	for (d = maxd; d > 0; d--)
+		for (i = 0; i < u->nsw; i++) {
+			int j = u->pick[i];
+
+			if (u->len[i] != d || j < 0)
+				continue;
+			u->load[j] += u->flow[i];
+			u->flow[u->a[j].sw] += u->flow[i];
+		}
+}
+
 /* 1 when a leaf switch of t's part has no route to t. */
 static int ud_unroutable(const struct ud *u, const char *leaf, const int *comp,
 			 int t)
@@ -359,7 +418,7 @@ static int has_ca(const struct ud *u, int t)
 }
 
 /* Fills the wanted LIDs of the CAs on leaf t into every table. */
-static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids,
+static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 		    const uint8_t *want, unsigned top)
 {
 	const struct fabric *f = u->f;
@@ -379,18 +438,151 @@ static void ud_fill(const struct ud *u, struct lft_set *s, int t, long *nlids,
 			if (!ud_wanted(pt, lid, want, top))
 				continue;
 			(*nlids)++;
+			if (u->load)
+				ud_balance(u, t, lid);
 			for (i = 0; i < u->nsw; i++) {
 				struct lft *tb = lft_of_node(s, u->node[i]);
+				int q;
 
-				if (tb && lid <= tb->top)
-					tb->port[lid] =
-						(uint8_t)(i == t ?
-								  p :
-								  ud_port(u, i,
-									  lid));
+				if (!tb || lid > tb->top)
+					continue;
+				if (i == t)
+					q = p;
+				else if (!u->load)
+					q = ud_port(u, i, lid);
+				else
+					q = u->pick[i] < 0 ?
+						    LFT_NONE :
+						    u->a[u->pick[i]].port;
+				tb->port[lid] = (uint8_t)q;
 			}
 		}
 	}
+}
+
+/* Balanced choices: the load arrays, and each switch's CA ports with a
+ * LID as its sources.  0, or -1 (no memory). */
+static int ud_balanced(struct ud *u)
+{
+	size_t n = (size_t)u->nsw + 1;
+	int i, p;
+
+	u->load = calloc((size_t)u->first[u->nsw] + 1, sizeof(uint64_t));
+	u->flow = malloc(n * sizeof(uint64_t));
+	u->ncas = calloc(n, sizeof(int));
+	u->pick = malloc(n * sizeof(int));
+	if (!u->load || !u->flow || !u->ncas || !u->pick)
+		return -1;
+	for (i = 0; i < u->nsw; i++) {
+		const struct fab_node *nd = &u->f->nodes[u->node[i]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int c = nd->ports[p].rnode;
+
+			u->ncas[i] +=
+				c >= 0 && !fab_is_switch(&u->f->nodes[c]) &&
+				u->f->nodes[c].ports[nd->ports[p].rport].lid;
+		}
+	}
+	return 0;
+}
+
+/* The route of LID lid in s from every switch, followed (memoized):
+ * each switch's sources flow along it into u->load.  hop: scratch;
+ * adj_of: per switch and port (stride), the adjacency entry. */
+static void preload_lid(struct ud *u, const struct lft_set *s, int *hop,
+			const int *adj_of, int stride, unsigned lid)
+{
+	int i, d, dmax = 0;
+
+	/* hop[i]: i's next adjacency entry; len[i]: its hops to the end */
+	for (i = 0; i < u->nsw; i++) {
+		const struct lft *tb = lft_of_node(s, u->node[i]);
+		int q = tb ? lft_get(tb, lid) : LFT_NONE;
+
+		hop[i] = q == LFT_NONE || q >= stride ? -1 :
+							adj_of[i * stride + q];
+		u->len[i] = -1;
+	}
+	for (i = 0; i < u->nsw; i++) {
+		int x = i, k = 0;
+
+		while (u->len[x] == -1 && hop[x] >= 0 && k <= u->nsw) {
+			u->queue[k++] = x;
+			u->len[x] = -2; /* on this walk */
+			x = u->a[hop[x]].sw;
+		}
+		d = u->len[x] >= 0 ? u->len[x] :
+		    u->len[x] == -1 ? 0 : /* the end: a CA port, or none */
+				      INF; /* a loop */
+		if (u->len[x] == -1)
+			u->len[x] = 0;
+		while (k--) {
+			d = d == INF ? INF : d + 1;
+			u->len[u->queue[k]] = d;
+		}
+		if (u->len[i] != INF && u->len[i] > dmax)
+			dmax = u->len[i];
+	}
+	for (i = 0; i < u->nsw; i++)
+		u->flow[i] = (uint64_t)u->ncas[i];
+	for (d = dmax; d > 0; d--)
+		for (i = 0; i < u->nsw; i++)
+			if (u->len[i] == d && hop[i] >= 0) {
+				u->load[hop[i]] += u->flow[i];
+				u->flow[u->a[hop[i]].sw] += u->flow[i];
+			}
+}
+
+/*
+ * Balanced: the loads of the routes already in s, to the CA LIDs that
+ * are not wanted (sar's own paths on the other layers), so that the
+ * fallback's choices avoid the links those already crowd.  0, or -1 (no
+ * memory).
+ */
+static int ud_preload(struct ud *u, const struct lft_set *s,
+		      const uint8_t *want, unsigned top)
+{
+	const struct fabric *f = u->f;
+	int *adj_of = NULL, *hop = malloc(((size_t)u->nsw + 1) * sizeof(int));
+	int i, j, p, c, stride = 1;
+
+	for (i = 0; i < u->nsw; i++)
+		if (f->nodes[u->node[i]].nports + 1 > stride)
+			stride = f->nodes[u->node[i]].nports + 1;
+	if (hop)
+		adj_of = malloc(((size_t)u->nsw * (size_t)stride + 1) *
+				sizeof(int));
+	if (!hop || !adj_of) {
+		free(hop);
+		return -1;
+	}
+	for (i = 0; i < u->nsw * stride; i++)
+		adj_of[i] = -1;
+	for (i = 0; i < u->nsw; i++)
+		for (j = u->first[i]; j < u->first[i + 1]; j++)
+			adj_of[i * stride + u->a[j].port] = j;
+	for (c = 0; c < f->nnodes; c++) {
+		const struct fab_node *n = &f->nodes[c];
+
+		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed;
+		     p++) {
+			const struct fab_port *pt = &n->ports[p];
+			unsigned lid;
+
+			if (!pt->lid || pt->rnode < 0 ||
+			    !fab_is_switch(&f->nodes[pt->rnode]))
+				continue;
+			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
+			     lid++)
+				if (lid > top || !want[lid])
+					preload_lid(u, s, hop, adj_of, stride,
+						    lid);
+		}
+	}
+	free(hop);
+	free(adj_of);
+	return 0;
 }
 
 static int route_lids(const struct fabric *f, struct lft_set *s,
@@ -409,6 +601,10 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 	    !(leaf = malloc((size_t)u.nsw + 1)) ||
 	    !(src = malloc((size_t)u.nsw + 1)) || ranks_compute(f, rank) < 0 ||
 	    switch_components(f, comp)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (want && (ud_balanced(&u) || ud_preload(&u, s, want, top))) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}

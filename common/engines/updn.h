@@ -48,7 +48,11 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
 
 /* The same routing for the CA-port LIDs marked in want[0..top] (base
  * LIDs too): sar's fallback layer when its layers would exceed the VL
- * budget. */
+ * budget.  Balanced: among a switch's legal next hops of equal length it
+ * takes the link that carries the fewest routes so far (the routes in s
+ * to the LIDs not wanted, then the fallback's own, filled destination by
+ * destination; each switch's CA ports are its sources), ties by LID
+ * modulo.  The choice stays within up*-down*: acyclic on one VL. */
 int updn_route_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top, struct updn_info *info,
 		    struct osmre_err *err);

@@ -373,15 +373,15 @@ static int ud_wanted(const struct fab_port *pt, unsigned lid,
 	return lid <= top && want[lid];
 }
 
-/* Leaf switches (with a CA port that has a wanted LID). */
-static void ud_leaves(const struct ud *u, char *leaf, const uint8_t *want,
-		      unsigned top)
+/* Calls each(u, arg, pt, sw, lid) for every LID of every CA port cabled
+ * to a switch (sw: that switch's index). */
+typedef void (*ud_lid_fn)(struct ud *u, void *arg, const struct fab_port *pt,
+			  int sw, unsigned lid);
+static void ud_ca_lids(struct ud *u, ud_lid_fn each, void *arg)
 {
 	const struct fabric *f = u->f;
 	int i, p;
 
-	for (i = 0; i < u->nsw; i++)
-		leaf[i] = 0;
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *n = &f->nodes[i];
 
@@ -395,10 +395,37 @@ static void ud_leaves(const struct ud *u, char *leaf, const uint8_t *want,
 				continue;
 			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
 			     lid++)
-				if (ud_wanted(pt, lid, want, top))
-					leaf[u->idx[pt->rnode]] = 1;
+				each(u, arg, pt, u->idx[pt->rnode], lid);
 		}
 	}
+}
+
+struct wanted {
+	char *leaf;
+	const uint8_t *want;
+	unsigned top;
+};
+
+static void leaf_of_wanted(struct ud *u, void *arg, const struct fab_port *pt,
+			   int sw, unsigned lid)
+{
+	struct wanted *w = arg;
+
+	(void)u;
+	if (ud_wanted(pt, lid, w->want, w->top))
+		w->leaf[sw] = 1;
+}
+
+/* Leaf switches (with a CA port that has a wanted LID). */
+static void ud_leaves(struct ud *u, char *leaf, const uint8_t *want,
+		      unsigned top)
+{
+	struct wanted w = { leaf, want, top };
+	int i;
+
+	for (i = 0; i < u->nsw; i++)
+		leaf[i] = 0;
+	ud_ca_lids(u, leaf_of_wanted, &w);
 }
 
 /* 1 when switch t has a CA port with a LID. */
@@ -534,6 +561,26 @@ static void preload_lid(struct ud *u, const struct lft_set *s, int *hop,
 			}
 }
 
+struct preload {
+	const struct lft_set *s;
+	const uint8_t *want;
+	unsigned top;
+	int *hop;
+	const int *adj_of;
+	int stride;
+};
+
+static void preload_one(struct ud *u, void *arg, const struct fab_port *pt,
+			int sw, unsigned lid)
+{
+	struct preload *pl = arg;
+
+	(void)pt;
+	(void)sw;
+	if (lid > pl->top || !pl->want[lid])
+		preload_lid(u, pl->s, pl->hop, pl->adj_of, pl->stride, lid);
+}
+
 /*
  * Balanced: the loads of the routes already in s, to the CA LIDs that
  * are not wanted (sar's own paths on the other layers), so that the
@@ -545,7 +592,7 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 {
 	const struct fabric *f = u->f;
 	int *adj_of = NULL, *hop = malloc(((size_t)u->nsw + 1) * sizeof(int));
-	int i, j, p, c, stride = 1;
+	int i, j, stride = 1;
 
 	for (i = 0; i < u->nsw; i++)
 		if (f->nodes[u->node[i]].nports + 1 > stride)
@@ -562,23 +609,10 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 	for (i = 0; i < u->nsw; i++)
 		for (j = u->first[i]; j < u->first[i + 1]; j++)
 			adj_of[i * stride + u->a[j].port] = j;
-	for (c = 0; c < f->nnodes; c++) {
-		const struct fab_node *n = &f->nodes[c];
+	{
+		struct preload pl = { s, want, top, hop, adj_of, stride };
 
-		for (p = 1; p <= n->nports && !fab_is_switch(n) && !n->removed;
-		     p++) {
-			const struct fab_port *pt = &n->ports[p];
-			unsigned lid;
-
-			if (!pt->lid || pt->rnode < 0 ||
-			    !fab_is_switch(&f->nodes[pt->rnode]))
-				continue;
-			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
-			     lid++)
-				if (lid > top || !want[lid])
-					preload_lid(u, s, hop, adj_of, stride,
-						    lid);
-		}
+		ud_ca_lids(u, preload_one, &pl);
 	}
 	free(hop);
 	free(adj_of);

@@ -287,29 +287,35 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 			return j;
 }
 
+/* The routes' loads towards one destination: every switch's sources
+ * (its CA ports) flow along next[] (adjacency entries, -1: none),
+ * farthest first by len[] (at most maxd). */
+static void ud_add_flows(struct ud *u, const int *next, int maxd)
+{
+	int i, d;
+
+	for (i = 0; i < u->nsw; i++)
+		u->flow[i] = (uint64_t)u->ncas[i];
+	for (d = maxd; d > 0; d--)
+		for (i = 0; i < u->nsw; i++)
+			if (u->len[i] == d && next[i] >= 0) {
+				u->load[next[i]] += u->flow[i];
+				u->flow[u->a[next[i]].sw] += u->flow[i];
+			}
+}
+
 /* Balanced: every switch's choice for lid towards t (u->pick, adjacency
- * entries), then the routes' loads: the sources of each switch flow
- * along the choices, farthest first (by_ord is not by distance, so by
- * len, then dd). */
+ * entries), then their loads. */
 static void ud_balance(struct ud *u, int t, unsigned lid)
 {
-	int i, d, maxd = 0;
+	int i, maxd = 0;
 
 	for (i = 0; i < u->nsw; i++) {
 		u->pick[i] = i == t ? -1 : ud_least(u, i, lid);
-		u->flow[i] = (uint64_t)u->ncas[i];
 		if (u->len[i] != INF && u->len[i] > maxd)
 			maxd = u->len[i];
 	}
-	for (d = maxd; d > 0; d--)
-		for (i = 0; i < u->nsw; i++) {
-			int j = u->pick[i];
-
-			if (u->len[i] != d || j < 0)
-				continue;
-			u->load[j] += u->flow[i];
-			u->flow[u->a[j].sw] += u->flow[i];
-		}
+	ud_add_flows(u, u->pick, maxd);
 }
 
 /* 1 when a leaf switch of t's part has no route to t. */
@@ -551,14 +557,7 @@ static void preload_lid(struct ud *u, const struct lft_set *s, int *hop,
 		if (u->len[i] != INF && u->len[i] > dmax)
 			dmax = u->len[i];
 	}
-	for (i = 0; i < u->nsw; i++)
-		u->flow[i] = (uint64_t)u->ncas[i];
-	for (d = dmax; d > 0; d--)
-		for (i = 0; i < u->nsw; i++)
-			if (u->len[i] == d && hop[i] >= 0) {
-				u->load[hop[i]] += u->flow[i];
-				u->flow[u->a[hop[i]].sw] += u->flow[i];
-			}
+	ud_add_flows(u, hop, dmax);
 }
 
 struct preload {

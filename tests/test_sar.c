@@ -17,6 +17,7 @@
 #include "efipolish.h"
 #include "jobs.h"
 #include "lids.h"
+#include "rng.h"
 #include "sar.h"
 #include "testutil.h"
 
@@ -497,11 +498,121 @@ found:
 	fabric_free(f);
 }
 
+/* Two routings give the same tables and the same layers, path by path. */
+static void assert_same_routing(const struct lft_set *a,
+				const struct sar_result *ra,
+				const struct lft_set *b,
+				const struct sar_result *rb)
+{
+	assert_int_equal(lft_set_entries_changed(a, b), 0);
+	assert_int_equal(ra->layers, rb->layers);
+	assert_int_equal(ra->ncas, rb->ncas);
+	assert_int_equal(ra->maxlid, rb->maxlid);
+	assert_int_equal(ra->layer == NULL, rb->layer == NULL);
+	if (ra->layer)
+		assert_memory_equal(ra->layer, rb->layer,
+				    (size_t)ra->ncas * (ra->maxlid + 1));
+}
+
+/*
+ * The threads of a stable re-route (sar_opts.threads) change nothing: a
+ * leaf uplink lost, then a spine, on 1, 2 and 5 threads.
+ */
+static void test_stable_threads(void **state)
+{
+	struct fabric *f = tu_pgft("3", "6,6,6", "1,6,6", "1,1,1", 0);
+	struct sar_opts o = { .max_vls = 8, .threads = 1 };
+	struct lft_set before, one, many;
+	struct sar_result r1, rn;
+	struct osmre_err err;
+	struct rng rng;
+	int th;
+
+	(void)state;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &before, &err), 0);
+	assert_int_equal(sar_route(f, &o, &before, &r1, &err), 0);
+	sar_result_free(&r1);
+	rng_seed(&rng, 3);
+	assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 3, &rng, &err), 0);
+	o.prev = &before;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &one, &err), 0);
+	assert_int_equal(sar_route(f, &o, &one, &r1, &err), 0);
+	for (th = 2; th <= 5; th += 3) {
+		o.threads = th;
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &many,
+						    &err),
+				 0);
+		assert_int_equal(sar_route(f, &o, &many, &rn, &err), 0);
+		assert_same_routing(&one, &r1, &many, &rn);
+		sar_result_free(&rn);
+		lft_set_free(&many);
+	}
+	assert_true(lft_set_entries_changed(&one, &before) > 0);
+	sar_result_free(&r1);
+	lft_set_free(&one);
+	lft_set_free(&before);
+	fabric_free(f);
+}
+
+/*
+ * A stable re-route with nothing changed keeps every tree, and skips the
+ * up-down test of the trees it knows go up, then down (keep_tree): on a
+ * degraded fat tree whose paths need two layers, the layers must still
+ * come out as a full routing's, path by path.
+ */
+static void test_stable_same_layers(void **state)
+{
+	struct sar_opts o = { .max_vls = 8, .threads = 2 };
+	struct lft_set full, again;
+	struct sar_result rf, ra;
+	struct osmre_err err;
+	struct rng rng;
+	int seed, found = 0;
+
+	(void)state;
+	for (seed = 1; seed <= 40 && !found; seed++) {
+		struct fabric *f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
+		long n = degrade_candidates(f, DEGRADE_LINKS) * 3 / 10;
+
+		rng_seed(&rng, (uint64_t)seed);
+		o.prev = NULL;
+		if (degrade_remove(f, DEGRADE_LINKS, n, &rng, &err) ||
+		    lft_set_for_fabric(f, lids_max(f), &full, &err)) {
+			fabric_free(f);
+			continue;
+		}
+		if (sar_route(f, &o, &full, &rf, &err)) { /* split */
+			lft_set_free(&full);
+			fabric_free(f);
+			continue;
+		}
+		if (rf.layers >= 2) {
+			found = 1;
+			o.prev = &full;
+			assert_int_equal(lft_set_for_fabric(f, lids_max(f),
+							    &again, &err),
+					 0);
+			assert_int_equal(sar_route(f, &o, &again, &ra, &err),
+					 0);
+			assert_same_routing(&full, &rf, &again, &ra);
+			assert_true(tu_sls_acyclic(f, &again, &ra, -1));
+			sar_result_free(&ra);
+			lft_set_free(&again);
+		}
+		sar_result_free(&rf);
+		lft_set_free(&full);
+		fabric_free(f);
+	}
+	assert_true(found);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadlock_free),
 		cmocka_unit_test(test_stable_reroute),
+		cmocka_unit_test(test_stable_threads),
+		cmocka_unit_test(test_stable_same_layers),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_efi_polish),

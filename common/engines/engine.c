@@ -247,6 +247,7 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 		      struct route_result *r, struct osmre_err *err)
 {
 	struct sar_opts so = { .max_vls = o->max_vls,
+			       .threads = o->threads,
 			       .jobs = o->jobs,
 			       .io = o->io,
 			       .prev = o->prev };
@@ -316,8 +317,9 @@ void engine_opts_from_options(const struct osmre_options *opt,
 			      const struct engine *e, struct engine_opts *o)
 {
 	engine_opts_defaults(o);
-	o->threads = strcmp(e->name, "pqft") ? opt->dmodc_threads :
-					       opt->pqft_threads;
+	o->threads = !strcmp(e->name, "pqft") ? opt->pqft_threads :
+		     !strcmp(e->name, "sar")  ? opt->sar_threads :
+						opt->dmodc_threads;
 	o->topology = opt->pqft_topology;
 	o->seed = (uint64_t)opt->pqft_seed;
 	o->max_vls = opt->sar_max_vls;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "efipolish.h"
 #include "lexdist.h"
 #include "lids.h"
+#include "parallel.h"
 #include "ranks.h"
 #include "sar.h"
 #include "updn.h"
@@ -37,6 +39,13 @@ struct graph {
 	const struct lft_set *prev; /* a stable re-route keeps these */
 	/* per switch: its table in prev (keep_trees) */
 	const struct lft **ptab;
+	/* a stable re-route, per switch t: the distances to t learnt from a
+	 * tree kept (keep_trees; hops only), for its LIDs routed again
+	 * without a search; NULL where none */
+	int **known_dist;
+	/* per link: it climbs in the order (fat-tree rank, node index) of
+	 * the up-down test (links_up); NULL: not computed or no ranks */
+	uint8_t *up;
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
 	/* the fabric's groups (components.h: switch_groups), per node */
 	int *group, ngroups;
@@ -137,8 +146,12 @@ static int graph_dist(struct graph *g)
 	return lexheap_init(&g->heap, &g->lg, g->nlink);
 }
 
+static void known_dist_free(struct graph *g);
+
 static void graph_free(struct graph *g)
 {
+	known_dist_free(g);
+	free(g->up);
 	free(g->ptab);
 	free(g->group);
 	free(g->lfrom);
@@ -166,9 +179,9 @@ struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
-	int *stack; /* keep_tree: a walk's switches */
-	/* keep_trees: the distances to switch dist_t */
-	int *dist_to, dist_t;
+	int *stack;    /* keep_tree: a walk's switches */
+	int *dist_to;  /* keep_switch: the distances to its switch */
+	uint8_t *mark; /* keep_tree: entered by a link down */
 	/* route_dest: hop[] and order[] hold the search towards bfs_t
 	 * (bfs_n switches reached); -1: none */
 	int bfs_t, bfs_n;
@@ -203,11 +216,15 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
  * to t known (dto, or NULL), the check is one comparison per switch: each
  * previous port leads to a switch exactly one link's weight closer;
  * without, a tree that passes leaves them in learn (when not NULL).  1
- * when kept: the loads are added, and the entries are the previous ones
- * (keep_trees writes them); 0 otherwise.
+ * when kept: the tree's loads are added to load[] (per link), and the
+ * entries are the previous ones (keep_trees writes them); 2 when, in
+ * addition, no switch entered by a link down leaves by a link up
+ * (g->up): then every path of the tree goes up, then down, and the
+ * layering's up-down test (all_updown) can skip it; 0 when not kept.
  */
-static int keep_tree(struct graph *g, const uint8_t *prow, int t,
-		     struct scratch *w, const int *dto, int *learn)
+static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
+		     struct scratch *w, uint64_t *load, const int *dto,
+		     int *learn)
 {
 	int *next = w->next, *hop = w->hop, *st = w->stack;
 	int k, e;
@@ -258,11 +275,20 @@ static int keep_tree(struct graph *g, const uint8_t *prow, int t,
 		if (!a)
 			continue;
 		while (next[u] >= 0) {
-			g->l[next[u]].load += a;
+			load[next[u]] += a;
 			u = g->lto[next[u]];
 		}
 	}
-	return 1;
+	if (!g->up)
+		return 1;
+	memset(w->mark, 0, (size_t)g->nsw);
+	for (k = 0; k < g->nsw; k++)
+		if (next[k] >= 0 && !g->up[next[k]])
+			w->mark[g->lto[next[k]]] = 1;
+	for (k = 0; k < g->nsw; k++)
+		if (next[k] >= 0 && g->up[next[k]] && w->mark[k])
+			return 1;
+	return 2;
 }
 
 /*
@@ -408,6 +434,27 @@ static void push_closer(const struct graph *g, struct scratch *w, int t,
 	}
 }
 
+/* The search's result from distances in hops known for every switch
+ * (graph.known_dist): hop[] and order[] (nearest first, then by index);
+ * cnt: nsw + 1 ints of scratch.  Returns nsw. */
+static int order_by_dist(const struct graph *g, const int *d, int *hop,
+			 int *order, int *cnt)
+{
+	int n = g->nsw, k;
+
+	for (k = 0; k <= n; k++)
+		cnt[k] = 0;
+	for (k = 0; k < n; k++) {
+		hop[k] = d[k];
+		cnt[d[k] + 1]++;
+	}
+	for (k = 0; k < n; k++)
+		cnt[k + 1] += cnt[k];
+	for (k = 0; k < n; k++)
+		order[cnt[d[k]]++] = k;
+	return n;
+}
+
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		      int last_port, struct scratch *w)
 {
@@ -421,7 +468,12 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	 * its further LIDs by a pull over the links one hop closer, listed
 	 * once (the same routes, cheaper from the second LID on) */
 	if (w->bfs_t != t) {
-		w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop, w->order);
+		if (g->known_dist && g->known_dist[t])
+			w->bfs_n = order_by_dist(g, g->known_dist[t], w->hop,
+						 w->order, w->stack);
+		else
+			w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop,
+					      w->order);
 		w->bfs_t = t;
 		push_closer(g, w, t, lid);
 	} else {
@@ -915,6 +967,10 @@ struct sar_work {
 	int **job_on;	       /* per job, per switch: the job's CA ports */
 	int njobs;
 	unsigned maxlid;
+	int up_tried; /* links_up ran */
+	/* a stable re-route: per LID, 2 when its tree was kept and its paths
+	 * go up, then down (keep_trees); NULL otherwise */
+	uint8_t *updown;
 };
 
 /*
@@ -969,42 +1025,196 @@ static unsigned dest_nlids(const struct sar_work *sw, int k)
 			      sw->f->nodes[d->node].ports[d->port].lmc);
 }
 
-/* The sources that weigh with destination k (scratch add[]). */
-static void dest_weights(struct sar_work *sw, int k, int **job_on)
+/* The sources that weigh with destination k, per switch, into add[]. */
+static void dest_weights(const struct sar_work *sw, int k, int **job_on,
+			 uint64_t *add)
 {
 	const struct dest *d = &sw->d[k];
 	int i;
 
 	for (i = 0; i < sw->g.nsw; i++)
-		sw->w.add[i] =
-			(uint64_t)(d->job >= 0 && job_on ? job_on[d->job][i] :
-							   sw->ncas_on[i]);
+		add[i] = (uint64_t)(d->job >= 0 && job_on ? job_on[d->job][i] :
+							    sw->ncas_on[i]);
+}
+
+/*
+ * Per link, whether it climbs in the total order (fat-tree rank, node
+ * index) that the up-down tests use (keep_tree, all_updown): computed
+ * once, into g->up; NULL when the fabric has no ranks or memory ran out
+ * (then no path is known to go up, then down).
+ */
+static const uint8_t *links_up(struct sar_work *sw)
+{
+	struct graph *g = &sw->g;
+	int *rank, i;
+
+	if (sw->up_tried)
+		return g->up;
+	sw->up_tried = 1;
+	rank = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
+	g->up = malloc((size_t)g->nlink + 1);
+	if (!rank || !g->up || ranks_compute(sw->f, rank) < 0) {
+		free(g->up);
+		g->up = NULL;
+	} else {
+		for (i = 0; i < g->nlink; i++) {
+			int u = g->node[g->l[i].to], v = g->node[g->l[i].from];
+
+			g->up[i] = (uint8_t)(rank[u] > rank[v] ||
+					     (rank[u] == rank[v] && u > v));
+		}
+	}
+	free(rank);
+	return g->up;
+}
+
+struct transpose_job {
+	const struct graph *g;
+	unsigned maxlid;
+	uint8_t *T;
+};
+
+/* Rows 64 b .. 64 b + 63 of the previous tables transposed. */
+static void transpose_block(void *arg, long b, int tid)
+{
+	struct transpose_job *j = arg;
+	const struct graph *g = j->g;
+	size_t nsw = (size_t)g->nsw, k;
+	unsigned lb = (unsigned)b * 64, lid, end;
+
+	(void)tid;
+	for (k = 0; k < nsw; k++) {
+		const struct lft *pt = g->ptab[k];
+
+		if (!pt || lb > pt->top)
+			continue;
+		end = lb + 63 < pt->top ? lb + 63 : pt->top;
+		if (end > j->maxlid)
+			end = j->maxlid;
+		for (lid = lb; lid <= end; lid++)
+			j->T[(size_t)lid * nsw + k] = pt->port[lid];
+	}
 }
 
 /* The previous tables transposed: row lid holds every switch's port for
- * it (0: none), so that a tree is read from one row; 64 LIDs at a time. */
-static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid)
+ * it (0: none), so that a tree is read from one row; 64 LIDs at a time,
+ * the blocks shared among th threads. */
+static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid, int th)
 {
-	size_t nsw = (size_t)g->nsw;
-	uint8_t *T = calloc(((size_t)maxlid + 1) * nsw + 1, 1);
-	unsigned lb, lid, end;
-	size_t k;
+	struct transpose_job j = { g, maxlid, NULL };
 
-	if (!T)
-		return NULL;
-	for (lb = 0; lb <= maxlid; lb += 64)
-		for (k = 0; k < nsw; k++) {
-			const struct lft *pt = g->ptab[k];
+	j.T = calloc(((size_t)maxlid + 1) * (size_t)g->nsw + 1, 1);
+	if (j.T)
+		parallel_for(th, (long)maxlid / 64 + 1, transpose_block, &j);
+	return j.T;
+}
 
-			if (!pt || lb > pt->top)
-				continue;
-			end = lb + 63 < pt->top ? lb + 63 : pt->top;
-			if (end > maxlid)
-				end = maxlid;
-			for (lid = lb; lid <= end; lid++)
-				T[(size_t)lid * nsw + k] = pt->port[lid];
+/* One thread's share of keep_trees: its buffers, and the loads of the
+ * trees it kept, per link (added to the links once all are checked). */
+struct keep_part {
+	struct scratch w; /* add, next, hop, stack, dist_to */
+	uint64_t *load;
+};
+
+struct keep_job {
+	struct sar_work *sw;
+	int **job_on;
+	const uint8_t *T; /* the previous tables transposed */
+	const int *first; /* switch t's LIDs: by_t[first[t] .. first[t+1]) */
+	const unsigned *by_t;
+	const int *dest_of;
+	uint8_t *kept;
+	int **known_dist;	/* graph.known_dist */
+	struct keep_part *part; /* per thread */
+};
+
+/* keep_trees for the LIDs of switch t, on thread tid's buffers. */
+static void keep_switch(void *arg, long t, int tid)
+{
+	struct keep_job *j = arg;
+	const struct sar_work *sw = j->sw;
+	const struct graph *g = &sw->g;
+	struct keep_part *pt = &j->part[tid];
+	int *d = pt->w.dist_to, known = 0, failed = 0, weighs = -1, k;
+	int i;
+
+	for (i = j->first[t]; i < j->first[t + 1]; i++) {
+		unsigned lid = j->by_t[i];
+
+		k = j->dest_of[lid];
+		if (k != weighs) {
+			dest_weights(sw, k, j->job_on, pt->w.add);
+			weighs = k;
 		}
-	return T;
+		j->kept[lid] =
+			(uint8_t)keep_tree(g,
+					   j->T + (size_t)lid * (size_t)g->nsw,
+					   (int)t, &pt->w, pt->load,
+					   known ? d : NULL, known ? NULL : d);
+		known |= j->kept[lid] > 0; /* learnt from the first tree kept */
+		failed |= !j->kept[lid];
+	}
+	/* for the LIDs of t routed again (without it: a search) */
+	if (known && failed && !g->lw) {
+		int *c = malloc((size_t)g->nsw * sizeof(int));
+
+		if (c)
+			memcpy(c, d, (size_t)g->nsw * sizeof(int));
+		j->known_dist[t] = c;
+	}
+}
+
+static void keep_parts_free(struct keep_part *part, int n)
+{
+	int i;
+
+	for (i = 0; part && i < n; i++) {
+		free(part[i].w.add);
+		free(part[i].w.next);
+		free(part[i].w.hop);
+		free(part[i].w.stack);
+		free(part[i].w.dist_to);
+		free(part[i].w.mark);
+		free(part[i].load);
+	}
+	free(part);
+}
+
+/* Buffers for n threads; NULL when out of memory. */
+static struct keep_part *keep_parts_new(const struct graph *g, int n)
+{
+	struct keep_part *part = calloc((size_t)n, sizeof(*part));
+	size_t m = (size_t)g->nsw + 1;
+	int i;
+
+	for (i = 0; part && i < n; i++) {
+		struct keep_part *p = &part[i];
+
+		p->w.add = malloc(m * sizeof(*p->w.add));
+		p->w.next = malloc(m * sizeof(int));
+		p->w.hop = malloc(m * sizeof(int));
+		p->w.stack = malloc((m + 1) * sizeof(int));
+		p->w.dist_to = malloc(m * sizeof(int));
+		p->w.mark = malloc(m);
+		p->load = calloc((size_t)g->nlink + 1, sizeof(*p->load));
+		if (!p->w.add || !p->w.next || !p->w.hop || !p->w.stack ||
+		    !p->w.dist_to || !p->w.mark || !p->load) {
+			keep_parts_free(part, i + 1);
+			return NULL;
+		}
+	}
+	return part;
+}
+
+/* Threads for sar's parallel parts (sar_opts.threads), at most n. */
+static int sar_threads(const struct sar_work *sw, long n)
+{
+	int th = sw->o->threads > 0 ? sw->o->threads :
+				      parallel_default_threads();
+
+	if (th > n)
+		th = (int)n;
+	return th > 0 ? th : 1;
 }
 
 /*
@@ -1013,10 +1223,13 @@ static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid)
  * from the previous tables transposed; kept[lid] set, and then the
  * entries of the kept LIDs copied table by table.  The distances to a
  * switch with several destination LIDs are learnt once, from its first
- * tree that passes or else from a search, so that the other trees of that
- * switch are checked a switch at a time.  Whether a tree stays does not
+ * tree that passes (a tree that fails is not kept either way), so that
+ * the other trees of that switch are checked a switch at a time.  Whether a tree stays does not
  * depend on the loads, so the routes kept all weigh before any
- * destination is routed again.
+ * destination is routed again.  kept[lid]: 0, or keep_tree's answer (2:
+ * its paths known to go up, then down).  The switches are shared among threads,
+ * each adding the loads of its trees on its own; their sums are the
+ * same whatever thread took which switch.
  */
 static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		      uint8_t *kept)
@@ -1026,15 +1239,15 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 	int *first = calloc((size_t)nsw + 2, sizeof(int));
 	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
 	unsigned *by_t = malloc(((size_t)sw->maxlid + 1) * sizeof(unsigned));
-	uint8_t *T = prev_by_lid(g, sw->maxlid);
-	int k, t, last, weighs = -1, rc = -1;
+	int th = sar_threads(sw, nsw), k, t, last, e, rc = -1;
+	uint8_t *T = prev_by_lid(g, sw->maxlid, th);
+	struct keep_part *part = keep_parts_new(g, th);
+	struct keep_job job;
 	unsigned lid, i;
 
-	if (!first || !dest_of || !by_t || !T)
+	if (!first || !dest_of || !by_t || !T || !part)
 		goto out;
-	sw->w.dist_t = -1;
-	sw->w.bfs_t = -1; /* (hop[] and order[] are scratch here) */
-	sw->w.dag_t = -1;
+	links_up(sw);
 	for (lid = 0; lid <= sw->maxlid; lid++)
 		dest_of[lid] = -1;
 	for (k = 0; k < sw->nd; k++) {
@@ -1048,7 +1261,8 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 				first[t + 2]++;
 			}
 	}
-	/* the LIDs by switch (a counting sort), each switch's in order */
+	/* the LIDs by switch (a counting sort), each switch's in order:
+	 * then switch t's are by_t[first[t] .. first[t + 1]) */
 	for (t = 0; t < nsw; t++)
 		first[t + 2] += first[t + 1];
 	for (lid = 1; lid <= sw->maxlid; lid++)
@@ -1056,26 +1270,15 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 			dest_target(sw, k, &t, &last);
 			by_t[first[t + 1]++] = lid;
 		}
-	for (i = 0; i < (unsigned)first[nsw]; i++) {
-		int *d = sw->w.dist_to, known;
-
-		lid = by_t[i];
-		k = dest_of[lid];
-		if (k != weighs) {
-			dest_weights(sw, k, job_on);
-			weighs = k;
-		}
-		dest_target(sw, k, &t, &last);
-		known = sw->w.dist_t == t;
-		kept[lid] =
-			(uint8_t)keep_tree(g, T + (size_t)lid * nsw, t, &sw->w,
-					   known ? d : NULL, known ? NULL : d);
-		if (!known) { /* learnt, or else from a search */
-			if (!kept[lid])
-				lexdist_to(&g->lg, &g->heap, t, d, sw->w.order);
-			sw->w.dist_t = t;
-		}
-	}
+	g->known_dist = calloc((size_t)nsw + 1, sizeof(int *));
+	if (!g->known_dist)
+		goto out;
+	job = (struct keep_job){ sw,   job_on,	      T,   first, by_t, dest_of,
+				 kept, g->known_dist, part };
+	parallel_for(th, nsw, keep_switch, &job);
+	for (k = 0; k < th; k++)
+		for (e = 0; e < g->nlink; e++)
+			g->l[e].load += part[k].load[e];
 	/* the kept entries, table by table: the previous ports, and on the
 	 * destination's own switch the port to it */
 	for (k = 0; k < nsw; k++) {
@@ -1102,11 +1305,22 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 	}
 	rc = 0;
 out:
+	keep_parts_free(part, th);
 	free(first);
 	free(dest_of);
 	free(by_t);
 	free(T);
 	return rc;
+}
+
+static void known_dist_free(struct graph *g)
+{
+	int k;
+
+	for (k = 0; g->known_dist && k < g->nsw; k++)
+		free(g->known_dist[k]);
+	free(g->known_dist);
+	g->known_dist = NULL;
 }
 
 /*
@@ -1139,7 +1353,7 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 			if (kept && lid <= sw->maxlid && kept[lid])
 				continue;
 			if (!weighs++)
-				dest_weights(sw, k, job_on);
+				dest_weights(sw, k, job_on, sw->w.add);
 			if (g->rip)
 				rip_up(g, s, lid, t, sw->w.add);
 			if (route_dest(g, s, lid, t, last, &sw->w))
@@ -1147,8 +1361,11 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 		}
 	}
 	rc = 0;
+	sw->updown = kept; /* for all_updown */
+	kept = NULL;
 out:
 	free(kept);
+	known_dist_free(g);
 	return rc;
 }
 
@@ -1177,7 +1394,6 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.order = malloc(n * sizeof(int));
 	sw->w.hop = malloc(n * sizeof(int));
 	sw->w.stack = malloc((n + 1) * sizeof(int));
-	sw->w.dist_to = malloc(n * sizeof(int));
 	sw->w.cfirst = malloc((n + 1) * sizeof(int));
 	sw->w.clink = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
 	sw->w.cto = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
@@ -1196,9 +1412,8 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 		k += f->nodes[i].type == FAB_SWITCH ? 1 : f->nodes[i].nports;
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
-	    !sw->w.order || !sw->w.hop || !sw->w.stack || !sw->w.dist_to ||
-	    !sw->w.cfirst || !sw->w.clink || !sw->w.cto || !sw->ncas_on ||
-	    !sw->d)
+	    !sw->w.order || !sw->w.hop || !sw->w.stack || !sw->w.cfirst ||
+	    !sw->w.clink || !sw->w.cto || !sw->ncas_on || !sw->d)
 		return -1;
 	return 0;
 }
@@ -1220,10 +1435,10 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.clink);
 	free(sw->w.cto);
 	free(sw->w.stack);
-	free(sw->w.dist_to);
 	free(sw->ncas_on);
 	free(sw->d);
 	free(sw->own);
+	free(sw->updown);
 	graph_free(&sw->g);
 }
 
@@ -1467,61 +1682,46 @@ static long overflow_dests(const struct layering *L, int budget)
 	return n;
 }
 
-/* key[u] > key[v] in the order (rank, node index) */
-static int above(const int *rank, int u, int v)
-{
-	return rank[u] > rank[v] || (rank[u] == rank[v] && u > v);
-}
-
 /* What the path from a switch to a LID does (all_updown). */
 enum { UD_BAD, UD_DOWN, UD_UPDOWN };
 
-/*
- * 1 when every path of the layering goes up, then down, in the total
- * order (fat-tree rank, node index): then no channel dependency leads
- * from a down channel to an up one, ups climb and downs descend, and the
- * graph is acyclic on one layer without being built (a fat tree's
- * shortest paths; the dependencies are what costs at scale).  Per LID,
- * each switch on a path is classified once (down only, up then down, or
- * bad) from the class of its next switch: paths from many sources share
- * their tails.  A loop is bad (the layering then says more).
- */
-static int all_updown(const struct sar_work *sw, const struct layering *L)
-{
-	const struct fabric *f = sw->f;
-	const struct graph *g = &sw->g;
-	int *rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	int *seen = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	int *cls = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	int *st = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	int *src_sw = malloc(((size_t)L->nsrc + 1) * sizeof(int));
-	uint8_t *up = malloc((size_t)g->nlink + 1);
-	const struct lft **tab = malloc(((size_t)g->nsw + 1) * sizeof(*tab));
-	int src, k, i, ok = 0;
+/* all_updown's work, shared by its threads: LIDs in blocks of 64 (the
+ * tables' cache lines), per thread its own marks. */
+struct ud_job {
+	const struct sar_work *sw;
+	const struct layering *L;
+	const uint8_t *up;	/* per link: it climbs */
+	const int *src_sw;	/* per source: its switch */
+	const struct lft **tab; /* per switch */
+	int *seen, *cls, *st;	/* per thread, nsw + 1 each */
+	atomic_int ok;		/* no bad path found so far */
+};
 
-	if (!rank || !seen || !cls || !st || !src_sw || !up || !tab ||
-	    ranks_compute(f, rank) < 0)
-		goto out;
-	for (i = 0; i < g->nsw; i++) {
-		seen[i] = -1; /* the LID index k it was classified for */
-		tab[i] = lft_of_node(L->s, g->node[i]);
-	}
-	for (i = 0; i < g->nlink; i++) /* the links that climb */
-		up[i] = (uint8_t)above(rank, g->node[g->l[i].to],
-				       g->node[g->l[i].from]);
-	for (src = 0; src < L->nsrc; src++)
-		src_sw[src] = g->idx[L->src_node[src]];
-	ok = 1;
-	for (k = 0; k < L->ndl && ok; k++) {
+/* The paths to the LIDs dlids[64 b ..] from every source. */
+static void ud_block(void *arg, long b, int tid)
+{
+	struct ud_job *j = arg;
+	const struct graph *g = &j->sw->g;
+	const struct layering *L = j->L;
+	size_t m = (size_t)g->nsw + 1;
+	int *seen = j->seen + m * (size_t)tid, *cls = j->cls + m * (size_t)tid;
+	int *st = j->st + m * (size_t)tid, src, k, end = (int)b * 64 + 64;
+
+	if (end > L->ndl)
+		end = L->ndl;
+	for (k = (int)b * 64; k < end && atomic_load(&j->ok); k++) {
 		unsigned dl = L->dlids[k];
 
-		for (src = 0; src < L->nsrc && ok; src++) {
-			int u = src_sw[src], n = 0, c;
+		if (j->sw->updown && j->sw->updown[dl] == 2)
+			continue; /* known (keep_tree) */
+		for (src = 0; src < L->nsrc; src++) {
+			int u = j->src_sw[src], n = 0, c;
 
 			/* down the path to a switch classified for dl; st[]
 			 * holds the switches and the links they take */
 			while (seen[u] != k) {
-				int o = tab[u] ? lft_get(tab[u], dl) : LFT_NONE;
+				int o = j->tab[u] ? lft_get(j->tab[u], dl) :
+						    LFT_NONE;
 				int l;
 
 				seen[u] = k;
@@ -1543,22 +1743,62 @@ static int all_updown(const struct sar_work *sw, const struct layering *L)
 			while (n--) {
 				int l = st[n];
 
-				if (up[l])
+				if (j->up[l])
 					c = c == UD_BAD ? UD_BAD : UD_UPDOWN;
 				else
 					c = c == UD_DOWN ? UD_DOWN : UD_BAD;
 				cls[g->l[l].from] = c;
 			}
-			ok = c != UD_BAD;
+			if (c == UD_BAD) {
+				atomic_store(&j->ok, 0);
+				return;
+			}
 		}
 	}
+}
+
+/*
+ * 1 when every path of the layering goes up, then down, in the total
+ * order (fat-tree rank, node index): then no channel dependency leads
+ * from a down channel to an up one, ups climb and downs descend, and the
+ * graph is acyclic on one layer without being built (a fat tree's
+ * shortest paths; the dependencies are what costs at scale).  Per LID,
+ * each switch on a path is classified once (down only, up then down, or
+ * bad) from the class of its next switch: paths from many sources share
+ * their tails.  A loop is bad (the layering then says more).  The LIDs
+ * are shared among threads in blocks; the answer does not depend on them.
+ */
+static int all_updown(struct sar_work *sw, const struct layering *L)
+{
+	const struct graph *g = &sw->g;
+	long blocks = (L->ndl + 63) / 64;
+	int th = sar_threads(sw, blocks > 0 ? blocks : 1);
+	size_t m = (size_t)g->nsw + 1;
+	int *seen = malloc(m * (size_t)th * sizeof(int));
+	int *cls = malloc(m * (size_t)th * sizeof(int));
+	int *st = malloc(m * (size_t)th * sizeof(int));
+	int *src_sw = malloc(((size_t)L->nsrc + 1) * sizeof(int));
+	const uint8_t *up = links_up(sw);
+	const struct lft **tab = malloc(m * sizeof(*tab));
+	struct ud_job j = { sw, L, up, src_sw, tab, seen, cls, st, 0 };
+	int src, i, ok = 0;
+
+	if (!seen || !cls || !st || !src_sw || !up || !tab)
+		goto out;
+	for (i = 0; i < g->nsw; i++)
+		tab[i] = lft_of_node(L->s, g->node[i]);
+	for (i = 0; i < (int)m * th; i++)
+		seen[i] = -1; /* the LID index it was classified for */
+	for (src = 0; src < L->nsrc; src++)
+		src_sw[src] = g->idx[L->src_node[src]];
+	atomic_init(&j.ok, 1);
+	parallel_for(th, blocks, ud_block, &j);
+	ok = atomic_load(&j.ok);
 out:
-	free(rank);
 	free(seen);
 	free(cls);
 	free(st);
 	free(src_sw);
-	free(up);
 	free(tab);
 	return ok;
 }

@@ -51,7 +51,12 @@
 #include "lft.h"
 
 struct sar_opts {
-	int max_vls;		 /* layers allowed, 1..15 */
+	int max_vls; /* layers allowed, 1..15 */
+	/* threads of the parts that do not depend on the order of the
+	 * destinations (a stable re-route's kept trees, the up-down check of
+	 * the layering); <= 0: one per online CPU.  The tables and layers do
+	 * not depend on it. */
+	int threads;
 	const struct jobs *jobs; /* NULL or empty: DFSSSP */
 	/* I/O nodes (port or node GUIDs): routed after the compute nodes,
 	 * so that the compute nodes' balance comes first (dfsssp's

@@ -21,6 +21,7 @@ struct osmre_options {
 	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */
 	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
 	int sar_max_vls;	    /* virtual layers sar may use */
+	int sar_threads;	    /* 0: online CPUs */
 	/* the five-phase update protocol (update.h, updwire.h) */
 	int update_protocol;  /* 1: on (needs lmc >= 1) */
 	int update_escape_vl; /* SL and VL of the escape */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +180,10 @@ struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
-	int *stack;    /* keep_tree: a walk's switches */
-	int *dist_to;  /* keep_switch: the distances to its switch */
-	uint8_t *mark; /* keep_tree: entered by a link down */
+	int *stack;   /* keep_tree: a walk's switches */
+	int *dist_to; /* keep_switch: the distances to its switch */
+	/* keep_tree: mark[u] == stamp when u is entered by a link down */
+	int *mark, stamp;
 	/* route_dest: hop[] and order[] hold the search towards bfs_t
 	 * (bfs_n switches reached); -1: none */
 	int bfs_t, bfs_n;
@@ -226,8 +228,8 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 		     struct scratch *w, uint64_t *load, const int *dto,
 		     int *learn)
 {
-	int *next = w->next, *hop = w->hop, *st = w->stack;
-	int k, e;
+	int *next = w->next, *hop = w->hop, *st = w->stack, *mark = w->mark;
+	int k, e, stamp = ++w->stamp;
 
 	for (k = 0; k < g->nsw; k++) {
 		int p = prow[k], l;
@@ -241,6 +243,8 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 		    (dto && dto[k] != dto[g->lto[l]] + lexdist_w(&g->lg, l)))
 			return 0;
 		next[k] = l;
+		if (g->up && !g->up[l]) /* entered by a link down */
+			mark[g->lto[l]] = stamp;
 	}
 	if (!dto) {
 		hop[t] = 0;
@@ -281,12 +285,8 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 	}
 	if (!g->up)
 		return 1;
-	memset(w->mark, 0, (size_t)g->nsw);
 	for (k = 0; k < g->nsw; k++)
-		if (next[k] >= 0 && !g->up[next[k]])
-			w->mark[g->lto[next[k]]] = 1;
-	for (k = 0; k < g->nsw; k++)
-		if (next[k] >= 0 && g->up[next[k]] && w->mark[k])
+		if (next[k] >= 0 && g->up[next[k]] && mark[k] == stamp)
 			return 1;
 	return 2;
 }
@@ -434,6 +434,62 @@ static void push_closer(const struct graph *g, struct scratch *w, int t,
 	}
 }
 
+/*
+ * route_dest's first LID of a switch t in a stable re-route: each
+ * switch, nearest first, keeps its previous port whenever that leads one
+ * hop closer; only the others look at their links, and take the
+ * cheapest one hop closer (among equals, the one to the switch nearest in
+ * order[], then the lowest port: the offer push_closer meets first).  The
+ * same routes as push_closer, without a pass over every link.
+ */
+static void repair_closer(const struct graph *g, struct scratch *w,
+			  unsigned lid)
+{
+	uint64_t *dist = w->dist;
+	int *next = w->next, *pos = w->stack, i, p, l;
+
+	for (i = 0; i < g->nsw; i++) {
+		next[i] = -1;
+		dist[i] = INF;
+	}
+	for (i = 0; i < w->bfs_n; i++)
+		pos[w->order[i]] = i;
+	dist[w->order[0]] = 0;
+	for (i = 1; i < w->bfs_n; i++) {
+		int u = w->order[i], hu = w->hop[u], bp = INT_MAX;
+		const struct lft *pt = g->ptab[u];
+		int pp = pt && lid <= pt->top ? pt->port[lid] : -1;
+		uint64_t bd = INF;
+
+		if (pp > 0 && pp <= g->nports[u] &&
+		    (l = g->link_of[g->chan_first[u] + pp]) >= 0 &&
+		    hu == w->hop[g->lto[l]] + lexdist_w(&g->lg, l)) {
+			next[u] = l; /* kept */
+			dist[u] = dist[g->lto[l]] + link_cost(g, g->l[l].load);
+			continue;
+		}
+		for (p = 1; p <= g->nports[u]; p++) {
+			int v;
+			uint64_t nd;
+
+			l = g->link_of[g->chan_first[u] + p];
+			if (l < 0)
+				continue;
+			v = g->lto[l];
+			if (w->hop[v] < 0 ||
+			    hu != w->hop[v] + lexdist_w(&g->lg, l))
+				continue;
+			nd = dist[v] + link_cost(g, g->l[l].load);
+			if (nd < bd || (nd == bd && pos[v] < bp)) {
+				bd = nd;
+				bp = pos[v];
+				next[u] = l;
+			}
+		}
+		dist[u] = bd;
+	}
+}
+
 /* The search's result from distances in hops known for every switch
  * (graph.known_dist): hop[] and order[] (nearest first, then by index);
  * cnt: nsw + 1 ints of scratch.  Returns nsw. */
@@ -475,7 +531,10 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 			w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop,
 					      w->order);
 		w->bfs_t = t;
-		push_closer(g, w, t, lid);
+		if (g->prev)
+			repair_closer(g, w, lid);
+		else
+			push_closer(g, w, t, lid);
 	} else {
 		if (w->dag_t != t)
 			closer_links(g, t, w);
@@ -1195,7 +1254,7 @@ static struct keep_part *keep_parts_new(const struct graph *g, int n)
 		p->w.hop = malloc(m * sizeof(int));
 		p->w.stack = malloc((m + 1) * sizeof(int));
 		p->w.dist_to = malloc(m * sizeof(int));
-		p->w.mark = malloc(m);
+		p->w.mark = calloc(m, sizeof(int));
 		p->load = calloc((size_t)g->nlink + 1, sizeof(*p->load));
 		if (!p->w.add || !p->w.next || !p->w.hop || !p->w.stack ||
 		    !p->w.dist_to || !p->w.mark || !p->load) {

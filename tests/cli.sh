@@ -376,6 +376,9 @@ $OSMRE gen dragonfly 19 18 9 9 --fail-links 40 --seed 3 -o "$T/x1.net" 2>/dev/nu
 cmp -s "$T/x1.net" "$T/x2.net" && ok "degrade = gen --fail-links" || ko "degrade = gen --fail-links"
 expect "degrade ibnetdiscover output" 0 "removed 1 links" \
 	$OSMRE degrade "$DATA/ibsim-small.net" --remove-links 1 -o "$T/x.net"
+# the summary names the file whole, however long its path
+expect "degrade: the whole path" 0 "^$DATA/ibsim-small.net: [0-9]* switches" \
+	$OSMRE degrade "$DATA/ibsim-small.net" --remove-links 1 -o "$T/x.net"
 expect "degrade missing file" 2 "nope.net" $OSMRE degrade "$T/nope.net" --fail-links 5
 expect "sar dragonfly minimal" 0 "sar: 2 virtual layer(s)" \
 	$OSMRE route -e sar --topo "$T/df.net" --out "$T/df.lfts" --sls "$T/df.sls"

@@ -239,7 +239,7 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 	struct osmre_err err;
 	struct fabric *f = NULL;
 	struct fab_counts cnt;
-	char what[32];
+	char what[4096]; /* the generator, or the net file degraded */
 	FILE *fp;
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {

@@ -14,12 +14,12 @@
 #include "sar.h"
 #include "updn.h"
 
-#define INF UINT64_MAX
+#define INF   UINT64_MAX
+#define NCOLS 64 /* LIDs routed before their entries go to the tables */
 
 struct link {
-	int from, to;  /* compact switch indices */
-	int port;      /* on from */
-	uint64_t load; /* the sources of the routes through it, so far */
+	int from, to; /* compact switch indices */
+	int port;     /* on from */
 };
 
 struct graph {
@@ -27,6 +27,9 @@ struct graph {
 	int nsw, *node, *idx; /* compact index <-> fabric node */
 	int nlink;
 	struct link *l;
+	/* per link: the sources of the routes through it, so far (apart
+	 * from l[]: the searches read it for every link they consider) */
+	uint64_t *load;
 	int *in_first, *in; /* links into each switch (CSR) */
 	int *in_from;	    /* per entry of in: the link's switch */
 	int *chan_first; /* channel of (switch, port): chan_first[sw] + port */
@@ -88,11 +91,13 @@ static int graph_build(struct graph *g, const struct fabric *f)
 			g->nlink += r >= 0 && g->idx[r] >= 0;
 		}
 	g->l = malloc(((size_t)g->nlink + 1) * sizeof(*g->l));
+	g->load = calloc((size_t)g->nlink + 1, sizeof(*g->load));
 	g->in_first = calloc((size_t)g->nsw + 2, sizeof(int));
 	g->in = malloc(((size_t)g->nlink + 1) * sizeof(int));
 	g->in_from = malloc(((size_t)g->nlink + 1) * sizeof(int));
 	g->link_of = malloc(((size_t)g->nchan + 1) * sizeof(int));
-	if (!g->l || !g->in_first || !g->in || !g->in_from || !g->link_of)
+	if (!g->l || !g->load || !g->in_first || !g->in || !g->in_from ||
+	    !g->link_of)
 		return -1;
 	for (k = 0; k < g->nchan; k++)
 		g->link_of[k] = -1;
@@ -104,7 +109,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 			if (r < 0 || g->idx[r] < 0)
 				continue;
 			g->link_of[g->chan_first[k] + p] = g->nlink;
-			g->l[g->nlink++] = (struct link){ k, g->idx[r], p, 0 };
+			g->l[g->nlink++] = (struct link){ k, g->idx[r], p };
 			g->in_first[g->idx[r] + 1]++;
 		}
 	for (k = 0; k < g->nsw; k++)
@@ -165,6 +170,7 @@ static void graph_free(struct graph *g)
 	free(g->chan_first);
 	free(g->nports);
 	free(g->l);
+	free(g->load);
 	free(g->in_first);
 	free(g->in);
 	free(g->in_from);
@@ -192,6 +198,10 @@ struct scratch {
 	 * in the order of a visit of order[] and each switch's links in */
 	int *cfirst, *clink, *cto;
 	int dag_t; /* the switch cfirst[] etc. lead to; -1: none */
+	/* route_dest's entries not yet in the tables (flush_cols) */
+	uint8_t *col;
+	unsigned clid[NCOLS];
+	int ncol;
 };
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -373,17 +383,18 @@ static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
 			pp = pt && lid <= pt->top ? pt->port[lid] : -1;
 		}
 		for (c = w->cfirst[i]; c < w->cfirst[i + 1]; c++) {
-			const struct link *lk = &g->l[w->clink[c]];
-			uint64_t nd = dist[w->cto[c]] + link_cost(g, lk->load);
+			int cl = w->clink[c];
+			uint64_t nd =
+				dist[w->cto[c]] + link_cost(g, g->load[cl]);
 
-			if (lk->port == pp) {
+			if (pp >= 0 && g->l[cl].port == pp) {
 				bd = nd;
-				best = w->clink[c];
+				best = cl;
 				break;
 			}
 			if (nd < bd) {
 				bd = nd;
-				best = w->clink[c];
+				best = cl;
 			}
 		}
 		dist[u] = bd;
@@ -421,7 +432,7 @@ static void push_closer(const struct graph *g, struct scratch *w, int t,
 			if (pp[u] == -2 ||
 			    w->hop[u] != hv + lexdist_w(&g->lg, g->in[e]))
 				continue;
-			nd = dist[v] + link_cost(g, lk->load);
+			nd = dist[v] + link_cost(g, g->load[g->in[e]]);
 			if (lk->port == pp[u]) {
 				pp[u] = -2; /* kept */
 				dist[u] = nd;
@@ -465,7 +476,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 		    (l = g->link_of[g->chan_first[u] + pp]) >= 0 &&
 		    hu == w->hop[g->lto[l]] + lexdist_w(&g->lg, l)) {
 			next[u] = l; /* kept */
-			dist[u] = dist[g->lto[l]] + link_cost(g, g->l[l].load);
+			dist[u] = dist[g->lto[l]] + link_cost(g, g->load[l]);
 			continue;
 		}
 		for (p = 1; p <= g->nports[u]; p++) {
@@ -479,7 +490,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 			if (w->hop[v] < 0 ||
 			    hu != w->hop[v] + lexdist_w(&g->lg, l))
 				continue;
-			nd = dist[v] + link_cost(g, g->l[l].load);
+			nd = dist[v] + link_cost(g, g->load[l]);
 			if (nd < bd || (nd == bd && pos[v] < bp)) {
 				bd = nd;
 				bp = pos[v];
@@ -511,12 +522,39 @@ static int order_by_dist(const struct graph *g, const int *d, int *hop,
 	return n;
 }
 
+/*
+ * route_dest's entries go to the tables a batch of NCOLS LIDs at a time:
+ * one LID writes a byte into every switch's table, a cache line each,
+ * while the batch's columns (w->col: switch u's ports for the batch's
+ * LIDs at u * NCOLS, LFT_NONE where none) are written into each table in
+ * one go.  Nothing reads the entries of a LID of the batch before the
+ * flush (a pass routes each LID once; rip_up reads the entries of the
+ * pass before).
+ */
+static void flush_cols(const struct graph *g, struct lft_set *s,
+		       struct scratch *w)
+{
+	int u, k;
+
+	for (u = 0; u < g->nsw && w->ncol; u++) {
+		struct lft *tb = lft_of_node(s, g->node[u]);
+		uint8_t *row = w->col + (size_t)u * NCOLS;
+
+		for (k = 0; tb && k < w->ncol; k++)
+			if (row[k] != LFT_NONE && w->clid[k] <= tb->top)
+				tb->port[w->clid[k]] = row[k];
+		memset(row, LFT_NONE, (size_t)w->ncol);
+	}
+	w->ncol = 0;
+}
+
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		      int last_port, struct scratch *w)
 {
 	const uint64_t *add = w->add;
 	uint64_t *dist = w->dist, *flow = w->flow;
 	int *next = w->next, *order = w->order;
+	uint8_t *col;
 	int k, n;
 
 	/* the distances depend on t alone: the LIDs of one switch share
@@ -542,17 +580,18 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		pull_closer(g, w, lid);
 	}
 	n = w->bfs_n;
+	col = w->col + w->ncol;
 	for (k = 0; k < n; k++) { /* the switches that reach t */
 		int u = order[k];
-		struct lft *tb = lft_of_node(s, g->node[u]);
 
-		if (!tb || lid > tb->top)
-			continue;
 		if (u == t)
-			tb->port[lid] = (uint8_t)last_port;
+			col[(size_t)u * NCOLS] = (uint8_t)last_port;
 		else if (next[u] >= 0)
-			tb->port[lid] = (uint8_t)g->l[next[u]].port;
+			col[(size_t)u * NCOLS] = (uint8_t)g->l[next[u]].port;
 	}
+	w->clid[w->ncol++] = lid;
+	if (w->ncol == NCOLS)
+		flush_cols(g, s, w);
 	/* farthest first: each switch passes its flow on towards t */
 	for (k = 0; k < n; k++)
 		flow[order[k]] = add[order[k]];
@@ -561,7 +600,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 
 		if (next[u] < 0)
 			continue;
-		g->l[next[u]].load += flow[u];
+		g->load[next[u]] += flow[u];
 		flow[g->l[next[u]].to] += flow[u];
 	}
 	return 0;
@@ -1008,7 +1047,7 @@ static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 			    p > g->f->nodes[g->node[u]].nports ||
 			    (li = g->link_of[g->chan_first[u] + p]) < 0)
 				break;
-			g->l[li].load -= add[i];
+			g->load[li] -= add[i];
 			u = g->l[li].to;
 		}
 }
@@ -1337,7 +1376,7 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 	parallel_for(th, nsw, keep_switch, &job);
 	for (k = 0; k < th; k++)
 		for (e = 0; e < g->nlink; e++)
-			g->l[e].load += part[k].load[e];
+			g->load[e] += part[k].load[e];
 	/* the kept entries, table by table: the previous ports, and on the
 	 * destination's own switch the port to it */
 	for (k = 0; k < nsw; k++) {
@@ -1423,6 +1462,7 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 	sw->updown = kept; /* for all_updown */
 	kept = NULL;
 out:
+	flush_cols(g, s, &sw->w);
 	free(kept);
 	known_dist_free(g);
 	return rc;
@@ -1456,6 +1496,9 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.cfirst = malloc((n + 1) * sizeof(int));
 	sw->w.clink = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
 	sw->w.cto = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
+	sw->w.col = malloc(n * NCOLS);
+	if (sw->w.col)
+		memset(sw->w.col, LFT_NONE, n * NCOLS);
 	sw->w.bfs_t = -1;
 	sw->w.dag_t = -1;
 	if (o->prev) {
@@ -1472,7 +1515,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->d = malloc((size_t)k * sizeof(*sw->d));
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
 	    !sw->w.order || !sw->w.hop || !sw->w.stack || !sw->w.cfirst ||
-	    !sw->w.clink || !sw->w.cto || !sw->ncas_on || !sw->d)
+	    !sw->w.clink || !sw->w.cto || !sw->w.col || !sw->ncas_on || !sw->d)
 		return -1;
 	return 0;
 }
@@ -1493,6 +1536,7 @@ static void work_free(struct sar_work *sw)
 	free(sw->w.cfirst);
 	free(sw->w.clink);
 	free(sw->w.cto);
+	free(sw->w.col);
 	free(sw->w.stack);
 	free(sw->ncas_on);
 	free(sw->d);
@@ -1574,7 +1618,7 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 	int i;
 
 	for (i = 0; i < g->nlink; i++)
-		g->l[i].load = 0;
+		g->load[i] = 0;
 	g->convex = v->convex;
 	for (i = 0; i < s0->n; i++)
 		memset(s0->t[i].port, LFT_NONE, s0->t[i].top + 1);

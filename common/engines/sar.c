@@ -446,6 +446,50 @@ static void push_closer(const struct graph *g, struct scratch *w, int t,
 }
 
 /*
+ * lexdist_to then push_closer, in one pass, on hops (no weights, no
+ * previous tables): the breadth-first search meets the links into each
+ * switch in the order the push offers them, and a switch's cost is final
+ * when it leaves the queue (its offers came from nearer switches).  The
+ * same hop[], order[], dist[] and next[].  Returns the switches reached.
+ */
+static int bfs_push(const struct graph *g, struct scratch *w, int t)
+{
+	uint64_t *dist = w->dist;
+	int *next = w->next, *hop = w->hop, *order = w->order;
+	int k, e, n = 0, head = 0;
+
+	for (k = 0; k < g->nsw; k++) {
+		hop[k] = -1;
+		dist[k] = INF;
+		next[k] = -1;
+	}
+	hop[t] = 0;
+	dist[t] = 0;
+	order[n++] = t;
+	while (head < n) {
+		int v = order[head++], hv = hop[v];
+
+		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
+			int u = g->in_from[e], l = g->in[e];
+			uint64_t nd;
+
+			if (hop[u] < 0) {
+				hop[u] = hv + 1;
+				order[n++] = u;
+			} else if (hop[u] != hv + 1) {
+				continue;
+			}
+			nd = dist[v] + link_cost(g, g->load[l]);
+			if (nd < dist[u]) {
+				dist[u] = nd;
+				next[u] = l;
+			}
+		}
+	}
+	return n;
+}
+
+/*
  * route_dest's first LID of a switch t in a stable re-route: each
  * switch, nearest first, keeps its previous port whenever that leads one
  * hop closer; only the others look at their links, and take the
@@ -558,10 +602,12 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	int k, n;
 
 	/* the distances depend on t alone: the LIDs of one switch share
-	 * them; a switch's first LID is routed by a push over every link,
-	 * its further LIDs by a pull over the links one hop closer, listed
-	 * once (the same routes, cheaper from the second LID on) */
-	if (w->bfs_t != t) {
+	 * them; a switch's first LID is routed by a push over every link
+	 * (on hops, during the search itself; in a stable re-route, by
+	 * repair_closer), its further LIDs by a pull over the links one hop
+	 * closer, listed once (the same routes, cheaper from the second LID
+	 * on) */
+	if (w->bfs_t != t && (g->prev || g->lw)) {
 		if (g->known_dist && g->known_dist[t])
 			w->bfs_n = order_by_dist(g, g->known_dist[t], w->hop,
 						 w->order, w->stack);
@@ -573,6 +619,9 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 			repair_closer(g, w, lid);
 		else
 			push_closer(g, w, t, lid);
+	} else if (w->bfs_t != t) { /* hops: the search and the push at once */
+		w->bfs_n = bfs_push(g, w, t);
+		w->bfs_t = t;
 	} else {
 		if (w->dag_t != t)
 			closer_links(g, t, w);

@@ -48,7 +48,7 @@ struct graph {
 	 * without a search; NULL where none */
 	int **known_dist;
 	/* per link: it climbs in the order (fat-tree rank, node index) of
-	 * the up-down test (links_up); NULL: not computed or no ranks */
+	 * the up-down tests (links_up); NULL: no ranks */
 	uint8_t *up;
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
 	/* the fabric's groups (components.h: switch_groups), per node */
@@ -150,6 +150,31 @@ static int graph_dist(struct graph *g)
 	g->lg = (struct lexgraph){ g->nsw, g->in_first, g->in, g->lfrom,
 				   g->lw };
 	return lexheap_init(&g->heap, &g->lg, g->nlink);
+}
+
+/*
+ * g->up: per link, whether it climbs in the total order (fat-tree rank,
+ * node index) that the up-down tests use (keep_tree, all_updown); NULL
+ * when the fabric has no ranks or memory ran out (then no path is known
+ * to go up, then down).
+ */
+static void links_up(struct graph *g)
+{
+	int *rank = malloc(((size_t)g->f->nnodes + 1) * sizeof(int)), i;
+
+	g->up = malloc((size_t)g->nlink + 1);
+	if (!rank || !g->up || ranks_compute(g->f, rank) < 0) {
+		free(g->up);
+		g->up = NULL;
+	} else {
+		for (i = 0; i < g->nlink; i++) {
+			int u = g->node[g->l[i].to], v = g->node[g->l[i].from];
+
+			g->up[i] = (uint8_t)(rank[u] > rank[v] ||
+					     (rank[u] == rank[v] && u > v));
+		}
+	}
+	free(rank);
 }
 
 static void known_dist_free(struct graph *g);
@@ -402,44 +427,33 @@ static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
 	}
 }
 
-/* route_dest's first LID of a switch t, in push form: each switch,
- * nearest first, offers itself to the switches one hop farther over the
- * links into it; a switch keeps the cheapest offer (the first among
- * equals), or the link of its previous port whenever it gets that offer.
- * Ties go as in pull_closer. */
-static void push_closer(const struct graph *g, struct scratch *w, int t,
-			unsigned lid)
+/* route_dest's first LID of a switch t, in push form, on weighted
+ * distances: each switch, nearest first, offers itself to the switches
+ * one hop farther over the links into it; a switch keeps the cheapest
+ * offer (the first among equals).  Ties go as in pull_closer. */
+static void push_closer(const struct graph *g, struct scratch *w, int t)
 {
 	uint64_t *dist = w->dist;
-	int *next = w->next, *pp = w->stack, k, e, i;
+	int *next = w->next, k, e, i;
 
 	for (k = 0; k < g->nsw; k++) {
-		const struct lft *pt = g->prev ? g->ptab[k] : NULL;
-
 		dist[k] = INF;
 		next[k] = -1;
-		pp[k] = pt && lid <= pt->top ? pt->port[lid] : -1;
 	}
 	dist[t] = 0;
 	for (i = 0; i < w->bfs_n; i++) {
 		int v = w->order[i], hv = w->hop[v];
 
 		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
-			const struct link *lk = &g->l[g->in[e]];
-			int u = g->in_from[e];
+			int u = g->in_from[e], l = g->in[e];
 			uint64_t nd;
 
-			if (pp[u] == -2 ||
-			    w->hop[u] != hv + lexdist_w(&g->lg, g->in[e]))
+			if (w->hop[u] != hv + lexdist_w(&g->lg, l))
 				continue;
-			nd = dist[v] + link_cost(g, g->load[g->in[e]]);
-			if (lk->port == pp[u]) {
-				pp[u] = -2; /* kept */
+			nd = dist[v] + link_cost(g, g->load[l]);
+			if (nd < dist[u]) {
 				dist[u] = nd;
-				next[u] = g->in[e];
-			} else if (nd < dist[u]) {
-				dist[u] = nd;
-				next[u] = g->in[e];
+				next[u] = l;
 			}
 		}
 	}
@@ -494,8 +508,9 @@ static int bfs_push(const struct graph *g, struct scratch *w, int t)
  * switch, nearest first, keeps its previous port whenever that leads one
  * hop closer; only the others look at their links, and take the
  * cheapest one hop closer (among equals, the one to the switch nearest in
- * order[], then the lowest port: the offer push_closer meets first).  The
- * same routes as push_closer, without a pass over every link.
+ * order[], then the lowest port: the offer a push meets first).  The
+ * routes of a push that keeps previous ports, without a pass over every
+ * link.
  */
 static void repair_closer(const struct graph *g, struct scratch *w,
 			  unsigned lid)
@@ -618,7 +633,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		if (g->prev)
 			repair_closer(g, w, lid);
 		else
-			push_closer(g, w, t, lid);
+			push_closer(g, w, t);
 	} else if (w->bfs_t != t) { /* hops: the search and the push at once */
 		w->bfs_n = bfs_push(g, w, t);
 		w->bfs_t = t;
@@ -1114,7 +1129,6 @@ struct sar_work {
 	int **job_on;	       /* per job, per switch: the job's CA ports */
 	int njobs;
 	unsigned maxlid;
-	int up_tried; /* links_up ran */
 	/* a stable re-route: per LID, 2 when its tree was kept and its paths
 	 * go up, then down (keep_trees); NULL otherwise */
 	uint8_t *updown;
@@ -1182,37 +1196,6 @@ static void dest_weights(const struct sar_work *sw, int k, int **job_on,
 	for (i = 0; i < sw->g.nsw; i++)
 		add[i] = (uint64_t)(d->job >= 0 && job_on ? job_on[d->job][i] :
 							    sw->ncas_on[i]);
-}
-
-/*
- * Per link, whether it climbs in the total order (fat-tree rank, node
- * index) that the up-down tests use (keep_tree, all_updown): computed
- * once, into g->up; NULL when the fabric has no ranks or memory ran out
- * (then no path is known to go up, then down).
- */
-static const uint8_t *links_up(struct sar_work *sw)
-{
-	struct graph *g = &sw->g;
-	int *rank, i;
-
-	if (sw->up_tried)
-		return g->up;
-	sw->up_tried = 1;
-	rank = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-	g->up = malloc((size_t)g->nlink + 1);
-	if (!rank || !g->up || ranks_compute(sw->f, rank) < 0) {
-		free(g->up);
-		g->up = NULL;
-	} else {
-		for (i = 0; i < g->nlink; i++) {
-			int u = g->node[g->l[i].to], v = g->node[g->l[i].from];
-
-			g->up[i] = (uint8_t)(rank[u] > rank[v] ||
-					     (rank[u] == rank[v] && u > v));
-		}
-	}
-	free(rank);
-	return g->up;
 }
 
 struct transpose_job {
@@ -1371,12 +1354,12 @@ static int sar_threads(const struct sar_work *sw, long n)
  * entries of the kept LIDs copied table by table.  The distances to a
  * switch with several destination LIDs are learnt once, from its first
  * tree that passes (a tree that fails is not kept either way), so that
- * the other trees of that switch are checked a switch at a time.  Whether a tree stays does not
- * depend on the loads, so the routes kept all weigh before any
- * destination is routed again.  kept[lid]: 0, or keep_tree's answer (2:
- * its paths known to go up, then down).  The switches are shared among threads,
- * each adding the loads of its trees on its own; their sums are the
- * same whatever thread took which switch.
+ * the other trees of that switch are checked a switch at a time.
+ * Whether a tree stays does not depend on the loads, so the routes kept
+ * all weigh before any destination is routed again.  kept[lid]: 0, or
+ * keep_tree's answer (2: its paths known to go up, then down).  The
+ * switches are shared among threads, each adding the loads of its trees
+ * on its own; their sums are the same whatever thread took which switch.
  */
 static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		      uint8_t *kept)
@@ -1394,7 +1377,6 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 
 	if (!first || !dest_of || !by_t || !T || !part)
 		goto out;
-	links_up(sw);
 	for (lid = 0; lid <= sw->maxlid; lid++)
 		dest_of[lid] = -1;
 	for (k = 0; k < sw->nd; k++) {
@@ -1532,6 +1514,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	if (graph_build(&sw->g, f) || graph_dist(&sw->g) ||
 	    lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
+	links_up(&sw->g);
 	sw->maxlid = r->maxlid;
 	n = (size_t)sw->g.nsw + 1;
 	sw->g.cap = INF / n; /* a path has fewer than n links */
@@ -1920,7 +1903,7 @@ static void ud_block(void *arg, long b, int tid)
  * their tails.  A loop is bad (the layering then says more).  The LIDs
  * are shared among threads in blocks; the answer does not depend on them.
  */
-static int all_updown(struct sar_work *sw, const struct layering *L)
+static int all_updown(const struct sar_work *sw, const struct layering *L)
 {
 	const struct graph *g = &sw->g;
 	long blocks = (L->ndl + 63) / 64;
@@ -1930,7 +1913,7 @@ static int all_updown(struct sar_work *sw, const struct layering *L)
 	int *cls = malloc(m * (size_t)th * sizeof(int));
 	int *st = malloc(m * (size_t)th * sizeof(int));
 	int *src_sw = malloc(((size_t)L->nsrc + 1) * sizeof(int));
-	const uint8_t *up = links_up(sw);
+	const uint8_t *up = g->up;
 	const struct lft **tab = malloc(m * sizeof(*tab));
 	struct ud_job j = { sw, L, up, src_sw, tab, seen, cls, st, 0 };
 	int src, i, ok = 0;

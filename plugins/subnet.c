@@ -229,7 +229,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	 * engine's costs, switch by switch.  ftree does the same: one
 	 * malloc()ed array per (switch, LID) makes CA LIDs costly.
 	 */
-	if (lft_switch_hops(f, s, &m, err))
+	if (lft_switch_hops(f, s, threads, &m, err))
 		goto out1;
 	/* switch by switch, 64 at a time, blocks on threads: a switch's hop
 	 * arrays are its own (osm_switch_set_hops touches nothing else), and

@@ -100,14 +100,21 @@ static void test_switch_hops(void **state)
 	struct dmodc_opts o = { .threads = 2 };
 	struct osmre_err err;
 	struct lft_set s;
-	struct sw_hops m;
+	struct sw_hops m, m3;
 	int i, j, checked = 0;
 
 	(void)state;
 	assert_int_equal(lft_set_for_fabric(f, 256, &s, &err), 0);
 	assert_int_equal(dmodc_route(f, &o, &s, &err), 0);
-	assert_int_equal(lft_switch_hops(f, &s, &m, &err), 0);
+	assert_int_equal(lft_switch_hops(f, &s, 1, &m, &err), 0);
 	assert_int_equal(m.n, 48); /* 16 + 16 + 16 switches */
+	/* on threads: the same counts and ports */
+	assert_int_equal(lft_switch_hops(f, &s, 3, &m3, &err), 0);
+	assert_int_equal(m3.n, m.n);
+	assert_memory_equal(m3.hops, m.hops, (size_t)m.n * m.n);
+	assert_memory_equal(m3.port, m.port, (size_t)m.n * m.n);
+	assert_memory_equal(m3.lid, m.lid, (size_t)m.n * sizeof(*m.lid));
+	sw_hops_free(&m3);
 	for (i = 0; i < m.n; i++)
 		for (j = 0; j < m.n; j++) {
 			int cur = m.node[i], links = 0;
@@ -130,7 +137,7 @@ static void test_switch_hops(void **state)
 	/* a hole makes the routes through it fail */
 	lft_of_node(&s, m.node[0])->port[m.lid[1]] = LFT_NONE;
 	sw_hops_free(&m);
-	assert_int_equal(lft_switch_hops(f, &s, &m, &err), 0);
+	assert_int_equal(lft_switch_hops(f, &s, 2, &m, &err), 0);
 	assert_int_equal(m.hops[(size_t)1 * m.n + 0], LFT_HOPS_BYTE_NONE);
 	sw_hops_free(&m);
 	lft_set_free(&s);

@@ -1336,12 +1336,18 @@ static struct keep_part *keep_parts_new(const struct graph *g, int n)
 	return part;
 }
 
-/* Threads for sar's parallel parts (sar_opts.threads), at most n. */
+/* Threads for sar's parallel parts (sar_opts.threads), at most n, and at
+ * most SAR_THREADS_PER_CPU per online CPU: each thread of a stable
+ * re-route holds its own copy of the links' loads (about 1.8 MB per
+ * thread at 34,992 hosts), which more threads than CPUs do not speed up. */
+#define SAR_THREADS_PER_CPU 4
 static int sar_threads(const struct sar_work *sw, long n)
 {
-	int th = sw->o->threads > 0 ? sw->o->threads :
-				      parallel_default_threads();
+	int cpus = parallel_default_threads();
+	int th = sw->o->threads > 0 ? sw->o->threads : cpus;
 
+	if (th > SAR_THREADS_PER_CPU * cpus)
+		th = SAR_THREADS_PER_CPU * cpus;
 	if (th > n)
 		th = (int)n;
 	return th > 0 ? th : 1;

@@ -15,7 +15,8 @@
  * LID, m->hops[j * n + i] the number of links that route takes (0 for
  * i == j), LFT_HOPS_BYTE_NONE when it fails.  Switch j is fabric node
  * m->node[j]; switches without a LID are left out.  Column-major by target
- * so that each target's walk stays in cache.
+ * so that each target's walk stays in cache.  On up to `threads` threads
+ * (0: one per online CPU); the result does not depend on them.
  */
 #define LFT_HOPS_BYTE_NONE 0xFF
 struct sw_hops {
@@ -25,7 +26,7 @@ struct sw_hops {
 	uint8_t *port, *hops; /* n * n */
 };
 int lft_switch_hops(const struct fabric *f, const struct lft_set *s,
-		    struct sw_hops *m, struct osmre_err *err);
+		    int threads, struct sw_hops *m, struct osmre_err *err);
 void sw_hops_free(struct sw_hops *m);
 
 #endif

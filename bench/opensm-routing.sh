@@ -50,6 +50,11 @@ for engine in "$@"; do
 	start=$(date +%s)
 	ROUTING=$engine osm_start "$smhost" || { echo "$engine: no SUBNET UP"; continue; }
 	first=$(routing_step "$W/osm.log" "$engine" 1)
+	# the engine whose tables the first pass configured (another when
+	# OpenSM fell back: "ERR ..." in its log says why)
+	by=$(grep -o "[a-z0-9_]* tables configured on all switches" "$W/osm.log" |
+		head -1 | cut -d' ' -f1)
+	why=$(grep -m1 -o "ERR [A-Z0-9]*: .*" "$W/osm.log" | cut -c1-120)
 	again="-"
 	if [ "$engine" = dmodc ] || [ "$engine" = pqft ] || [ "$engine" = sar ]; then
 		kill -USR2 "$OSM_PID"
@@ -77,8 +82,9 @@ for engine in "$@"; do
 					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"
 		fi
 	fi
-	printf "%s %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB)\n" \
+	printf "%s %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB; first pass by %s)\n" \
 		"$LABEL" "$engine" "$first" "$again" "$lost" \
-		$(($(date +%s) - start)) "${rss:-?}"
+		$(($(date +%s) - start)) "${rss:-?}" "${by:-none}"
+	[ "${by:-}" = "$engine" ] || echo "  $engine did not route the first pass: ${why:-no error logged}"
 	osm_stop "$engine"
 done

@@ -155,23 +155,24 @@ struct hops_job {
 	osm_switch_t **by_node;
 };
 
-/* The hop counts of switches 64 * blk .. 64 * blk + 63 of m. */
+/* The hop counts of switches 64 * blk .. 64 * blk + 63 of m, target by
+ * target: one cache line of m per target (m is column-major). */
 static void hops_block(void *arg, long blk, int tid)
 {
 	const struct hops_job *hj = arg;
 	const struct sw_hops *m = hj->m;
-	int i, j, b = (int)blk * 64;
+	osm_switch_t *sw[64];
+	int i, j, b = (int)blk * 64, e = b + 64 < m->n ? b + 64 : m->n;
 
 	(void)tid;
-	for (i = b; i < m->n && i < b + 64; i++) {
-		osm_switch_t *sw = hj->by_node[m->node[i]];
+	for (i = b; i < e; i++)
+		sw[i - b] = hj->by_node[m->node[i]];
+	for (j = 0; j < m->n; j++) {
+		const uint8_t *hc = m->hops + (size_t)j * m->n;
 
-		for (j = 0; sw && j < m->n; j++) {
-			uint8_t h = m->hops[(size_t)j * m->n + i];
-
-			if (h != LFT_HOPS_BYTE_NONE)
-				set_hops(sw, m->lid[j], h);
-		}
+		for (i = b; i < e; i++)
+			if (sw[i - b] && hc[i] != LFT_HOPS_BYTE_NONE)
+				set_hops(sw[i - b], m->lid[j], hc[i]);
 	}
 }
 

@@ -139,8 +139,8 @@ void jobfile_report(struct osmre *p, const struct jobs *jobs,
 		res->efi_kept, res->efi_sar, res->efi_dfsssp);
 	if (res->updn_lids)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: over sar_max_vls: %ld destination LID(s) routed up*/down* on the last layer\n",
-			res->updn_lids);
+			"osmre: sar: over sar_max_vls: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
+			res->updn_lids, res->cdg_lids);
 }
 
 void jobfile_free(struct osmre *p)

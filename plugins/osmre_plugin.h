@@ -19,6 +19,7 @@
 #include "dmodc.h"
 #include "fabric.h"
 #include "lft.h"
+#include "lft_hops.h"
 #include "options.h"
 #include "engine.h"
 #include "staging.h"
@@ -48,6 +49,16 @@ struct proto {
 	unsigned long rejected;
 };
 
+/* the hop counts of the switch LIDs going into OpenSM (hopfill.c) */
+struct hopfill_job;
+struct hopfill {
+	pthread_mutex_t lock;
+	pthread_t thread;
+	int running; /* a thread to join */
+	struct hopfill_job *job;
+	double since; /* clock_mono() at its start */
+};
+
 /* one routing engine of the table as registered with OpenSM: the
  * context of its callbacks */
 struct osmre_engine {
@@ -69,22 +80,48 @@ struct osmre {
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
 	int stable_pass;       /* the last pass kept older routes */
+	struct hopfill hops;   /* hops_background: the fill on its thread */
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
 struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err);
 /*
- * Copies the routes into new_lft, sets port profiles and hop counts: for
- * switch LIDs by walking the routes; for CA LIDs only when cost is not
- * NULL, as cost(ctx, switch, leaf) + 1 (the engine's routes to a CA follow
- * a cost it knows down by one per hop; cost < 0: not known).  The switch
- * LIDs' hop counts are set on threads (<= 0: online CPUs), switch by
- * switch.
+ * Copies the routes into new_lft, sets port profiles, and hop counts for
+ * CA LIDs when cost is not NULL, as cost(ctx, switch, leaf) + 1 (the
+ * engine's routes to a CA follow a cost it knows down by one per hop;
+ * cost < 0: not known).  *sws gets OpenSM's switch of each fabric node
+ * (NULL where none), for hopfill_run, which sets the switch LIDs' hop
+ * counts.  0, or -1 with err.
  */
 typedef int (*lfts_cost_fn)(void *ctx, int sw, int leaf);
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
-		   int threads, struct osmre_err *err);
+		   osm_switch_t ***sws, struct osmre_err *err);
+
+/* hopfill.c: the switch LIDs' hop counts into OpenSM's hop tables */
+struct hopfill_report {
+	double waited; /* seconds the join waited */
+	double took;   /* seconds the fill took */
+	double since;  /* seconds from its start to the join */
+	int failed;    /* no hop counts set: err says why */
+	struct osmre_err err;
+};
+void hopfill_init(struct hopfill *h);
+/*
+ * Sets OpenSM's hop counts towards every switch LID along the routes of s
+ * (already in new_lft) for the switches by_node[node] (NULL: none) of f,
+ * on threads (<= 0: online CPUs).  Takes f, the tables of s (s is left
+ * empty) and by_node over.  background: on one thread of its own, and
+ * returns 1 at once; else (or when that thread cannot start) before
+ * returning 0, or -1 with err.  A fill still running is joined first.
+ */
+int hopfill_run(struct hopfill *h, struct fabric *f, struct lft_set *s,
+		osm_switch_t **by_node, int threads, int background,
+		struct osmre_err *err);
+/* Waits for the fill on its thread, if any: 1 and *r filled (r may be
+ * NULL) when there was one, else 0. */
+int hopfill_join(struct hopfill *h, struct hopfill_report *r);
+void hopfill_destroy(struct hopfill *h);
 
 /*
  * OpenSM marks a switch it creates "need_update = 2" (send every block)
@@ -101,6 +138,10 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
  * how many were cleared.
  */
 int subnet_settle_switches(osm_opensm_t *osm);
+/* The switches OpenSM will send every LFT block to (a first sweep: all;
+ * else those marked need_update): where a background fill has work of
+ * OpenSM's to run beside. */
+int subnet_full_pushes(osm_opensm_t *osm);
 
 /* The tables the switches hold (OpenSM's copy of what they acknowledged),
  * one per switch of f, for a stable re-route. */

@@ -140,9 +140,16 @@ static int routing_pass(void *ctx)
 	struct osmre_err err;
 	struct fabric *f;
 	double t0 = clock_mono(), t1, t2;
-	int rc = -1, kept = 0, settled, refused = 0;
+	int rc = -1, kept = 0, settled, refused = 0, bg, n;
+	osm_switch_t **sws;
 	uint64_t sig;
+	struct hopfill_report hr;
 
+	/* joined at the last pass's end: late here, OpenSM cleared them */
+	if (hopfill_join(&p->hops, &hr))
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: the last pass's hop tables were still being filled (%.3f ms more)\n",
+			hr.waited * 1e3);
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f)
 		goto fail;
@@ -165,19 +172,30 @@ static int routing_pass(void *ctx)
 	       !p->stable_pass;
 	t1 = clock_mono();
 	if (lfts_to_subnet(p->osm, f, &s, hops ? dmodc_hops_cost : NULL,
-			   p->dmodc, p->opt.dmodc_threads, &err))
+			   p->dmodc, &sws, &err))
 		goto fail;
-	t2 = clock_mono();
+	n = s.n;
 	settled = subnet_settle_switches(p->osm);
 	if (settled)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %d switch(es) programmed before: only changed blocks are sent\n",
 			settled);
+	/* takes f and the tables over; beside OpenSM's sending only when
+	 * it has whole tables to send, else here on every thread */
+	bg = hopfill_run(&p->hops, f, &s, sws, p->opt.dmodc_threads,
+			 p->opt.hops_background &&
+				 subnet_full_pushes(p->osm) > 0,
+			 &err);
+	f = NULL;
+	if (bg < 0)
+		goto fail;
+	t2 = clock_mono();
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables)\n",
-		name, kept ? "kept the committed tables of" : "routed", s.n,
-		(t1 - t0) * 1e3, (t2 - t0) * 1e3);
-	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, s.n);
+		"osmre: %s %s %d switches in %.3f ms (%.3f ms with hop tables%s)\n",
+		name, kept ? "kept the committed tables of" : "routed", n,
+		(t1 - t0) * 1e3, (t2 - t0) * 1e3,
+		bg ? ", those of the switch LIDs on a plugin thread" : "");
+	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, n);
 	rc = 0;
 	goto out;
 fail:
@@ -302,6 +320,7 @@ static void *osmre_create(osm_opensm_t *osm)
 	}
 	p->osm = osm;
 	p->conf_path = path;
+	hopfill_init(&p->hops);
 	options_defaults(&p->opt);
 	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
 			 log_problem, osm) < 0)
@@ -351,6 +370,8 @@ static void osmre_delete(void *data)
 
 	if (!p)
 		return;
+	/* before OpenSM frees its switches */
+	hopfill_destroy(&p->hops);
 	reroute_stop(p);
 	proto_stop(p);
 	staging_free(&p->stage);
@@ -360,12 +381,36 @@ static void osmre_delete(void *data)
 	free(p);
 }
 
+/* The hop tables' fill on its thread, done before OpenSM reads them. */
+static void hops_done(struct osmre *p)
+{
+	struct hopfill_report r;
+
+	if (!hopfill_join(&p->hops, &r))
+		return;
+	if (r.failed)
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: hop tables of the switch LIDs not filled: %s\n",
+			r.err.msg);
+	else
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: hop tables of the switch LIDs filled on a plugin thread in %.3f ms; OpenSM waited %.3f ms for them, %.3f ms after the pass\n",
+			r.took * 1e3, r.waited * 1e3, r.since * 1e3);
+}
+
 static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
 {
 	(void)event;
+	if (!data)
+		return;
+	/* before the multicast manager (or a sweep that may drop switches) */
+	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
+	    id == OSM_EVENT_ID_SUBNET_UP ||
+	    id == OSM_EVENT_ID_HEAVY_SWEEP_START)
+		hops_done(data);
 	/* the end of a re-route, or of a heavy sweep with its routing */
-	if (data && (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
-		     id == OSM_EVENT_ID_SUBNET_UP))
+	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
+	    id == OSM_EVENT_ID_SUBNET_UP)
 		reroute_pass_done(data);
 }
 

@@ -150,35 +150,9 @@ static void set_hops(osm_switch_t *sw, unsigned lid, int h)
 	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
 }
 
-struct hops_job {
-	const struct sw_hops *m;
-	osm_switch_t **by_node;
-};
-
-/* The hop counts of switches 64 * blk .. 64 * blk + 63 of m, target by
- * target: one cache line of m per target (m is column-major). */
-static void hops_block(void *arg, long blk, int tid)
-{
-	const struct hops_job *hj = arg;
-	const struct sw_hops *m = hj->m;
-	osm_switch_t *sw[64];
-	int i, j, b = (int)blk * 64, e = b + 64 < m->n ? b + 64 : m->n;
-
-	(void)tid;
-	for (i = b; i < e; i++)
-		sw[i - b] = hj->by_node[m->node[i]];
-	for (j = 0; j < m->n; j++) {
-		const uint8_t *hc = m->hops + (size_t)j * m->n;
-
-		for (i = b; i < e; i++)
-			if (sw[i - b] && hc[i] != LFT_HOPS_BYTE_NONE)
-				set_hops(sw[i - b], m->lid[j], hc[i]);
-	}
-}
-
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
-		   int threads, struct osmre_err *err)
+		   osm_switch_t ***sws_out, struct osmre_err *err)
 {
 	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
 	struct guid_map gm;
@@ -190,7 +164,6 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	int *swnode = calloc((size_t)f->nnodes + 1, sizeof(int));
 	cl_map_item_t *it;
 	int rc = -1, i, nsw = 0;
-	struct sw_hops m;
 	osm_switch_t **by_node =
 		calloc((size_t)f->nnodes + 1, sizeof(*by_node));
 
@@ -226,22 +199,11 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 	 * Hop counts along the routes.  OpenSM reads them for switch LIDs
 	 * only (its multicast manager counts hops to a member's switch; SA
 	 * PathRecords walk the LFTs), so switch LIDs always get them, by
-	 * walking the routes; CA LIDs only when cost is given, from the
-	 * engine's costs, switch by switch.  ftree does the same: one
-	 * malloc()ed array per (switch, LID) makes CA LIDs costly.
+	 * walking the routes (hopfill_run, with the switches by node given
+	 * back); CA LIDs only when cost is given, from the engine's costs,
+	 * switch by switch, here.  ftree does the same: one malloc()ed
+	 * array per (switch, LID) makes CA LIDs costly.
 	 */
-	if (lft_switch_hops(f, s, threads, &m, err))
-		goto out1;
-	/* switch by switch, 64 at a time, blocks on threads: a switch's hop
-	 * arrays are its own (osm_switch_set_hops touches nothing else), and
-	 * the first pass spends most of its time allocating them */
-	{
-		struct hops_job hj = { &m, by_node };
-
-		parallel_for(threads > 0 ? threads : parallel_default_threads(),
-			     (m.n + 63) / 64, hops_block, &hj);
-	}
-	sw_hops_free(&m);
 	for (i = 0; i < nsw && cost; i++) {
 		osm_switch_t *sw = sw_at[i];
 
@@ -257,6 +219,8 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 				set_hops(sw, lid, c + 1);
 		}
 	}
+	*sws_out = by_node;
+	by_node = NULL;
 	rc = 0;
 out1:
 	free(own);
@@ -266,6 +230,19 @@ out0:
 	free(swnode);
 	free(by_node);
 	return rc;
+}
+
+int subnet_full_pushes(osm_opensm_t *osm)
+{
+	cl_qmap_t *sws = &osm->subn.sw_guid_tbl;
+	cl_map_item_t *it;
+	int n = 0;
+
+	for (it = cl_qmap_head(sws); it != cl_qmap_end(sws);
+	     it = cl_qmap_next(it))
+		n += osm->subn.need_update ||
+		     ((osm_switch_t *)it)->need_update != 0;
+	return n;
 }
 
 int subnet_settle_switches(osm_opensm_t *osm)

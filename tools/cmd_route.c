@@ -86,8 +86,8 @@ static void report(const struct engine *e, const struct jobs *jobs,
 			sr->efi_sar, sr->efi_dfsssp);
 	if (r->layers.have && sr->updn_lids)
 		fprintf(stderr,
-			"%s: over the VL budget: %ld destination LID(s) routed up*/down* on the last layer\n",
-			e->name, sr->updn_lids);
+			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
+			e->name, sr->updn_lids, sr->cdg_lids);
 	if (r->has_escape)
 		fprintf(stderr,
 			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",

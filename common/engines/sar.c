@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdgroute.h"
 #include "components.h"
 #include "cycle.h"
 #include "efipolish.h"
@@ -1769,8 +1770,10 @@ static void start_layers(const struct sar_work *sw, struct layering *L,
 /*
  * The budget overrun: every destination LID with a path in the last
  * layer of the budget or above is routed up*-down* (updn.h) from every
- * source, all its paths in that last layer.  The layers below only lose
- * paths, so they stay acyclic; the last holds up*-down* paths alone.
+ * source, all its paths in that last layer, then again destination by
+ * destination over any links where the layer stays acyclic, by load
+ * (cdgroute.h).  The layers below only lose paths, so they stay acyclic;
+ * the last holds the fallback's paths alone.
  */
 static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 			  struct osmre_err *err)
@@ -1778,6 +1781,7 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
 	uint8_t *want = calloc(stride, 1);
+	struct cdgroute_info ci;
 	int src, k;
 
 	if (!want)
@@ -1788,10 +1792,13 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 			    budget - 1)
 				want[L->dlids[k]] = 1;
 	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
-			    NULL, err)) {
+			    NULL, err) ||
+	    cdg_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid, &ci,
+			   err)) {
 		free(want);
 		return -1;
 	}
+	r->cdg_lids = ci.rerouted;
 	for (k = 0; k < L->ndl; k++) {
 		if (!want[L->dlids[k]])
 			continue;

@@ -88,6 +88,9 @@ struct sar_result {
 	/* destination LIDs routed up*-down* in the last layer, because the
 	 * layering would have needed more than max_vls (0: none) */
 	long updn_lids;
+	/* of those, routed again over any links, the last layer acyclic
+	 * (cdgroute.h); the others kept their up*-down* routes */
+	long cdg_lids;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
 	 * layer[src * (maxlid + 1) + dlid]; NULL when every path is in
 	 * layer 0 (one layer: the array would be ncas * maxlid bytes of

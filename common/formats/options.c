@@ -68,6 +68,8 @@ static const struct opt_def defs[] = {
 	  0, 10000, 200, "milliseconds 0..10000", 0, NULL },
 	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
 	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
+	{ "hops_background", offsetof(struct osmre_options, hops_background),
+	  0, 1, 1, "0 or 1 (TRUE or FALSE)", 0, NULL },
 	{ "dmodc_stable", offsetof(struct osmre_options, dmodc_stable),
 	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
 	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),

@@ -13,9 +13,10 @@ struct osmre_options {
 	int dmodc_threads;	 /* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
 	int dmodc_ca_hops;	 /* also fill OpenSM's hop tables for CA LIDs */
-	int dmodc_stable; /* re-route after a change by whole destinations */
-	int pqft_threads; /* 0: online CPUs */
-	int pqft_seed;	  /* of pqft's choices among alternate ports */
+	int hops_background; /* switch LIDs' hop tables on a plugin thread */
+	int dmodc_stable;    /* re-route after a change by whole destinations */
+	int pqft_threads;    /* 0: online CPUs */
+	int pqft_seed;	     /* of pqft's choices among alternate ports */
 	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
 	char pqft_topology[128];
 	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */

@@ -126,6 +126,19 @@ sleep 1
 read_lfts H_17_5 "$W/spineback.lfts"
 check "spine back: original tables" same_lfts "$W/fabric.lfts" "$W/spineback.lfts"
 
+# hops_background (default 1): a pass after which OpenSM sends whole
+# tables (the first; a switch back) fills the switch LIDs' hop tables on
+# the plugin thread, joined at the end of the pass, before the next (a
+# late join is an "osmre ERR", below); the others before returning
+bg=$(grep -c "osmre: dmodc routed .*, those of the switch LIDs on a plugin thread)" "$W/osm.log")
+joined=$(grep -c "osmre: hop tables of the switch LIDs filled on a plugin thread in" "$W/osm.log")
+inline=$(grep -c "osmre: dmodc routed .* ms with hop tables)" "$W/osm.log")
+hops_joined() {
+	[ "$bg" -gt 0 ] && [ "$inline" -gt 0 ] &&
+		[ "$((bg + inline))" -eq "$(passes)" ] && [ "$joined" -eq "$bg" ]
+}
+check "hop tables: $bg passes on the plugin thread, $joined joins, $inline before returning" hops_joined
+
 # OpenSM's exit runs the plugin's delete(): the SIGUSR2 thread is joined
 # and the previous handler restored; opensm must exit promptly and cleanly
 kill -TERM "$OSM_PID"

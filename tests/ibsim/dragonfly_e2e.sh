@@ -40,7 +40,7 @@ echo "sar_max_vls 1" >"$W/osmre1.conf"
 OSMRE_CONF=$W/osmre1.conf
 export OSMRE_CONF
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP (1 VL)"; exit 1; }
-check "1 VL: sar routed, fallback logged" grep -q "osmre: sar: over sar_max_vls: 3078 destination LID(s) routed up\*/down\*" "$W/osm.log"
+check "1 VL: sar routed, fallback logged" grep -q "osmre: sar: over sar_max_vls: 3078 destination LID(s) on the last layer, [0-9]* of them routed by load with that layer acyclic" "$W/osm.log"
 check "1 VL: sar's tables" grep -q "sar tables configured on all switches" "$W/osm.log"
 sleep 1
 read_lfts H_341_8 "$W/df1.lfts" || ko "dump_fts (1 VL)"

@@ -17,7 +17,7 @@ SPEC="qft(3;6,3,12;1,3,6;1,2,1)"
 NET=$W/qft216.net
 "$OSMRE" gen qft 3 6,3,12 1,3,6 1,2,1 -o "$NET" 2>/dev/null || { ko "gen"; exit 1; }
 awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$NET" >"$W/hosts.order"
-printf 'pqft_threads 2\npqft_topology %s\n' "$SPEC" >"$W/osmre.conf"
+printf 'pqft_threads 2\npqft_topology %s\nhops_background 0\n' "$SPEC" >"$W/osmre.conf"
 OSMRE_CONF=$W/osmre.conf
 export OSMRE_CONF
 sim_start "$NET" || exit 1
@@ -25,6 +25,9 @@ ROUTING=pqft,updn osm_start H_0_0 || { ko "SUBNET UP"; exit 1; }
 check "topology logged" grep -q "osmre: option pqft_topology $SPEC" "$W/osm.log"
 check "pqft routed" grep -q "pqft tables configured on all switches" "$W/osm.log"
 check "pqft's log line" grep -q "osmre: pqft routed 90 switches in" "$W/osm.log"
+check "hops_background 0: hop tables filled before the pass returned" sh -c \
+	"grep -q 'osmre: pqft routed 90 switches in .* ms with hop tables)' '$W/osm.log' &&
+	! grep -q 'on a plugin thread' '$W/osm.log'"
 sleep 1
 check "LFTs read back" read_lfts H_35_5 "$W/fabric.lfts"
 check "fabric LFTs valid and up-down" "$OSMRE" check --topo "$NET" --lfts "$W/fabric.lfts"

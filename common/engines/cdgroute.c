@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Destination routes on one VL with an acyclic dependency graph (cdgroute.h). */
+#include "cdgroute.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lids.h"
+
+/*
+ * Channels are the switch-to-switch ports: channel base[v] + p leaves
+ * switch v by port p (p = 1 .. nports; the others unused).  A dependency
+ * (channel c into switch w, then w's port q) is dep[c * stride + q].
+ */
+struct cdg {
+	const struct fabric *f;
+	struct lft_set *s;
+	int nsw, nch, stride;
+	int *sw_node; /* switch -> fabric node */
+	int *sw_of;   /* fabric node -> switch, -1 */
+	int *base;    /* switch -> its first channel (port 0's) */
+	int *ch_from, *ch_to, *ch_rport; /* per channel; ch_to -1: none */
+	int *nca;			 /* CA ports per switch */
+	int *dep;			 /* counts */
+	/* the dependencies counted, as lists: successors and predecessors
+	 * of each channel (stride each at most) */
+	int *succ, *nsucc, *pred, *npred;
+	/* per dependency: the destination (serial) whose tree found it
+	 * closing a cycle; the graph only grows while one tree does */
+	int *cyc, serial;
+	int *ord;     /* a topological order */
+	double *load; /* per channel */
+	/* scratch */
+	int *mark, stamp;
+	int *stk, *fw, *bw, nfw, nbw;
+	int *tmp;
+	uint64_t *key;
+	/* per destination */
+	int *dist, *queue, *next, *outc, *att, natt, *acc;
+};
+
+static int out_ch(const struct cdg *g, int v, int port)
+{
+	return g->base[v] + port;
+}
+
+/* Forward from y over dependencies, ords <= ub: 1 when x is reached. */
+static int dfs_fw(struct cdg *g, int y, int x, int ub)
+{
+	int sp = 0;
+
+	g->stk[sp++] = y;
+	g->mark[y] = g->stamp;
+	while (sp) {
+		int c = g->stk[--sp], i;
+
+		g->fw[g->nfw++] = c;
+		for (i = 0; i < g->nsucc[c]; i++) {
+			int d = g->succ[(size_t)c * g->stride + i];
+
+			if (d == x)
+				return 1;
+			if (g->mark[d] != g->stamp && g->ord[d] <= ub) {
+				g->mark[d] = g->stamp;
+				g->stk[sp++] = d;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Backward from x over dependencies, ords >= lb. */
+static void dfs_bw(struct cdg *g, int x, int lb)
+{
+	int sp = 0;
+
+	g->stk[sp++] = x;
+	g->mark[x] = g->stamp;
+	while (sp) {
+		int c = g->stk[--sp], i;
+
+		g->bw[g->nbw++] = c;
+		for (i = 0; i < g->npred[c]; i++) {
+			int e = g->pred[(size_t)c * g->stride + i];
+
+			if (g->mark[e] == g->stamp || g->ord[e] < lb)
+				continue;
+			g->mark[e] = g->stamp;
+			g->stk[sp++] = e;
+		}
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sort_ints(int *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(int), cmp_int);
+}
+
+/* Sorts n channels by their order: keys (ord, channel) in g->key. */
+static void sort_by_ord(struct cdg *g, int *ch, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		g->key[i] = (uint64_t)g->ord[ch[i]] << 32 | (uint32_t)ch[i];
+	qsort(g->key, (size_t)n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++)
+		ch[i] = (int)(g->key[i] & 0xffffffffu);
+}
+
+/* Dependency (c, port q after it) counted for the first time, or no more. */
+static void dep_link(struct cdg *g, int c, int q)
+{
+	int d = out_ch(g, g->ch_to[c], q);
+
+	g->succ[(size_t)c * g->stride + g->nsucc[c]++] = d;
+	g->pred[(size_t)d * g->stride + g->npred[d]++] = c;
+}
+
+static void list_drop(int *l, int *n, int x)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (l[i] == x) {
+			l[i] = l[--*n];
+			return;
+		}
+}
+
+static void dep_unlink(struct cdg *g, int c, int q)
+{
+	int d = out_ch(g, g->ch_to[c], q);
+
+	list_drop(g->succ + (size_t)c * g->stride, &g->nsucc[c], d);
+	list_drop(g->pred + (size_t)d * g->stride, &g->npred[d], c);
+}
+
+/*
+ * Adds one count to dependency (channel c, then port q of the switch c
+ * leads to); 0, or -1 (nothing changed) when it would close a cycle.
+ */
+static int dep_add(struct cdg *g, int c, int q)
+{
+	size_t k = (size_t)c * g->stride + q;
+	int d = out_ch(g, g->ch_to[c], q), lb, ub, i, n;
+
+	if (g->dep[k]) {
+		g->dep[k]++;
+		return 0;
+	}
+	if (g->ord[c] < g->ord[d]) {
+		g->dep[k] = 1;
+		dep_link(g, c, q);
+		return 0;
+	}
+	/* Pearce-Kelly: the region between ord[d] and ord[c] */
+	lb = g->ord[d];
+	ub = g->ord[c];
+	g->stamp++;
+	g->nfw = g->nbw = 0;
+	if (dfs_fw(g, d, c, ub))
+		return -1;
+	dfs_bw(g, c, lb);
+	sort_by_ord(g, g->bw, g->nbw);
+	sort_by_ord(g, g->fw, g->nfw);
+	n = 0;
+	for (i = 0; i < g->nbw; i++)
+		g->tmp[n++] = g->ord[g->bw[i]];
+	for (i = 0; i < g->nfw; i++)
+		g->tmp[n++] = g->ord[g->fw[i]];
+	sort_ints(g->tmp, n);
+	/* the backward set first, then the forward set */
+	for (i = 0; i < g->nbw; i++)
+		g->ord[g->bw[i]] = g->tmp[i];
+	for (i = 0; i < g->nfw; i++)
+		g->ord[g->fw[i]] = g->tmp[g->nbw + i];
+	g->dep[k] = 1;
+	dep_link(g, c, q);
+	return 0;
+}
+
+static void dep_del(struct cdg *g, int c, int q)
+{
+	if (!--g->dep[(size_t)c * g->stride + q])
+		dep_unlink(g, c, q);
+}
+
+/*
+ * The tree of lid in the tables: next[v] (switch, -1 none), outc[v]
+ * (channel, -1 at the destination's switch or none); the switches in
+ * g->att from the destination outwards (each after its next).
+ */
+static void tree_of(struct cdg *g, unsigned lid, int t)
+{
+	int v, i;
+
+	for (v = 0; v < g->nsw; v++) {
+		const struct lft *tb = lft_of_node(g->s, g->sw_node[v]);
+		int o = tb ? lft_get(tb, lid) : LFT_NONE;
+
+		g->next[v] = -1;
+		g->outc[v] = -1;
+		g->dist[v] = -1;
+		if (v == t || o == LFT_NONE || o < 1 ||
+		    o > g->f->nodes[g->sw_node[v]].nports)
+			continue;
+		if (g->ch_to[out_ch(g, v, o)] < 0)
+			continue;
+		g->outc[v] = out_ch(g, v, o);
+		g->next[v] = g->ch_to[g->outc[v]];
+	}
+	/* order: depth along next (a loop or a dead end: left out) */
+	g->natt = 0;
+	g->dist[t] = 0;
+	g->att[g->natt++] = t;
+	for (i = 0; i < g->natt; i++) {
+		int w = g->att[i];
+
+		/* the switches whose next is w: by scanning w's ports */
+		const struct fab_node *n = &g->f->nodes[g->sw_node[w]];
+		int r;
+
+		for (r = 1; r <= n->nports; r++) {
+			int u;
+
+			if (n->ports[r].rnode < 0 ||
+			    g->sw_of[n->ports[r].rnode] < 0)
+				continue;
+			u = g->sw_of[n->ports[r].rnode];
+			if (g->dist[u] < 0 && g->next[u] == w &&
+			    g->outc[u] == out_ch(g, u, n->ports[r].rport)) {
+				g->dist[u] = g->dist[w] + 1;
+				g->att[g->natt++] = u;
+			}
+		}
+	}
+}
+
+/* The current tree's loads (sign +1 or -1) and, with deps, its
+ * dependencies: DEPS_RAW counts alone (the order made afterwards),
+ * DEPS_ORDERED through dep_add (a set that was acyclic: admitted). */
+enum { DEPS_NONE, DEPS_RAW, DEPS_ORDERED };
+static void tree_apply(struct cdg *g, int sign, int deps)
+{
+	int i;
+
+	for (i = 0; i < g->natt; i++)
+		g->acc[g->att[i]] = 0;
+	for (i = g->natt - 1; i >= 1; i--) {
+		int v = g->att[i], w = g->next[v];
+
+		g->acc[v] += g->nca[v];
+		g->load[g->outc[v]] += sign * g->acc[v];
+		g->acc[w] += g->acc[v];
+		if (deps && g->outc[w] >= 0) {
+			int c = g->outc[v], q = g->outc[w] - g->base[w];
+			size_t k = (size_t)c * g->stride + q;
+
+			if (sign < 0)
+				dep_del(g, c, q);
+			else if (deps == DEPS_ORDERED)
+				(void)dep_add(g, c, q);
+			else if (!g->dep[k]++)
+				dep_link(g, c, q);
+		}
+	}
+}
+
+/* Shortest distances to t over switch links. */
+static void bfs(struct cdg *g, int t)
+{
+	int h = 0, n = 0, v;
+
+	for (v = 0; v < g->nsw; v++)
+		g->dist[v] = -1;
+	g->dist[t] = 0;
+	g->queue[n++] = t;
+	while (h < n) {
+		int w = g->queue[h++];
+		const struct fab_node *nd = &g->f->nodes[g->sw_node[w]];
+		int r;
+
+		for (r = 1; r <= nd->nports; r++) {
+			int u;
+
+			if (nd->ports[r].rnode < 0 ||
+			    g->sw_of[nd->ports[r].rnode] < 0)
+				continue;
+			u = g->sw_of[nd->ports[r].rnode];
+			if (g->dist[u] < 0) {
+				g->dist[u] = g->dist[w] + 1;
+				g->queue[n++] = u;
+			}
+		}
+	}
+}
+
+/*
+ * Switch v joins the tree through the least loaded port to a switch in
+ * it at distance want (any distance: want < 0) whose dependency is
+ * admitted; 1 when it joined.
+ */
+struct cand {
+	double load;
+	int hops, port;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->hops != y->hops)
+		return x->hops < y->hops ? -1 : 1;
+	if (x->load != y->load)
+		return x->load < y->load ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+/* 1 when dependency (c, port q after it) needs no search: counted, or
+ * already in the order. */
+static int dep_free(const struct cdg *g, int c, int q)
+{
+	return g->dep[(size_t)c * g->stride + q] ||
+	       g->ord[c] < g->ord[out_ch(g, g->ch_to[c], q)];
+}
+
+/* v joins through channel c (to w, in the tree); 0 when its dependency
+ * would close a cycle. */
+static int try_join(struct cdg *g, int v, int c, int *hops)
+{
+	int w = g->ch_to[c];
+
+	if (g->outc[w] >= 0) {
+		int q = g->outc[w] - g->base[w];
+		size_t k = (size_t)c * g->stride + q;
+
+		if (g->cyc[k] == g->serial)
+			return 0;
+		if (dep_add(g, c, q)) {
+			g->cyc[k] = g->serial;
+			return 0;
+		}
+	}
+	g->outc[v] = c;
+	g->next[v] = w;
+	hops[v] = hops[w] + 1;
+	g->att[g->natt++] = v;
+	return 1;
+}
+
+/*
+ * Switch v joins the tree through the least loaded port to a switch in
+ * it at distance want (any distance: want < 0), fewest hops first, whose
+ * dependency is admitted; 1 when it joined.  Among the least loaded
+ * ports, one whose dependency needs no search goes first.
+ */
+static int join(struct cdg *g, int v, int want, int *hops)
+{
+	const struct fab_node *n = &g->f->nodes[g->sw_node[v]];
+	struct cand cd[FAB_MAX_PORTS];
+	int nc = 0, p, i;
+
+	for (p = 1; p <= n->nports; p++) {
+		int c = out_ch(g, v, p), w = g->ch_to[c];
+
+		if (w < 0 || hops[w] < 0)
+			continue;
+		if (want >= 0 && g->dist[w] != want)
+			continue;
+		cd[nc].load = g->load[c];
+		cd[nc].hops = hops[w];
+		cd[nc++].port = p;
+	}
+	if (!nc)
+		return 0;
+	qsort(cd, (size_t)nc, sizeof(*cd), cand_cmp);
+	for (i = 0;
+	     i < nc && cd[i].hops == cd[0].hops && cd[i].load == cd[0].load;
+	     i++) {
+		int c = out_ch(g, v, cd[i].port), w = g->ch_to[c];
+
+		if ((g->outc[w] < 0 ||
+		     dep_free(g, c, g->outc[w] - g->base[w])) &&
+		    try_join(g, v, c, hops))
+			return 1;
+	}
+	for (i = 0; i < nc; i++)
+		if (try_join(g, v, out_ch(g, v, cd[i].port), hops))
+			return 1;
+	return 0;
+}
+
+/* Drops the dependencies the new tree has added so far. */
+static void undo_new(struct cdg *g)
+{
+	int i;
+
+	for (i = 1; i < g->natt; i++) {
+		int v = g->att[i], w = g->next[v];
+
+		if (g->outc[w] >= 0)
+			dep_del(g, g->outc[v], g->outc[w] - g->base[w]);
+	}
+}
+
+/*
+ * lid (at switch t) again: 1 when it has a new tree (in the tables), 0
+ * when it keeps its own.
+ */
+static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
+		   long *longer)
+{
+	int v, i, np = 0, progress, reach = 0;
+
+	g->serial++;
+	tree_of(g, lid, t);
+	tree_apply(g, -1, DEPS_ORDERED);
+	bfs(g, t);
+	for (v = 0; v < g->nsw; v++) {
+		hops[v] = -1;
+		g->next[v] = -1;
+		g->outc[v] = -1;
+		reach += g->dist[v] >= 0;
+	}
+	hops[t] = 0;
+	g->natt = 0;
+	g->att[g->natt++] = t;
+	/* shortest first: the BFS order is by distance */
+	for (i = 1; i < reach; i++) {
+		v = g->queue[i];
+		if (!join(g, v, g->dist[v] - 1, hops))
+			pend[np++] = v;
+	}
+	do {
+		progress = 0;
+		for (i = 0; i < np; i++) {
+			if (!join(g, pend[i], -1, hops))
+				continue;
+			pend[i--] = pend[--np];
+			progress = 1;
+		}
+	} while (progress && np);
+	if (np) {
+		undo_new(g);
+		tree_of(g, lid, t);
+		tree_apply(g, 1, DEPS_ORDERED);
+		return 0;
+	}
+	for (i = 1; i < g->natt; i++) {
+		v = g->att[i];
+		*longer += hops[v] > g->dist[v];
+		lft_of_node(g->s, g->sw_node[v])->port[lid] =
+			(uint8_t)(g->outc[v] - g->base[v]);
+	}
+	tree_apply(g, 1, DEPS_NONE);
+	return 1;
+}
+
+/* A topological order of the channels under the counted dependencies
+ * (Kahn); -1 when they hold a cycle. */
+static int topo_init(struct cdg *g)
+{
+	int *indeg = g->tmp, h = 0, n = 0, c, i, k = 0;
+
+	for (c = 0; c < g->nch; c++)
+		indeg[c] = g->npred[c];
+	for (c = 0; c < g->nch; c++)
+		if (!indeg[c])
+			g->stk[n++] = c;
+	while (h < n) {
+		c = g->stk[h++];
+		g->ord[c] = k++;
+		for (i = 0; i < g->nsucc[c]; i++) {
+			int d = g->succ[(size_t)c * g->stride + i];
+
+			if (!--indeg[d])
+				g->stk[n++] = d;
+		}
+	}
+	return k == g->nch ? 0 : -1;
+}
+
+static void cdg_free(struct cdg *g)
+{
+	free(g->sw_node);
+	free(g->sw_of);
+	free(g->base);
+	free(g->ch_from);
+	free(g->ch_to);
+	free(g->ch_rport);
+	free(g->nca);
+	free(g->dep);
+	free(g->cyc);
+	free(g->succ);
+	free(g->nsucc);
+	free(g->pred);
+	free(g->npred);
+	free(g->ord);
+	free(g->load);
+	free(g->mark);
+	free(g->stk);
+	free(g->fw);
+	free(g->bw);
+	free(g->tmp);
+	free(g->key);
+	free(g->dist);
+	free(g->queue);
+	free(g->next);
+	free(g->outc);
+	free(g->att);
+	free(g->acc);
+}
+
+static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
+{
+	int i, v, p, maxp = 1;
+	size_t nn = (size_t)f->nnodes + 1;
+
+	g->f = f;
+	g->s = s;
+	g->sw_node = malloc(nn * sizeof(int));
+	g->sw_of = malloc(nn * sizeof(int));
+	g->base = malloc(nn * sizeof(int));
+	g->nca = calloc(nn, sizeof(int));
+	if (!g->sw_node || !g->sw_of || !g->base || !g->nca)
+		return -1;
+	for (i = 0; i < f->nnodes; i++) {
+		g->sw_of[i] = -1;
+		if (!f->nodes[i].removed && fab_is_switch(&f->nodes[i]) &&
+		    lft_of_node(s, i)) {
+			g->sw_of[i] = g->nsw;
+			g->base[g->nsw] = g->nch;
+			g->sw_node[g->nsw++] = i;
+			g->nch += f->nodes[i].nports + 1;
+			if (f->nodes[i].nports > maxp)
+				maxp = f->nodes[i].nports;
+		}
+	}
+	g->stride = maxp + 1;
+	g->ch_from = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->ch_to = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->ch_rport = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->dep = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
+	g->cyc = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
+	g->succ = malloc(((size_t)g->nch * g->stride + 1) * sizeof(int));
+	g->pred = malloc(((size_t)g->nch * g->stride + 1) * sizeof(int));
+	g->nsucc = calloc((size_t)g->nch + 1, sizeof(int));
+	g->npred = calloc((size_t)g->nch + 1, sizeof(int));
+	g->ord = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->load = calloc((size_t)g->nch + 1, sizeof(double));
+	g->mark = calloc((size_t)g->nch + 1, sizeof(int));
+	g->stk = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->fw = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->bw = malloc(((size_t)g->nch + 1) * sizeof(int));
+	g->tmp = malloc(((size_t)g->nch + 1) * 2 * sizeof(int));
+	g->key = malloc(((size_t)g->nch + 1) * sizeof(uint64_t));
+	g->dist = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->queue = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->next = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->att = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	if (!g->ch_from || !g->ch_to || !g->ch_rport || !g->dep || !g->cyc ||
+	    !g->succ || !g->pred || !g->nsucc || !g->npred || !g->ord ||
+	    !g->load || !g->mark || !g->stk || !g->fw || !g->bw || !g->tmp ||
+	    !g->key || !g->dist || !g->queue || !g->next || !g->outc ||
+	    !g->att || !g->acc)
+		return -1;
+	for (v = 0; v < g->nsw; v++) {
+		const struct fab_node *n = &f->nodes[g->sw_node[v]];
+
+		for (p = 0; p <= n->nports; p++) {
+			int c = g->base[v] + p, r = n->ports[p].rnode;
+
+			g->ch_from[c] = v;
+			g->ch_to[c] = -1;
+			g->ch_rport[c] = 0;
+			g->ord[c] = c;
+			if (p == 0 || r < 0)
+				continue;
+			if (g->sw_of[r] >= 0) {
+				g->ch_to[c] = g->sw_of[r];
+				g->ch_rport[c] = n->ports[p].rport;
+			} else if (!f->nodes[r].removed &&
+				   f->nodes[r].type != FAB_SWITCH) {
+				g->nca[v]++;
+			}
+		}
+	}
+	return 0;
+}
+
+int cdg_route_lids(const struct fabric *f, struct lft_set *s,
+		   const uint8_t *want, unsigned top,
+		   struct cdgroute_info *info, struct osmre_err *err)
+{
+	struct cdg g = { 0 };
+	struct lid_owner *own = NULL;
+	unsigned max, lid;
+	int *hops = NULL, *pend = NULL, rc = -1;
+	struct cdgroute_info in = { 0, 0, 0 };
+
+	if (cdg_build(&g, f, s) || lids_owners(f, &own, &max, err))
+		goto oom;
+	hops = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	pend = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	if (!hops || !pend)
+		goto oom;
+	/* every CA destination's loads; the wanted ones' dependencies */
+	for (lid = 1; lid <= max; lid++) {
+		const struct fab_port *pt;
+		int dn = own[lid].node, t;
+
+		if (dn < 0 || fab_is_switch(&f->nodes[dn]))
+			continue;
+		pt = &f->nodes[dn].ports[own[lid].port];
+		if (pt->rnode < 0 || (t = g.sw_of[pt->rnode]) < 0)
+			continue;
+		tree_of(&g, lid, t);
+		tree_apply(&g, 1,
+			   lid <= top && want[lid] ? DEPS_RAW : DEPS_NONE);
+	}
+	if (topo_init(&g)) { /* not acyclic as given: left as it is */
+		rc = 0;
+		goto out;
+	}
+	for (lid = 1; lid <= max && lid <= top; lid++) {
+		const struct fab_port *pt;
+		int dn = own[lid].node, t;
+
+		if (!want[lid] || dn < 0 || fab_is_switch(&f->nodes[dn]))
+			continue;
+		pt = &f->nodes[dn].ports[own[lid].port];
+		if (pt->rnode < 0 || (t = g.sw_of[pt->rnode]) < 0)
+			continue;
+		in.lids++;
+		in.rerouted += reroute(&g, lid, t, hops, pend, &in.longer);
+	}
+	if (info)
+		*info = in;
+	rc = 0;
+	goto out;
+oom:
+	if (!own)
+		osmre_fail(err, "out of memory");
+out:
+	free(own);
+	free(hops);
+	free(pend);
+	cdg_free(&g);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Destination-based routes on one virtual lane whose channel dependency
+ * graph stays acyclic, chosen by load (in the spirit of Nue, Domke et
+ * al., HPDC 2016, without its escape paths: the routes already in the
+ * tables are the escape).  sar's fallback layer: the destinations that do
+ * not fit the VL budget start on up*-down* routes (updn_route_lids); each
+ * is then routed again, alone, over any links:
+ *
+ *  - the dependencies of its current routes leave the layer's graph (one
+ *    count per dependency and destination), then its new routing tree
+ *    grows from its switch outwards, shortest first: a switch joins
+ *    through the least loaded link to a switch already in the tree whose
+ *    dependency (that link, then the next switch's link) keeps the graph
+ *    acyclic (an incremental topological order, Pearce & Kelly 2006);
+ *    a switch that no shortest link admits tries the longer ones once
+ *    the rest of the tree is there;
+ *  - when some switch cannot join, the destination keeps its routes
+ *    (their dependencies go back: the graph was acyclic with them).
+ *
+ * So the layer is acyclic after every destination, and no destination is
+ * worse off than up*-down* would leave it unless its new tree is longer
+ * (a switch on a longer path only where no shorter one was admitted).
+ * Link loads count the CA ports behind each route (all destinations of
+ * s, the other layers' too).
+ */
+#ifndef OSMRE_CDGROUTE_H
+#define OSMRE_CDGROUTE_H
+
+#include "fabric.h"
+#include "lft.h"
+
+struct cdgroute_info {
+	long lids;     /* destinations given */
+	long rerouted; /* of those, with a new tree */
+	long longer;   /* switches whose route got longer than shortest */
+};
+
+/*
+ * Routes again the CA-port LIDs marked in want[0..top] of s, which share
+ * one VL (their routes in s acyclic on it), as above.  info may be NULL.
+ * 0, or -1 with err (out of memory); s is then as it was given.
+ */
+int cdg_route_lids(const struct fabric *f, struct lft_set *s,
+		   const uint8_t *want, unsigned top,
+		   struct cdgroute_info *info, struct osmre_err *err);
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cdg_route_lids (cdgroute.h): from up*-down* routes of every CA LID on
+ * one VL, each destination routed again by load with the channel
+ * dependency graph kept acyclic.  On a torus and a dragonfly (fabrics
+ * where one root's up*-down* order crowds its links): the tables stay
+ * valid, the paths to the LIDs routed again acyclic on their VL (per the
+ * analyzer), the most loaded link carries fewer routes, and LIDs not
+ * asked for keep their entries.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cdg.h"
+#include "cdgroute.h"
+#include "check.h"
+#include "lids.h"
+#include "slmap.h"
+#include "updn.h"
+#include "testutil.h"
+
+struct load {
+	const struct fabric *f;
+	long *n; /* per (node, port) */
+	int stride;
+};
+
+static void count(void *arg, int node, int port)
+{
+	struct load *l = arg;
+
+	if (fab_is_switch(&l->f->nodes[node]))
+		l->n[(size_t)node * l->stride + port]++;
+}
+
+/* The most CA-to-CA routes over one switch port (the A2A risk). */
+static long max_load(const struct fabric *f, const struct lft_set *s)
+{
+	struct load l = { f, NULL, FAB_MAX_PORTS + 1 };
+	long m = 0;
+	size_t i;
+	int a, ap, b, bp;
+
+	l.n = calloc((size_t)f->nnodes * l.stride, sizeof(long));
+	assert_non_null(l.n);
+	for (a = 0; a < f->nnodes; a++)
+		for (ap = 1; !fab_is_switch(&f->nodes[a]) &&
+			     ap <= f->nodes[a].nports;
+		     ap++)
+			for (b = 0; f->nodes[a].ports[ap].rnode >= 0 &&
+				    b < f->nnodes;
+			     b++)
+				for (bp = 1; !fab_is_switch(&f->nodes[b]) &&
+					     bp <= f->nodes[b].nports;
+				     bp++)
+					if (b != a &&
+					    f->nodes[b].ports[bp].rnode >= 0)
+						assert_true(tu_walk(f, s, a, ap,
+								    f->nodes[b]
+									    .ports[bp]
+									    .lid,
+								    count,
+								    &l) >= 0);
+	for (i = 0; i < (size_t)f->nnodes * l.stride; i++)
+		if (l.n[i] > m)
+			m = l.n[i];
+	free(l.n);
+	return m;
+}
+
+/* 1 when the paths to the LIDs in want (VL 0) and to the others (VL 1)
+ * are each acyclic on their VL. */
+static int acyclic(const struct fabric *f, const struct lft_set *s,
+		   const uint8_t *want, unsigned top)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct osmre_err err;
+	struct cdg_result c;
+	struct sl_map m;
+	unsigned lid;
+	int ok;
+
+	assert_non_null(fp);
+	fprintf(fp, "default 1\n");
+	for (lid = 1; lid <= top; lid++)
+		if (want[lid])
+			fprintf(fp, "dest %u 0\n", lid);
+	fclose(fp);
+	fp = fmemopen(text, len, "r");
+	assert_non_null(fp);
+	if (sl_map_read_stream(fp, "sls", f, &m, &err) ||
+	    cdg_check(f, s, &m, &c, &err))
+		fail_msg("%s", err.msg);
+	fclose(fp);
+	free(text);
+	ok = c.acyclic;
+	cdg_result_free(&c);
+	sl_map_free(&m);
+	return ok;
+}
+
+/* want: every CA LID, or (odd) every other one. */
+static void route(const char *name, struct fabric *f, int odd)
+{
+	struct osmre_err err;
+	struct lft_set s, before;
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_result cr;
+	struct cdgroute_info ci;
+	unsigned top = lids_max(f), lid;
+	uint8_t *want = calloc(top + 1, 1);
+	long m0, m1, kept = 0, moved = 0;
+	int i, p;
+
+	assert_non_null(want);
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; !fab_is_switch(&f->nodes[i]) &&
+			    p <= f->nodes[i].nports;
+		     p++)
+			if (f->nodes[i].ports[p].lid &&
+			    (!odd || f->nodes[i].ports[p].lid % 2))
+				want[f->nodes[i].ports[p].lid] = 1;
+	assert_int_equal(lft_set_for_fabric(f, top, &s, &err), 0);
+	/* every CA LID up*-down* first (the not wanted ones too) */
+	memset(want, 1, top + 1);
+	assert_int_equal(updn_route_lids(f, &s, want, top, NULL, &err), 0);
+	for (lid = 0; lid <= top; lid++)
+		want[lid] = !odd || lid % 2;
+	assert_int_equal(lft_set_clone(&s, &before, &err), 0);
+	m0 = max_load(f, &s);
+	assert_true(acyclic(f, &s, want, top));
+	assert_int_equal(cdg_route_lids(f, &s, want, top, &ci, &err), 0);
+	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
+	/* CA LIDs only: the switch LIDs have no routes here */
+	if (cr.unreachable || cr.loops)
+		fail_msg("%s: %ld CA pairs unreachable, %ld loops", name,
+			 cr.unreachable, cr.loops);
+	if (!acyclic(f, &s, want, top))
+		fail_msg("%s: a cycle on the VL of the LIDs routed again",
+			 name);
+	m1 = max_load(f, &s);
+	for (i = 0; i < s.n; i++)
+		for (lid = 1; lid <= top; lid++)
+			if (s.t[i].port[lid] != before.t[i].port[lid]) {
+				if (!want[lid])
+					fail_msg("%s: LID %u not asked for moved",
+						 name, lid);
+				moved++;
+			} else if (!want[lid]) {
+				kept++;
+			}
+	printf("%s%s: %ld LIDs, %ld routed again (%ld switches longer); most loaded port %ld -> %ld routes; %ld entries moved\n",
+	       name, odd ? " (odd LIDs)" : "", ci.lids, ci.rerouted, ci.longer,
+	       m0, m1, moved);
+	assert_true(ci.rerouted > 0);
+	assert_true(m1 <= m0);
+	if (!odd)
+		assert_true(m1 < m0);
+	lft_set_free(&before);
+	lft_set_free(&s);
+	free(want);
+}
+
+static void test_torus(void **state)
+{
+	char *net = tu_torus(6, 6);
+	struct fabric *f = tu_from_text(net, 0);
+
+	(void)state;
+	route("6x6 torus", f, 0);
+	route("6x6 torus", f, 1);
+	fabric_free(f);
+	free(net);
+}
+
+static void test_dragonfly(void **state)
+{
+	char *net = tu_dragonfly(4);
+	struct fabric *f = tu_from_text(net, 0);
+
+	(void)state;
+	route("dragonfly a=4", f, 0);
+	fabric_free(f);
+	free(net);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_torus),
+		cmocka_unit_test(test_dragonfly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -605,6 +605,112 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	return 0;
 }
 
+/* Passes over the destinations (cdgroute.h). */
+#define CDG_PASSES 2
+
+/* Memory of a2a_risk's bit sets at most (a second pass is skipped
+ * beyond). */
+#define CDG_RISK_BYTES (64u << 20)
+
+/*
+ * The A2A congestion risk of the tables on the switch-to-switch channels,
+ * as osmre analyze counts it: the most, over channels, of the lesser of
+ * the distinct source CA ports and the distinct destination LIDs whose
+ * routes cross it.  -1 when its bit sets would take more than
+ * CDG_RISK_BYTES.
+ */
+static int a2a_risk(struct cdg *g, const struct lid_owner *own, unsigned max,
+		    double *risk)
+{
+	size_t words = ((size_t)g->nsw + 63) / 64;
+	uint64_t *src;
+	int *dst, c, v, i;
+	unsigned lid;
+
+	if ((size_t)g->nch * words * 8 > CDG_RISK_BYTES)
+		return -1;
+	src = calloc((size_t)g->nch * words + 1, sizeof(uint64_t));
+	dst = calloc((size_t)g->nch + 1, sizeof(int));
+	if (!src || !dst) {
+		free(src);
+		free(dst);
+		return -1;
+	}
+	for (lid = 1; lid <= max; lid++) {
+		const struct fab_port *pt;
+		int dn = own[lid].node, t;
+
+		if (dn < 0 || fab_is_switch(&g->f->nodes[dn]))
+			continue;
+		pt = &g->f->nodes[dn].ports[own[lid].port];
+		if (pt->rnode < 0 || (t = g->sw_of[pt->rnode]) < 0)
+			continue;
+		tree_of(g, lid, t);
+		for (i = 0; i < g->natt; i++)
+			g->acc[g->att[i]] = 0;
+		for (i = g->natt - 1; i >= 1; i--) {
+			v = g->att[i];
+			g->acc[v] += g->nca[v];
+			g->acc[g->next[v]] += g->acc[v];
+			if (g->acc[v])
+				dst[g->outc[v]]++;
+		}
+		/* each source switch along its path */
+		for (i = 1; i < g->natt; i++) {
+			int u = g->att[i];
+
+			if (!g->nca[u])
+				continue;
+			for (v = u; v != t; v = g->next[v])
+				src[(size_t)g->outc[v] * words + u / 64] |=
+					1ull << (u % 64);
+		}
+	}
+	*risk = 0;
+	for (c = 0; c < g->nch; c++) {
+		long n = 0;
+
+		if (g->ch_to[c] < 0 || !dst[c])
+			continue;
+		for (v = 0; v < g->nsw; v++)
+			if (src[(size_t)c * words + v / 64] >> (v % 64) & 1)
+				n += g->nca[v];
+		if ((n < dst[c] ? n : dst[c]) > *risk)
+			*risk = n < dst[c] ? n : dst[c];
+	}
+	free(src);
+	free(dst);
+	return 0;
+}
+
+/* The entries of the n LIDs dl at every switch, out of the tables into
+ * keep, or back. */
+static void tables_get(const struct cdg *g, const unsigned *dl, int n,
+		       uint8_t *keep)
+{
+	int v, k;
+
+	for (v = 0; v < g->nsw; v++) {
+		const struct lft *t = lft_of_node(g->s, g->sw_node[v]);
+
+		for (k = 0; k < n; k++)
+			keep[(size_t)v * n + k] = t->port[dl[k]];
+	}
+}
+
+static void tables_put(struct cdg *g, const unsigned *dl, int n,
+		       const uint8_t *keep)
+{
+	int v, k;
+
+	for (v = 0; v < g->nsw; v++) {
+		struct lft *t = lft_of_node(g->s, g->sw_node[v]);
+
+		for (k = 0; k < n; k++)
+			t->port[dl[k]] = keep[(size_t)v * n + k];
+	}
+}
+
 int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
 		   struct cdgroute_info *info, struct osmre_err *err)
@@ -612,14 +718,20 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 	struct cdg g = { 0 };
 	struct lid_owner *own = NULL;
 	unsigned max, lid;
-	int *hops = NULL, *pend = NULL, rc = -1;
+	int *hops = NULL, *pend = NULL, rc = -1, pass, k, ndl = 0;
+	unsigned *dl = NULL;
+	int *dsw = NULL;
+	uint8_t *keep = NULL;
+	double best = 0;
 	struct cdgroute_info in = { 0, 0, 0 };
 
 	if (cdg_build(&g, f, s) || lids_owners(f, &own, &max, err))
 		goto oom;
 	hops = malloc(((size_t)g.nsw + 1) * sizeof(int));
 	pend = malloc(((size_t)g.nsw + 1) * sizeof(int));
-	if (!hops || !pend)
+	dl = malloc(((size_t)max + 1) * sizeof(unsigned));
+	dsw = malloc(((size_t)max + 1) * sizeof(int));
+	if (!hops || !pend || !dl || !dsw)
 		goto oom;
 	/* every CA destination's loads; the wanted ones' dependencies */
 	for (lid = 1; lid <= max; lid++) {
@@ -639,17 +751,40 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
+	/* each destination against the loads of every other: twice, the
+	 * second pass kept when its A2A risk is lower */
 	for (lid = 1; lid <= max && lid <= top; lid++) {
 		const struct fab_port *pt;
-		int dn = own[lid].node, t;
+		int dn = own[lid].node;
 
 		if (!want[lid] || dn < 0 || fab_is_switch(&f->nodes[dn]))
 			continue;
 		pt = &f->nodes[dn].ports[own[lid].port];
-		if (pt->rnode < 0 || (t = g.sw_of[pt->rnode]) < 0)
+		if (pt->rnode < 0 || g.sw_of[pt->rnode] < 0)
 			continue;
-		in.lids++;
-		in.rerouted += reroute(&g, lid, t, hops, pend, &in.longer);
+		dl[ndl] = lid;
+		dsw[ndl++] = g.sw_of[pt->rnode];
+	}
+	keep = malloc((size_t)ndl * g.nsw + 1);
+	if (!keep)
+		goto oom;
+	for (pass = 0; pass < CDG_PASSES; pass++) {
+		struct cdgroute_info pi = { ndl, 0, 0 };
+		double m;
+
+		for (k = 0; k < ndl; k++)
+			pi.rerouted += reroute(&g, dl[k], dsw[k], hops, pend,
+					       &pi.longer);
+		if (a2a_risk(&g, own, max, &m))
+			break; /* no room to measure: this pass stays */
+		if (pass && m >= best) {
+			tables_put(&g, dl, ndl, keep);
+			break;
+		}
+		best = m;
+		in = pi;
+		if (pass + 1 < CDG_PASSES)
+			tables_get(&g, dl, ndl, keep);
 	}
 	if (info)
 		*info = in;
@@ -662,6 +797,9 @@ out:
 	free(own);
 	free(hops);
 	free(pend);
+	free(dl);
+	free(dsw);
+	free(keep);
 	cdg_free(&g);
 	return rc;
 }

@@ -16,7 +16,11 @@
  *    a switch that no shortest link admits tries the longer ones once
  *    the rest of the tree is there;
  *  - when some switch cannot join, the destination keeps its routes
- *    (their dependencies go back: the graph was acyclic with them).
+ *    (their dependencies go back: the graph was acyclic with them);
+ *  - twice over the destinations (the first ones routed before the
+ *    others' loads were known), the second pass kept when its A2A risk
+ *    on the switch links (as osmre analyze counts it: the lesser of
+ *    distinct sources and destinations over a link) is lower.
  *
  * So the layer is acyclic after every destination, and no destination is
  * worse off than up*-down* would leave it unless its new tree is longer

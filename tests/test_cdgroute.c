@@ -35,7 +35,14 @@ static void count(void *arg, int node, int port)
 		l->n[(size_t)node * l->stride + port]++;
 }
 
-/* The most CA-to-CA routes over one switch port (the A2A risk). */
+/* 1 when port p of node n is a CA port with a link. */
+static int ca_port(const struct fabric *f, int n, int p)
+{
+	return !fab_is_switch(&f->nodes[n]) && p <= f->nodes[n].nports &&
+	       f->nodes[n].ports[p].rnode >= 0;
+}
+
+/* The most CA-to-CA routes over one switch port. */
 static long max_load(const struct fabric *f, const struct lft_set *s)
 {
 	struct load l = { f, NULL, FAB_MAX_PORTS + 1 };
@@ -46,23 +53,18 @@ static long max_load(const struct fabric *f, const struct lft_set *s)
 	l.n = calloc((size_t)f->nnodes * l.stride, sizeof(long));
 	assert_non_null(l.n);
 	for (a = 0; a < f->nnodes; a++)
-		for (ap = 1; !fab_is_switch(&f->nodes[a]) &&
-			     ap <= f->nodes[a].nports;
-		     ap++)
-			for (b = 0; f->nodes[a].ports[ap].rnode >= 0 &&
-				    b < f->nnodes;
-			     b++)
-				for (bp = 1; !fab_is_switch(&f->nodes[b]) &&
-					     bp <= f->nodes[b].nports;
-				     bp++)
-					if (b != a &&
-					    f->nodes[b].ports[bp].rnode >= 0)
-						assert_true(tu_walk(f, s, a, ap,
-								    f->nodes[b]
-									    .ports[bp]
-									    .lid,
-								    count,
-								    &l) >= 0);
+		for (ap = 1; ap <= f->nodes[a].nports; ap++)
+			for (b = 0; ca_port(f, a, ap) && b < f->nnodes; b++)
+				for (bp = 1; b != a && bp <= f->nodes[b].nports;
+				     bp++) {
+					if (!ca_port(f, b, bp))
+						continue;
+					assert_true(tu_walk(f, s, a, ap,
+							    f->nodes[b]
+								    .ports[bp]
+								    .lid,
+							    count, &l) >= 0);
+				}
 	for (i = 0; i < (size_t)f->nnodes * l.stride; i++)
 		if (l.n[i] > m)
 			m = l.n[i];
@@ -118,8 +120,8 @@ static void route(const char *name, struct fabric *f, int odd)
 
 	assert_non_null(want);
 	for (i = 0; i < f->nnodes; i++)
-		for (p = 1; !fab_is_switch(&f->nodes[i]) &&
-			    p <= f->nodes[i].nports;
+		for (p = 1;
+		     !fab_is_switch(&f->nodes[i]) && p <= f->nodes[i].nports;
 		     p++)
 			if (f->nodes[i].ports[p].lid &&
 			    (!odd || f->nodes[i].ports[p].lid % 2))
@@ -147,8 +149,9 @@ static void route(const char *name, struct fabric *f, int odd)
 		for (lid = 1; lid <= top; lid++)
 			if (s.t[i].port[lid] != before.t[i].port[lid]) {
 				if (!want[lid])
-					fail_msg("%s: LID %u not asked for moved",
-						 name, lid);
+					fail_msg(
+						"%s: LID %u not asked for moved",
+						name, lid);
 				moved++;
 			} else if (!want[lid]) {
 				kept++;

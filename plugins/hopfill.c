@@ -12,6 +12,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <opensm/osm_switch.h>
 
@@ -92,6 +95,10 @@ static void job_run(struct hopfill_job *j)
 
 static void *job_thread(void *arg)
 {
+	/* behind OpenSM's threads (and ibsim's, where it runs): the fill has
+	 * until OpenSM has its answers, OpenSM's queueing does not wait */
+	/* (a refusal is not fatal: it then runs at OpenSM's priority) */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 	job_run(arg);
 	return NULL;
 }

@@ -16,12 +16,12 @@ struct cdg {
 	const struct fabric *f;
 	struct lft_set *s;
 	int nsw, nch, stride;
-	int *sw_node; /* switch -> fabric node */
-	int *sw_of;   /* fabric node -> switch, -1 */
-	int *base;    /* switch -> its first channel (port 0's) */
-	int *ch_from, *ch_to, *ch_rport; /* per channel; ch_to -1: none */
-	int *nca;			 /* CA ports per switch */
-	int *dep;			 /* counts */
+	int *sw_node;	      /* switch -> fabric node */
+	int *sw_of;	      /* fabric node -> switch, -1 */
+	int *base;	      /* switch -> its first channel (port 0's) */
+	int *ch_from, *ch_to; /* per channel; ch_to -1: none */
+	int *nca;	      /* CA ports per switch */
+	int *dep;	      /* counts */
 	/* the dependencies counted, as lists: successors and predecessors
 	 * of each channel (stride each at most) */
 	int *succ, *nsucc, *pred, *npred;
@@ -502,7 +502,6 @@ static void cdg_free(struct cdg *g)
 	free(g->base);
 	free(g->ch_from);
 	free(g->ch_to);
-	free(g->ch_rport);
 	free(g->nca);
 	free(g->dep);
 	free(g->cyc);
@@ -554,7 +553,6 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->stride = maxp + 1;
 	g->ch_from = malloc(((size_t)g->nch + 1) * sizeof(int));
 	g->ch_to = malloc(((size_t)g->nch + 1) * sizeof(int));
-	g->ch_rport = malloc(((size_t)g->nch + 1) * sizeof(int));
 	g->dep = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
 	g->cyc = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
 	g->succ = malloc(((size_t)g->nch * g->stride + 1) * sizeof(int));
@@ -575,11 +573,10 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->att = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	if (!g->ch_from || !g->ch_to || !g->ch_rport || !g->dep || !g->cyc ||
-	    !g->succ || !g->pred || !g->nsucc || !g->npred || !g->ord ||
-	    !g->load || !g->mark || !g->stk || !g->fw || !g->bw || !g->tmp ||
-	    !g->key || !g->dist || !g->queue || !g->next || !g->outc ||
-	    !g->att || !g->acc)
+	if (!g->ch_from || !g->ch_to || !g->dep || !g->cyc || !g->succ ||
+	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
+	    !g->mark || !g->stk || !g->fw || !g->bw || !g->tmp || !g->key ||
+	    !g->dist || !g->queue || !g->next || !g->outc || !g->att || !g->acc)
 		return -1;
 	for (v = 0; v < g->nsw; v++) {
 		const struct fab_node *n = &f->nodes[g->sw_node[v]];
@@ -589,17 +586,14 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 
 			g->ch_from[c] = v;
 			g->ch_to[c] = -1;
-			g->ch_rport[c] = 0;
 			g->ord[c] = c;
 			if (p == 0 || r < 0)
 				continue;
-			if (g->sw_of[r] >= 0) {
+			if (g->sw_of[r] >= 0)
 				g->ch_to[c] = g->sw_of[r];
-				g->ch_rport[c] = n->ports[p].rport;
-			} else if (!f->nodes[r].removed &&
-				   f->nodes[r].type != FAB_SWITCH) {
+			else if (!f->nodes[r].removed &&
+				 f->nodes[r].type != FAB_SWITCH)
 				g->nca[v]++;
-			}
 		}
 	}
 	return 0;

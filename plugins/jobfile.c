@@ -137,6 +137,12 @@ void jobfile_report(struct osmre *p, const struct jobs *jobs,
 		jobs->njobs, path[0] ? path : "(no job file)", res->layers,
 		jobs->njobs && res->job_aware ? "job-aware" : "DFSSSP",
 		res->efi_kept, res->efi_sar, res->efi_dfsssp);
+	if (res->risk_a2a)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: sar: sar_job_all_pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s\n",
+			res->risk_a2a, res->risk_sp,
+			res->risk_trees < 0 ? 0 : res->risk_trees,
+			res->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
 	if (res->updn_lids)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: sar: over sar_max_vls: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",

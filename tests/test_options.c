@@ -168,7 +168,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 21);
+	assert_int_equal(r.n, 22);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -180,21 +180,22 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[8], "sar_job_file (none)");
 	assert_string_equal(r.msg[9], "sar_io_guid_file (none)");
 	assert_string_equal(r.msg[10], "sar_max_vls 8");
-	assert_string_equal(r.msg[11], "sar_threads 0");
-	assert_string_equal(r.msg[12], "update_protocol 0");
-	assert_string_equal(r.msg[13], "update_escape_vl 7");
-	assert_string_equal(r.msg[14], "update_ack_timeout_ms 5000");
-	assert_string_equal(r.msg[15], "update_push_timeout_ms 10000");
-	assert_string_equal(r.msg[16], "update_max_misses 3");
-	assert_string_equal(r.msg[17], "update_poll_ms 100");
-	assert_string_equal(r.msg[18], "update_mgmt_class 9");
-	assert_string_equal(r.msg[19], "update_max_subscribers 4096");
-	assert_string_equal(r.msg[20], "update_key (none)");
+	assert_string_equal(r.msg[11], "sar_job_all_pairs 0");
+	assert_string_equal(r.msg[12], "sar_threads 0");
+	assert_string_equal(r.msg[13], "update_protocol 0");
+	assert_string_equal(r.msg[14], "update_escape_vl 7");
+	assert_string_equal(r.msg[15], "update_ack_timeout_ms 5000");
+	assert_string_equal(r.msg[16], "update_push_timeout_ms 10000");
+	assert_string_equal(r.msg[17], "update_max_misses 3");
+	assert_string_equal(r.msg[18], "update_poll_ms 100");
+	assert_string_equal(r.msg[19], "update_mgmt_class 9");
+	assert_string_equal(r.msg[20], "update_max_subscribers 4096");
+	assert_string_equal(r.msg[21], "update_key (none)");
 	/* a key is never shown, neither when listed nor when refused */
 	strcpy(o.update_key, "sekrit-key-1");
 	r.n = 0;
 	options_each(&o, each, &r);
-	assert_string_equal(r.msg[20], "update_key (set, not shown)");
+	assert_string_equal(r.msg[21], "update_key (set, not shown)");
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include "efipolish.h"
 #include "jobs.h"
 #include "lids.h"
+#include "risk.h"
 #include "rng.h"
 #include "sar.h"
 #include "testutil.h"
@@ -263,7 +264,8 @@ static void test_efi_polish(void **state)
 		assert_int_equal(lft_set_clone(&s, &s0, &err), 0);
 		e0 = efi_max(f, &s, &j);
 		a0 = a2a(f, &s);
-		assert_int_equal(efi_polish(f, &j, &s, 0, 0, &st, &err), 0);
+		assert_int_equal(efi_polish(f, &j, &s, 0, 0, NULL, &st, &err),
+				 0);
 		e1 = efi_max(f, &s, &j);
 		assert_true(a2a(f, &s) <= a0);
 		assert_int_equal(st.max_before, e0);
@@ -609,6 +611,131 @@ static void test_stable_same_layers(void **state)
 	assert_true(found);
 }
 
+/* A2A and SP of s as osmre analyze gives them (NID order). */
+static void nid_risks(const struct fabric *f, const struct lft_set *s, long *a,
+		      long *sp)
+{
+	struct cong_order o;
+	struct cong_result r;
+	struct osmre_err err;
+
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
+	assert_int_equal(cong_all_to_all(f, s, &o, 1, &r, &err), 0);
+	assert_int_equal(r.unroutable, 0);
+	*a = r.risk;
+	assert_int_equal(cong_shifts(f, s, &o, 1, &r, &err), 0);
+	*sp = r.risk;
+	cong_order_free(&o);
+}
+
+static void route_opts(struct fabric *f, const struct sar_opts *o,
+		       struct lft_set *s, struct sar_result *r)
+{
+	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_result cr;
+	struct osmre_err err;
+
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
+	if (sar_route(f, o, s, r, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(check_lfts(f, s, &co, &cr, NULL, &err), 0);
+	assert_true(check_ok(&cr));
+	assert_int_equal(cr.longer, 0);
+	assert_true(tu_sls_acyclic(f, s, r, -1));
+}
+
+/*
+ * risk.h against osmre analyze's figures, and sar_job_all_pairs: with
+ * jobs and all_pairs, A2A and SP at most those of the tables without
+ * jobs (which risk_a2a / risk_sp give as analyze does), the max effective
+ * EFI no higher than DFSSSP's; without all_pairs the same mixes exceed
+ * them (what the option is for).  The guard's counts: excess 0 exactly
+ * when the tables are within, after its repair too.
+ */
+static void test_all_pairs(void **state)
+{
+	static const char *const fab[][4] = {
+		{ "3", "4,4,8", "1,2,4", "1,1,1" },
+		{ "2", "8,8", "1,8", "1,1" },
+	};
+	int fi, mix, exceeded = 0, runs = 0;
+
+	(void)state;
+	for (fi = 0; fi < 2; fi++)
+		for (mix = 0; mix < 4; mix++) {
+			struct fabric *f = tu_pgft(fab[fi][0], fab[fi][1],
+						   fab[fi][2], fab[fi][3], 0);
+			struct sar_opts o = { .max_vls = 8 };
+			struct sar_result r0, r1, r2;
+			struct lft_set s0, s1, s2;
+			struct risk_order ord;
+			struct risk_guard *g;
+			struct osmre_err err;
+			struct jobs j;
+			long a0, p0, a1, p1, a2, p2, x, taken;
+
+			if (fi == 1) {
+				struct rng rg;
+
+				rng_seed(&rg, 60 + (uint64_t)mix);
+				assert_int_equal(degrade_remove(f,
+								DEGRADE_LINKS,
+								8, &rg, &err),
+						 0);
+				assert_int_equal(lids_assign(f, 0, &err), 0);
+			}
+			job_mix(f, 1300 + (uint64_t)mix, &j);
+			route_opts(f, &o, &s0, &r0);
+			o.jobs = &j;
+			route_opts(f, &o, &s1, &r1);
+			o.all_pairs = 1;
+			route_opts(f, &o, &s2, &r2);
+			nid_risks(f, &s0, &a0, &p0);
+			nid_risks(f, &s1, &a1, &p1);
+			nid_risks(f, &s2, &a2, &p2);
+			assert_int_equal(r2.risk_a2a, a0);
+			assert_int_equal(r2.risk_sp, p0);
+			assert_true(a2 <= a0 && p2 <= p0);
+			assert_true(r2.efi_kept <= r2.efi_dfsssp);
+			assert_int_equal(efi_max(f, &s2, &j), r2.efi_kept);
+			exceeded += a1 > a0 || p1 > p0;
+			runs++;
+			printf("mix %d: A2A/SP without jobs %ld/%ld, jobs %ld/%ld, all pairs %ld/%ld; EFI %ld, %ld, %ld (%ld trees taken)\n",
+			       mix, a0, p0, a1, p1, a2, p2, efi_max(f, &s0, &j),
+			       r1.efi_kept, r2.efi_kept, r2.risk_trees);
+			/* the guard on the jobs' tables, then its repair */
+			assert_int_equal(risk_order_nid(f, &ord, &err), 0);
+			assert_int_equal(risk_a2a(f, &s1, &ord, &x, &err), 0);
+			assert_int_equal(x, a1);
+			assert_int_equal(risk_sp(f, &s1, &ord, &x, &err), 0);
+			assert_int_equal(x, p1);
+			g = risk_guard_new(f, &s1, &ord, a0, p0,
+					   (size_t)1 << 30, &err);
+			assert_non_null(g);
+			assert_int_equal(risk_guard_excess(g) > 0,
+					 a1 > a0 || p1 > p0);
+			assert_int_equal(risk_guard_repair(g, &s0, &taken,
+							   &err),
+					 0);
+			assert_int_equal(risk_guard_excess(g), 0);
+			nid_risks(f, &s1, &a1, &p1);
+			assert_true(a1 <= a0 && p1 <= p0);
+			risk_guard_free(g);
+			risk_order_free(&ord);
+			sar_result_free(&r0);
+			sar_result_free(&r1);
+			sar_result_free(&r2);
+			lft_set_free(&s0);
+			lft_set_free(&s1);
+			lft_set_free(&s2);
+			jobs_free(&j);
+			fabric_free(f);
+		}
+	printf("all pairs: %d of %d mixes exceed without the option\n",
+	       exceeded, runs);
+	assert_true(exceeded > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_efi_polish),
+		cmocka_unit_test(test_all_pairs),
 		cmocka_unit_test(test_io_and_limits),
 	};
 

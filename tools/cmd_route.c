@@ -39,6 +39,8 @@ static void route_usage(FILE *out)
 		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
 		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
 		"                      the compute nodes\n"
+		"      --all-pairs     sar with --jobs: A2A and SP risks at most those\n"
+		"                      of the tables without the jobs (sar_job_all_pairs)\n"
 		"      --previous FILE a stable re-route from the tables in force (an LFT\n"
 		"                      dump of the fabric before the change): sar keeps\n"
 		"                      every route that still leads one hop closer; dmodc\n"
@@ -84,6 +86,12 @@ static void report(const struct engine *e, const struct jobs *jobs,
 			e->name, sr->layers,
 			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
 			sr->efi_sar, sr->efi_dfsssp);
+	if (r->layers.have && sr->risk_a2a)
+		fprintf(stderr,
+			"%s: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s\n",
+			e->name, sr->risk_a2a, sr->risk_sp,
+			sr->risk_trees < 0 ? 0 : sr->risk_trees,
+			sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
 	if (r->layers.have && sr->updn_lids)
 		fprintf(stderr,
 			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
@@ -112,6 +120,7 @@ int cmd_route(int argc, char **argv)
 		{ "state", required_argument, NULL, 'D' },
 		{ "max-vls", required_argument, NULL, 'V' },
 		{ "io-guids", required_argument, NULL, 'I' },
+		{ "all-pairs", no_argument, NULL, 'A' },
 		{ "escape-vl", required_argument, NULL, 'E' },
 		{ "previous", required_argument, NULL, 'P' },
 		{ "node-name-map", required_argument, NULL, 'N' },
@@ -181,6 +190,9 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'I':
 			iof = optarg;
+			break;
+		case 'A':
+			o.all_pairs = 1;
 			break;
 		case 'E':
 			o.escape_vl =

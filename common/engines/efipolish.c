@@ -5,6 +5,7 @@
 #include "components.h"
 #include "efipolish.h"
 #include "lexdist.h"
+#include "risk.h"
 
 #define NOLINK (-1)
 
@@ -56,6 +57,7 @@ struct polish {
 	uint8_t *rport;
 	int nrest;
 	long max, cnt;
+	struct risk_guard *guard; /* NULL: none */
 };
 
 static int build_graph(struct polish *P)
@@ -456,6 +458,23 @@ static void recount(struct polish *P)
 	}
 }
 
+/* Destination lid's routes out of (-1) or into (1) the guard's counts. */
+static void guard_dest(struct polish *P, unsigned lid, int sign)
+{
+	if (P->guard)
+		risk_guard_dest(P->guard, lid, sign);
+}
+
+/* 1 when a route put back since the last question broke a risk. */
+static int guard_over(struct polish *P)
+{
+	int over = P->guard && risk_guard_over(P->guard);
+
+	if (P->guard)
+		risk_guard_clear(P->guard);
+	return over;
+}
+
 /* One destination re-routed; 1 when kept. */
 static int try_dest(struct polish *P, const struct pdest *d)
 {
@@ -468,14 +487,19 @@ static int try_dest(struct polish *P, const struct pdest *d)
 	P->nrest = 0;
 	contrib(P, d, -1);
 	tree_count(P, d, -1, 0);
+	guard_dest(P, d->lid, -1);
 	reroute(P, d);
 	if (!P->nrest) { /* the same tree */
 		contrib(P, d, 1);
 		tree_count(P, d, 1, 0);
+		guard_dest(P, d->lid, 1);
+		guard_over(P);
 		return 0;
 	}
 	contrib(P, d, 1);
 	over = tree_count(P, d, 1, 1);
+	guard_dest(P, d->lid, 1);
+	over |= guard_over(P);
 	objective(P, &m, &c, &dsq);
 	if (!over && (m < P->max || (m == P->max && c < P->cnt) ||
 		      (m == P->max && c == P->cnt && dsq < 0))) {
@@ -485,10 +509,13 @@ static int try_dest(struct polish *P, const struct pdest *d)
 	}
 	contrib(P, d, -1);
 	tree_count(P, d, -1, 0);
+	guard_dest(P, d->lid, -1);
 	for (i = P->nrest - 1; i >= 0; i--)
 		P->rtab[i]->port[d->lid] = P->rport[i];
 	contrib(P, d, 1);
 	tree_count(P, d, 1, 0);
+	guard_dest(P, d->lid, 1);
+	guard_over(P);
 	return 0;
 }
 
@@ -589,21 +616,31 @@ static int try_swaps(struct polish *P, const struct pdest *d)
 		P->ntouched = 0;
 		contrib(P, d, -1);
 		contrib(P, &o, -1);
+		guard_dest(P, d->lid, -1);
+		guard_dest(P, o.lid, -1);
 		swap_entries(P, d->lid, o.lid, d->leaf);
 		contrib(P, d, 1);
 		contrib(P, &o, 1);
+		guard_dest(P, d->lid, 1);
+		guard_dest(P, o.lid, 1);
 		objective(P, &m, &c, &dsq);
-		if (m < P->max || (m == P->max && c < P->cnt) ||
-		    (m == P->max && c == P->cnt && dsq < 0)) {
+		if (!guard_over(P) &&
+		    (m < P->max || (m == P->max && c < P->cnt) ||
+		     (m == P->max && c == P->cnt && dsq < 0))) {
 			P->max = m;
 			P->cnt = c;
 			return 1;
 		}
 		contrib(P, d, -1);
 		contrib(P, &o, -1);
+		guard_dest(P, d->lid, -1);
+		guard_dest(P, o.lid, -1);
 		swap_entries(P, d->lid, o.lid, d->leaf);
 		contrib(P, d, 1);
 		contrib(P, &o, 1);
+		guard_dest(P, d->lid, 1);
+		guard_dest(P, o.lid, 1);
+		guard_over(P);
 	}
 	return 0;
 }
@@ -681,10 +718,10 @@ static void polish_free(struct polish *P)
 }
 
 int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
-	       int max_rounds, long max_trials, struct efi_polish_stats *st,
-	       struct osmre_err *err)
+	       int max_rounds, long max_trials, struct risk_guard *guard,
+	       struct efi_polish_stats *st, struct osmre_err *err)
 {
-	struct polish P = { .f = f, .s = s };
+	struct polish P = { .f = f, .s = s, .guard = guard };
 	size_t n;
 	int i, kept = 1, rc = -1;
 

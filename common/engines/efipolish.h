@@ -35,6 +35,7 @@
 #include "fabric.h"
 #include "jobs.h"
 #include "lft.h"
+#include "risk.h"
 
 struct efi_polish_stats {
 	long max_before, max_after;
@@ -43,9 +44,11 @@ struct efi_polish_stats {
 };
 
 /* Polishes s (bound to f, shortest paths) for jobs j as above; 0, or -1
- * with err (no memory).  max_rounds / max_trials <= 0: 8 / unbounded. */
+ * with err (no memory).  max_rounds / max_trials <= 0: 8 / unbounded.
+ * With a guard (risk.h, counting s), a change is kept only when no link
+ * it adds routes to passes the guard's A2A or SP risk. */
 int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
-	       int max_rounds, long max_trials, struct efi_polish_stats *st,
-	       struct osmre_err *err);
+	       int max_rounds, long max_trials, struct risk_guard *guard,
+	       struct efi_polish_stats *st, struct osmre_err *err);
 
 #endif

@@ -250,6 +250,7 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 			       .threads = o->threads,
 			       .jobs = o->jobs,
 			       .io = o->io,
+			       .all_pairs = o->all_pairs,
 			       .prev = o->prev };
 	struct route_layers *l = &r->layers;
 
@@ -323,6 +324,7 @@ void engine_opts_from_options(const struct osmre_options *opt,
 	o->topology = opt->pqft_topology;
 	o->seed = (uint64_t)opt->pqft_seed;
 	o->max_vls = opt->sar_max_vls;
+	o->all_pairs = opt->sar_job_all_pairs;
 	o->stable = strcmp(e->name, "dmodc") ? 1 : opt->dmodc_stable;
 	if (opt->update_protocol)
 		o->escape_vl = opt->update_escape_vl;

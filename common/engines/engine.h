@@ -51,6 +51,7 @@ struct engine_opts {
 	const struct jobs *jobs;   /* NULL or empty: DFSSSP */
 	const struct guidlist *io; /* NULL: no I/O nodes */
 	int max_vls;		   /* layers allowed, 1..15 */
+	int all_pairs;		   /* sar_opts.all_pairs */
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
@@ -104,7 +105,7 @@ const char *engine_names(void);
 /* Defaults: online CPUs, seed 1, 8 VLs, no escape. */
 void engine_opts_defaults(struct engine_opts *o);
 /* The options file's settings for engine e (threads, pqft_topology,
- * seed, sar_max_vls, the escape when update_protocol is on). */
+ * seed, sar_max_vls, sar_job_all_pairs, the escape when update_protocol is on). */
 void engine_opts_from_options(const struct osmre_options *opt,
 			      const struct engine *e, struct engine_opts *o);
 

@@ -8,6 +8,7 @@
 #include "components.h"
 #include "cycle.h"
 #include "efipolish.h"
+#include "risk.h"
 #include "lexdist.h"
 #include "lids.h"
 #include "parallel.h"
@@ -1676,17 +1677,109 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 	return route_all(sw, s0, sw->job_on);
 }
 
+/* The entries of s0 into s, table by table (s0 bound to the same
+ * fabric). */
+static void tables_copy(struct lft_set *s, const struct lft_set *s0)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct lft *t0 = lft_of_node(s0, s->t[i].node);
+
+		if (t0)
+			memcpy(s->t[i].port, t0->port,
+			       (t0->top < s->t[i].top ? t0->top : s->t[i].top) +
+				       1);
+	}
+}
+
+/* The local search's risk counts at most (else checked as a whole). */
+#define RISK_GUARD_BYTES ((size_t)256 << 20)
+
+/* 1 when the A2A and SP risks of s are at most ref's (risk.h); -1 with
+ * err (no memory). */
+static int within_risks(const struct fabric *f, const struct lft_set *s,
+			const struct risk_order *ord, const long *ref,
+			long *got, struct osmre_err *err)
+{
+	if (risk_a2a(f, s, ord, &got[0], err))
+		return -1;
+	if (got[0] > ref[0])
+		return 0;
+	if (risk_sp(f, s, ord, &got[1], err))
+		return -1;
+	return got[1] <= ref[1];
+}
+
+/*
+ * all_pairs: the tables brought within the A2A and SP risks of dfs
+ * (DFSSSP's, sar's without jobs) by taking its trees where they exceed
+ * (risk_guard_repair), then the local search again, change by change
+ * within them.  Beyond RISK_GUARD_BYTES of counts: dfs's tables, the
+ * local search after them kept only when within as a whole.
+ */
+static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
+			  const struct lft_set *dfs, struct sar_result *r,
+			  struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	struct risk_order ord = { 0 };
+	struct risk_guard *g = NULL;
+	struct lft_set keep = { 0 };
+	struct efi_polish_stats st;
+	struct osmre_err gerr;
+	long ref[2], got[2];
+	int rc = -1, w;
+
+	if (risk_order_nid(f, &ord, err) ||
+	    risk_a2a(f, dfs, &ord, &ref[0], err) ||
+	    risk_sp(f, dfs, &ord, &ref[1], err))
+		goto out;
+	r->risk_a2a = ref[0];
+	r->risk_sp = ref[1];
+	g = risk_guard_new(f, s, &ord, ref[0], ref[1], RISK_GUARD_BYTES, &gerr);
+	if (g) {
+		if (risk_guard_repair(g, dfs, &r->risk_trees, err))
+			goto out;
+		if (efi_polish(f, sw->o->jobs, s, 0, 0, g, &st, err))
+			goto out;
+		rc = 0;
+		goto out;
+	}
+	if ((w = within_risks(f, s, &ord, ref, got, err)) < 0)
+		goto out;
+	if (w) {
+		rc = 0;
+		goto out;
+	}
+	tables_copy(s, dfs);
+	r->risk_trees = -1;
+	if (lft_set_clone(s, &keep, err) ||
+	    efi_polish(f, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
+	    (w = within_risks(f, s, &ord, ref, got, err)) < 0)
+		goto out;
+	if (!w)
+		tables_copy(s, &keep);
+	rc = 0;
+out:
+	risk_guard_free(g);
+	risk_order_free(&ord);
+	lft_set_free(&keep);
+	return rc;
+}
+
 /*
  * With jobs: the other ways to the same end, kept when they serve the
  * jobs better: DFSSSP (a fabric with no room to spare, sar180), each half
- * of SAR alone, and SAR refined.  s holds SAR's tables and gets the best.
+ * of SAR alone, and SAR refined.  s holds SAR's tables and gets the best,
+ * then the local search; with all_pairs, brought within DFSSSP's risks.
  */
 static int try_variants(struct sar_work *sw, struct lft_set *s,
 			struct sar_result *r, struct osmre_err *err)
 {
 	const struct fabric *f = sw->f;
 	const struct jobs *jobs = sw->o->jobs;
-	struct lft_set s0 = { 0 };
+	struct lft_set s0 = { 0 }, dfs = { 0 };
 	struct efi_result ej, ev;
 	struct efi_polish_stats st;
 	int i, k, v, rc = -1;
@@ -1712,35 +1805,35 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 		}
 		if (jobs_efi(f, &s0, jobs, &ev, err))
 			goto out;
-		if (v == 0)
+		if (v == 0) {
 			r->efi_dfsssp = ev.max;
+			if (sw->o->all_pairs && lft_set_clone(&s0, &dfs, err))
+				goto out;
+		}
 		if (ev.max < ej.max) {
 			ej = ev;
-			for (i = 0; i < s->n; i++) {
-				const struct lft *t0 =
-					lft_of_node(&s0, s->t[i].node);
-
-				if (t0)
-					memcpy(s->t[i].port, t0->port,
-					       (t0->top < s->t[i].top ?
-							t0->top :
-							s->t[i].top) +
-						       1);
-			}
+			tables_copy(s, &s0);
 			r->job_aware = v ? 1 : 0;
 		}
 	}
 	/* then the local search on the kept tables (efipolish.h) */
-	if (efi_polish(f, jobs, s, 0, 0, &st, err) ||
+	if (efi_polish(f, jobs, s, 0, 0, NULL, &st, err) ||
+	    (sw->o->all_pairs && keep_all_pairs(sw, s, &dfs, r, err)) ||
 	    jobs_efi(f, s, jobs, &ev, err))
 		goto out;
 	if (st.kept)
 		r->job_aware = 1;
+	if (sw->o->all_pairs) {
+		char diff[8];
+
+		r->job_aware = !lft_set_equal(s, &dfs, diff, sizeof(diff));
+	}
 	r->efi_kept = ev.max;
 	rc = 0;
 out:
 	free(job_of);
 	lft_set_free(&s0);
+	lft_set_free(&dfs);
 	return rc;
 }
 

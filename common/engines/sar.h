@@ -58,6 +58,16 @@ struct sar_opts {
 	 * not depend on it. */
 	int threads;
 	const struct jobs *jobs; /* NULL or empty: DFSSSP */
+	/*
+	 * With jobs: keep only tables whose all-to-all and shift risks
+	 * (risk.h) are at most those of the tables without the jobs
+	 * (DFSSSP's), in the choice among the ways sar routes and in every
+	 * change of the local search; the jobs then gain only what the
+	 * all-pairs patterns do not lose.  0: the jobs first (the local
+	 * search only keeps each link's destinations under its switch's
+	 * busiest link's, efipolish.h).
+	 */
+	int all_pairs;
 	/* I/O nodes (port or node GUIDs): routed after the compute nodes,
 	 * so that the compute nodes' balance comes first (dfsssp's
 	 * io_guid_file) */
@@ -85,6 +95,12 @@ struct sar_result {
 	int job_aware; /* tables from job-aware routing were kept */
 	/* max effective EFI for the jobs: SAR, DFSSSP, the tables kept */
 	long efi_sar, efi_dfsssp, efi_kept;
+	/* with jobs: the A2A and SP risks (risk.h) of DFSSSP's tables, which
+	 * the tables kept do not exceed */
+	long risk_a2a, risk_sp;
+	/* trees taken from DFSSSP's to get within them (-1: DFSSSP's
+	 * tables whole) */
+	long risk_trees;
 	/* destination LIDs routed up*-down* in the last layer, because the
 	 * layering would have needed more than max_vls (0: none) */
 	long updn_lids;

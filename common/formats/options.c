@@ -87,6 +87,8 @@ static const struct opt_def defs[] = {
 	  sizeof(((struct osmre_options *)0)->sar_io_guid_file), check_path },
 	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
 	  1, 15, 8, "an integer 1..15", 0, NULL },
+	{ "sar_job_all_pairs", offsetof(struct osmre_options, sar_job_all_pairs),
+	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
 	{ "sar_threads", offsetof(struct osmre_options, sar_threads),
 	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
 	{ "update_protocol", offsetof(struct osmre_options, update_protocol),

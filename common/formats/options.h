@@ -23,6 +23,9 @@ struct osmre_options {
 	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
 	int sar_max_vls;	    /* virtual layers sar may use */
 	int sar_threads;	    /* 0: online CPUs */
+	/* with a job file, the tables' A2A and SP risks at most those of
+	 * the tables without it (sar.h, all_pairs) */
+	int sar_job_all_pairs;
 	/* the five-phase update protocol (update.h, updwire.h) */
 	int update_protocol;  /* 1: on (needs lmc >= 1) */
 	int update_escape_vl; /* SL and VL of the escape */

@@ -8,7 +8,9 @@
 #  - a new job file and SIGUSR2: the tables `osmre route` predicts;
 #  - a malformed job file and SIGUSR2: the line is logged, the tables stay;
 #  - osmre jobwatch (a recorded squeue) writes the job file and signals
-#    this opensm: the tables follow; a second run signals nothing.
+#    this opensm: the tables follow; a second run signals nothing;
+#  - sar_job_all_pairs 1 (a new opensm): its risks logged, the tables
+#    those of `osmre route -e sar --jobs --all-pairs`.
 set -u
 . "$(dirname "$0")/lib.sh"
 blk216_sar
@@ -18,10 +20,11 @@ check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"
 check "update protocol off: no escape, no phases" sh -c "! grep -q 'osmre: update\|escape:' '$W/osm.log'"
 check "job-aware tables logged" grep -q "osmre: sar: 9 job(s) from $J, 1 virtual layer(s), job-aware tables (max effective EFI [0-9]*; SAR \(9[0-4]\|[1-8][0-9]\), DFSSSP 111)" "$W/osm.log"
 sleep 1
-# tables_like NAME JOBFILE: the fabric's tables equal osmre route's
+# tables_like NAME JOBFILE [ROUTE-OPTION]: the fabric's tables equal
+# osmre route's
 tables_like() {
 	read_lfts H_11_17 "$W/$1.lfts" || return 1
-	"$OSMRE" route -e sar --jobs "$2" --topo "$NET" --lids "$W/$1.lfts" \
+	"$OSMRE" route -e sar ${3:-} --jobs "$2" --topo "$NET" --lids "$W/$1.lfts" \
 		--sls "$W/$1.sls" --out "$W/$1.offline" 2>/dev/null || return 1
 	same_lfts "$W/$1.lfts" "$W/$1.offline"
 }
@@ -78,4 +81,12 @@ n=$(count_log "osmre: sar: ")
 jw >"$W/jw2.out" 2>&1
 sleep 3
 check "same jobs: jobwatch silent, no pass" [ ! -s "$W/jw2.out" ] && [ "$(count_log "osmre: sar: ")" -eq "$n" ]
+
+# sar_job_all_pairs 1: a new opensm with it
+osm_stop
+echo "sar_job_all_pairs 1" >>"$W/osmre.conf"
+ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP with sar_job_all_pairs 1"; finish; }
+check "sar_job_all_pairs 1: its risks logged" grep -q "osmre: sar: sar_job_all_pairs: A2A at most [0-9]*, SP at most [0-9]* (DFSSSP's)" "$W/osm.log"
+sleep 1
+check "sar_job_all_pairs 1: tables of osmre route --all-pairs" tables_like fifth "$J" --all-pairs
 finish

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* A2A and SP risks of a set of tables on the switch links (risk.h). */
+#include "risk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmodc.h"
+
+/* The switches, their channels (switch, port) and the tables. */
+struct walk {
+	int nsw, nch;
+	int *idx;		/* fabric node -> switch, -1 */
+	int *first;		/* switch -> its first channel (port 0's) */
+	int *to;		/* channel -> switch at its far end, -1 */
+	int *nports;		/* per switch */
+	const struct lft **tab; /* per switch */
+	int *stamp;		/* per channel */
+	long *cnt;		/* per channel */
+};
+
+static void walk_free(struct walk *w)
+{
+	free(w->idx);
+	free(w->first);
+	free(w->to);
+	free(w->nports);
+	free(w->tab);
+	free(w->stamp);
+	free(w->cnt);
+}
+
+static int walk_init(struct walk *w, const struct fabric *f,
+		     const struct lft_set *s)
+{
+	int n, p, v;
+
+	memset(w, 0, sizeof(*w));
+	w->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	w->first = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	w->nports = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	w->tab = malloc(((size_t)f->nnodes + 1) * sizeof(*w->tab));
+	if (!w->idx || !w->first || !w->nports || !w->tab)
+		return -1;
+	for (n = 0; n < f->nnodes; n++) {
+		w->idx[n] = -1;
+		if (!fab_is_switch(&f->nodes[n]) || f->nodes[n].removed)
+			continue;
+		v = w->nsw++;
+		w->idx[n] = v;
+		w->first[v] = w->nch;
+		w->nports[v] = f->nodes[n].nports;
+		w->tab[v] = lft_of_node(s, n);
+		w->nch += f->nodes[n].nports + 1;
+	}
+	w->to = malloc(((size_t)w->nch + 1) * sizeof(int));
+	w->stamp = malloc(((size_t)w->nch + 1) * sizeof(int));
+	w->cnt = calloc((size_t)w->nch + 1, sizeof(long));
+	if (!w->to || !w->stamp || !w->cnt)
+		return -1;
+	for (n = 0; n < f->nnodes; n++) {
+		if ((v = w->idx[n]) < 0)
+			continue;
+		for (p = 0; p <= f->nodes[n].nports; p++) {
+			int r = p ? f->nodes[n].ports[p].rnode : -1;
+
+			w->to[w->first[v] + p] = r >= 0 ? w->idx[r] : -1;
+		}
+	}
+	for (n = 0; n < w->nch; n++)
+		w->stamp[n] = -1;
+	return 0;
+}
+
+/* The channel switch v forwards lid on, towards another switch; -1 when
+ * it delivers or has no route. */
+static int hop(const struct walk *w, int v, unsigned lid)
+{
+	int p = w->tab[v] ? lft_get(w->tab[v], lid) : LFT_NONE;
+
+	if (p == LFT_NONE || p < 1 || p > w->nports[v] ||
+	    w->to[w->first[v] + p] < 0)
+		return -1;
+	return w->first[v] + p;
+}
+
+/* Adds add to acc[c] of every channel c on the route from switch v to lid
+ * whose stamp is not key yet (each stamped key then). */
+static void route_mark(struct walk *w, int v, unsigned lid, int key, long *acc,
+		       long add)
+{
+	int c, steps = 0;
+
+	while ((c = hop(w, v, lid)) >= 0 && steps++ < w->nsw) {
+		if (w->stamp[c] != key) {
+			w->stamp[c] = key;
+			acc[c] += add;
+		}
+		v = w->to[c];
+	}
+}
+
+/* One more route of pattern k on every channel from switch v to lid
+ * (counts of other patterns reset first); the largest count reached. */
+static long route_count(struct walk *w, int v, unsigned lid, int k)
+{
+	long top = 0;
+	int c, steps = 0;
+
+	while ((c = hop(w, v, lid)) >= 0 && steps++ < w->nsw) {
+		if (w->stamp[c] != k) {
+			w->stamp[c] = k;
+			w->cnt[c] = 0;
+		}
+		if (++w->cnt[c] > top)
+			top = w->cnt[c];
+		v = w->to[c];
+	}
+	return top;
+}
+
+struct okey {
+	long nid;
+	uint64_t guid;
+	int sw;
+	unsigned lid;
+};
+
+static int okey_cmp(const void *a, const void *b)
+{
+	const struct okey *x = a, *y = b;
+
+	if (x->nid != y->nid)
+		return x->nid < y->nid ? -1 : 1;
+	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+int risk_order_nid(const struct fabric *f, struct risk_order *o,
+		   struct osmre_err *err)
+{
+	struct dmodc_opts opts = { .threads = 1 };
+	struct dmodc *d = dmodc_new();
+	struct okey *k;
+	int n = 0, i, p;
+
+	memset(o, 0, sizeof(*o));
+	if (d && dmodc_run(d, f, &opts, NULL, NULL)) {
+		dmodc_free(d);
+		d = NULL; /* not a fat tree dmodc can rank: GUIDs */
+	}
+	for (i = 0; i < f->nnodes; i++)
+		if (!fab_is_switch(&f->nodes[i]))
+			n += f->nodes[i].nports;
+	k = malloc(((size_t)n + 1) * sizeof(*k));
+	n = 0;
+	if (!k) {
+		dmodc_free(d);
+		return osmre_fail(err, "out of memory");
+	}
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+
+		if (fab_is_switch(nd) || nd->removed)
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int r = nd->ports[p].rnode;
+
+			if (!nd->ports[p].lid || r < 0 ||
+			    !fab_is_switch(&f->nodes[r]))
+				continue;
+			k[n++] = (struct okey){ d ? dmodc_nid(d, i, p) : 0,
+						nd->ports[p].guid, r,
+						nd->ports[p].lid };
+		}
+	}
+	dmodc_free(d);
+	qsort(k, (size_t)n, sizeof(*k), okey_cmp);
+	o->sw = malloc(((size_t)n + 1) * sizeof(int));
+	o->lid = malloc(((size_t)n + 1) * sizeof(unsigned));
+	if (!o->sw || !o->lid) {
+		free(k);
+		risk_order_free(o);
+		return osmre_fail(err, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		o->sw[i] = k[i].sw;
+		o->lid[i] = k[i].lid;
+	}
+	o->n = n;
+	free(k);
+	return 0;
+}
+
+void risk_order_free(struct risk_order *o)
+{
+	free(o->sw);
+	free(o->lid);
+	memset(o, 0, sizeof(*o));
+}
+
+int risk_a2a(const struct fabric *f, const struct lft_set *s,
+	     const struct risk_order *o, long *a2a, struct osmre_err *err)
+{
+	struct walk w;
+	long *nca = NULL, *src = NULL, *dst = NULL, best = 1;
+	int i, v, c;
+
+	if (walk_init(&w, f, s) ||
+	    !(nca = calloc((size_t)w.nsw + 1, sizeof(long))) ||
+	    !(src = calloc((size_t)w.nch + 1, sizeof(long))) ||
+	    !(dst = calloc((size_t)w.nch + 1, sizeof(long)))) {
+		walk_free(&w);
+		free(nca);
+		free(src);
+		return osmre_fail(err, "out of memory");
+	}
+	for (i = 0; i < o->n; i++)
+		nca[w.idx[o->sw[i]]]++;
+	/* distinct sources: each channel once per source switch, weighed
+	 * by its CA ports (they share its routes) */
+	for (v = 0; v < w.nsw; v++)
+		for (i = 0; nca[v] && i < o->n; i++)
+			route_mark(&w, v, o->lid[i], v, src, nca[v]);
+	/* distinct destinations: each channel once per destination */
+	for (i = 0; i < o->n; i++)
+		for (v = 0; v < w.nsw; v++)
+			if (nca[v])
+				route_mark(&w, v, o->lid[i], w.nsw + i, dst, 1);
+	for (c = 0; c < w.nch; c++) {
+		long m = src[c] < dst[c] ? src[c] : dst[c];
+
+		if (m > best)
+			best = m;
+	}
+	walk_free(&w);
+	free(nca);
+	free(src);
+	free(dst);
+	*a2a = best;
+	return 0;
+}
+
+int risk_sp(const struct fabric *f, const struct lft_set *s,
+	    const struct risk_order *o, long *sp, struct osmre_err *err)
+{
+	struct walk w;
+	long best = 1;
+	int i, k;
+
+	if (walk_init(&w, f, s)) {
+		walk_free(&w);
+		return osmre_fail(err, "out of memory");
+	}
+	for (k = 1; k < o->n; k++)
+		for (i = 0; i < o->n; i++) {
+			long m = route_count(&w, w.idx[o->sw[i]],
+					     o->lid[(i + k) % o->n], k);
+
+			if (m > best)
+				best = m;
+		}
+	walk_free(&w);
+	*sp = best;
+	return 0;
+}
+
+struct risk_guard {
+	struct walk w;
+	const struct risk_order *o;
+	long a2a, sp;
+	int nsrc_sw;	   /* switches with CA ports */
+	int *src_sw;	   /* their indices */
+	int *src_of;	   /* switch -> its rank among them, -1 */
+	long *nca;	   /* per switch */
+	uint16_t *per_src; /* channel x source switch: routes counted */
+	long *nsrc, *ndst; /* per channel */
+	uint16_t *shift;   /* (shift - 1) x channel: routes counted */
+	int *pos;	   /* LID -> position in o, -1 */
+	unsigned top;
+	int *seen, nseen, key;
+	int over;
+	long excess; /* the counts above the risks, summed */
+};
+
+void risk_guard_free(struct risk_guard *g)
+{
+	if (!g)
+		return;
+	walk_free(&g->w);
+	free(g->src_sw);
+	free(g->src_of);
+	free(g->nca);
+	free(g->per_src);
+	free(g->nsrc);
+	free(g->ndst);
+	free(g->shift);
+	free(g->pos);
+	free(g->seen);
+	free(g);
+}
+
+/* The channels of the route from switch v to lid, into g->seen (their
+ * count returned); loops stop after every switch. */
+static int route_channels(struct risk_guard *g, int v, unsigned lid, int *ch)
+{
+	int c, n = 0;
+
+	while ((c = hop(&g->w, v, lid)) >= 0 && n < g->w.nsw) {
+		ch[n++] = c;
+		v = g->w.to[c];
+	}
+	return n;
+}
+
+/* What channel c's A2A risk exceeds the guard's by (0 when not). */
+static long a2a_excess(const struct risk_guard *g, int c)
+{
+	long m = g->nsrc[c] < g->ndst[c] ? g->nsrc[c] : g->ndst[c];
+
+	return m > g->a2a ? m - g->a2a : 0;
+}
+
+void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign)
+{
+	struct walk *w = &g->w;
+	int *ch = g->seen + w->nch, n, i, k, j, p;
+	size_t nch = (size_t)w->nch;
+
+	g->key++;
+	g->nseen = 0;
+	/* all-to-all: every source switch's route */
+	for (j = 0; j < g->nsrc_sw; j++) {
+		int u = g->src_sw[j];
+
+		n = route_channels(g, u, lid, ch);
+		for (i = 0; i < n; i++) {
+			int c = ch[i];
+			uint16_t *q = &g->per_src[(size_t)c * g->nsrc_sw + j];
+
+			if (w->stamp[c] != g->key) {
+				w->stamp[c] = g->key;
+				g->excess -= a2a_excess(g, c);
+				g->ndst[c] += sign;
+				g->seen[g->nseen++] = c;
+			}
+			if (sign > 0 && !(*q)++)
+				g->nsrc[c] += g->nca[u];
+			else if (sign < 0 && !--*q)
+				g->nsrc[c] -= g->nca[u];
+		}
+	}
+	for (i = 0; i < g->nseen; i++) {
+		long e = a2a_excess(g, g->seen[i]);
+
+		g->excess += e;
+		if (sign > 0 && e)
+			g->over = 1;
+	}
+	/* shifts: the one source sending to lid in each */
+	if (lid > g->top || (p = g->pos[lid]) < 0)
+		return;
+	for (k = 1; k < g->o->n; k++) {
+		int src = (p - k + g->o->n) % g->o->n;
+
+		n = route_channels(g, w->idx[g->o->sw[src]], lid, ch);
+		for (i = 0; i < n; i++) {
+			uint16_t *q = &g->shift[(size_t)(k - 1) * nch + ch[i]];
+
+			if (sign < 0) {
+				g->excess -= *q > g->sp;
+				--*q;
+				continue;
+			}
+			if (++*q > g->sp) {
+				g->over = 1;
+				g->excess++;
+			}
+		}
+	}
+}
+
+long risk_guard_excess(const struct risk_guard *g)
+{
+	return g->excess;
+}
+
+/* 1 when every switch routes lid in s as in safe. */
+static int same_tree(const struct risk_guard *g, const struct lft_set *safe,
+		     unsigned lid)
+{
+	int v;
+
+	for (v = 0; v < g->w.nsw; v++) {
+		const struct lft *t = g->w.tab[v];
+		const struct lft *u = t ? lft_of_node(safe, t->node) : NULL;
+
+		if (t && u && lft_get(t, lid) != lft_get(u, lid))
+			return 0;
+	}
+	return 1;
+}
+
+/* lid's entries from safe into the tables counted (old ones in keep). */
+static void take_tree(struct risk_guard *g, const struct lft_set *safe,
+		      unsigned lid, uint8_t *keep)
+{
+	int v;
+
+	risk_guard_dest(g, lid, -1);
+	for (v = 0; v < g->w.nsw; v++) {
+		struct lft *t = (struct lft *)g->w.tab[v];
+		const struct lft *u = t ? lft_of_node(safe, t->node) : NULL;
+
+		if (!t || lid > t->top)
+			continue;
+		keep[v] = t->port[lid];
+		if (u)
+			t->port[lid] = (uint8_t)lft_get(u, lid);
+	}
+	risk_guard_dest(g, lid, 1);
+}
+
+static void put_back(struct risk_guard *g, unsigned lid, const uint8_t *keep)
+{
+	int v;
+
+	risk_guard_dest(g, lid, -1);
+	for (v = 0; v < g->w.nsw; v++) {
+		struct lft *t = (struct lft *)g->w.tab[v];
+
+		if (t && lid <= t->top)
+			t->port[lid] = keep[v];
+	}
+	risk_guard_dest(g, lid, 1);
+}
+
+int risk_guard_repair(struct risk_guard *g, const struct lft_set *safe,
+		      long *taken, struct osmre_err *err)
+{
+	uint8_t *keep = malloc((size_t)g->w.nsw + 1);
+	int i, progress = 1;
+
+	*taken = 0;
+	if (!keep)
+		return osmre_fail(err, "out of memory");
+	while (g->excess > 0 && progress) {
+		progress = 0;
+		for (i = 0; i < g->o->n && g->excess > 0; i++) {
+			unsigned lid = g->o->lid[i];
+			long before = g->excess;
+
+			if (same_tree(g, safe, lid))
+				continue;
+			take_tree(g, safe, lid, keep);
+			if (g->excess < before) {
+				progress = 1;
+				++*taken;
+			} else {
+				put_back(g, lid, keep);
+			}
+		}
+	}
+	/* stuck: safe's trees in order until nothing exceeds (all of safe's
+	 * trees do not) */
+	for (i = 0; i < g->o->n && g->excess > 0; i++)
+		if (!same_tree(g, safe, g->o->lid[i])) {
+			take_tree(g, safe, g->o->lid[i], keep);
+			++*taken;
+		}
+	g->over = 0;
+	free(keep);
+	return 0;
+}
+
+int risk_guard_over(const struct risk_guard *g)
+{
+	return g->over;
+}
+
+void risk_guard_clear(struct risk_guard *g)
+{
+	g->over = 0;
+}
+
+struct risk_guard *risk_guard_new(const struct fabric *f,
+				  const struct lft_set *s,
+				  const struct risk_order *o, long a2a, long sp,
+				  size_t max_bytes, struct osmre_err *err)
+{
+	struct risk_guard *g = calloc(1, sizeof(*g));
+	size_t bytes;
+	int i, v;
+
+	if (!g || walk_init(&g->w, f, s))
+		goto oom;
+	g->o = o;
+	g->a2a = a2a;
+	g->sp = sp;
+	g->src_of = malloc(((size_t)g->w.nsw + 1) * sizeof(int));
+	g->nca = calloc((size_t)g->w.nsw + 1, sizeof(long));
+	if (!g->src_of || !g->nca)
+		goto oom;
+	for (i = 0; i < o->n; i++) {
+		g->nca[g->w.idx[o->sw[i]]]++;
+		if (o->lid[i] > g->top)
+			g->top = o->lid[i];
+	}
+	for (v = 0; v < g->w.nsw; v++)
+		g->nsrc_sw += g->nca[v] > 0;
+	bytes = (size_t)g->w.nch * ((size_t)g->nsrc_sw + (size_t)o->n) * 2;
+	if (bytes > max_bytes) {
+		risk_guard_free(g);
+		osmre_fail(err, "the risk counts would take %zu MiB",
+			   bytes >> 20);
+		return NULL;
+	}
+	g->src_sw = malloc(((size_t)g->nsrc_sw + 1) * sizeof(int));
+	g->per_src = calloc((size_t)g->w.nch * g->nsrc_sw + 1, 2);
+	g->nsrc = calloc((size_t)g->w.nch + 1, sizeof(long));
+	g->ndst = calloc((size_t)g->w.nch + 1, sizeof(long));
+	g->shift = calloc((size_t)g->w.nch * (size_t)o->n + 1, 2);
+	g->pos = malloc(((size_t)g->top + 1) * sizeof(int));
+	g->seen =
+		malloc(((size_t)g->w.nch + (size_t)g->w.nsw + 1) * sizeof(int));
+	if (!g->src_sw || !g->per_src || !g->nsrc || !g->ndst || !g->shift ||
+	    !g->pos || !g->seen)
+		goto oom;
+	for (v = 0, i = 0; v < g->w.nsw; v++) {
+		g->src_of[v] = g->nca[v] ? i : -1;
+		if (g->nca[v])
+			g->src_sw[i++] = v;
+	}
+	for (i = 0; i <= (int)g->top; i++)
+		g->pos[i] = -1;
+	for (i = 0; i < o->n; i++)
+		g->pos[o->lid[i]] = i;
+	g->key = -1;
+	for (i = 0; i < o->n; i++)
+		risk_guard_dest(g, o->lid[i], 1);
+	g->over = 0;
+	g->excess = 0;
+	for (i = 0; i < g->w.nch; i++)
+		g->excess += a2a_excess(g, i);
+	{
+		size_t q, nq = (size_t)g->w.nch * (size_t)o->n;
+
+		for (q = 0; q < nq; q++)
+			g->excess += g->shift[q] > sp ? g->shift[q] - sp : 0;
+	}
+	return g;
+oom:
+	risk_guard_free(g);
+	osmre_fail(err, "out of memory");
+	return NULL;
+}

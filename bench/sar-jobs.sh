@@ -6,8 +6,9 @@
 # each engine routes each fabric once inside OpenSM on ibsim (read back
 # with dump_fts; ftree and updn get the top switches as roots), then every
 # mix is analyzed on them; sar routes each mix offline with the fabric's
-# LIDs.  Mixes: jobs of 2-300 hosts (uniform) placed in fragments of 1-36
-# consecutive hosts of a shuffled host list, until 90 % of the hosts run.
+# LIDs, as it is and with --all-pairs (engine sar-all-pairs).  Mixes: jobs
+# of 2-300 hosts (uniform) placed in fragments of 1-36 consecutive hosts
+# of a shuffled host list, until 90 % of the hosts run.
 #   sh bench/sar-jobs.sh [MIXES]     (from a build directory)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,11 +50,13 @@ fabric() {
 	i=1
 	while [ "$i" -le "$MIXES" ]; do
 		job_mix "$NET" "$i" "$W/mix.jobs"
-		for e in dfsssp ftree updn sar; do
+		for e in dfsssp ftree updn sar sar-all-pairs; do
 			l=$W/$name.$e.lfts
 			layers=
-			if [ "$e" = sar ]; then
-				"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" \
+			if [ "${e%-all-pairs}" = sar ]; then
+				ap=
+				[ "$e" = sar ] || ap=--all-pairs
+				"$OSMRE" route -e sar $ap --jobs "$W/mix.jobs" --topo "$NET" \
 					--lids "$W/$name.dfsssp.lfts" --out "$W/sar.lfts" 2>"$W/sar.err" || continue
 				layers=$(sed -n 's/^sar: \([0-9]*\) virtual layer.*/\1/p' "$W/sar.err")
 				l=$W/sar.lfts

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lids.h"
+#include "risk.h"
 
 /*
  * Channels are the switch-to-switch ports: channel base[v] + p leaves
@@ -602,81 +603,6 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 /* Passes over the destinations (cdgroute.h). */
 #define CDG_PASSES 2
 
-/* Memory of a2a_risk's bit sets at most (a second pass is skipped
- * beyond). */
-#define CDG_RISK_BYTES (64u << 20)
-
-/*
- * The A2A congestion risk of the tables on the switch-to-switch channels,
- * as osmre analyze counts it: the most, over channels, of the lesser of
- * the distinct source CA ports and the distinct destination LIDs whose
- * routes cross it.  -1 when its bit sets would take more than
- * CDG_RISK_BYTES.
- */
-static int a2a_risk(struct cdg *g, const struct lid_owner *own, unsigned max,
-		    double *risk)
-{
-	size_t words = ((size_t)g->nsw + 63) / 64;
-	uint64_t *src;
-	int *dst, c, v, i;
-	unsigned lid;
-
-	if ((size_t)g->nch * words * 8 > CDG_RISK_BYTES)
-		return -1;
-	src = calloc((size_t)g->nch * words + 1, sizeof(uint64_t));
-	dst = calloc((size_t)g->nch + 1, sizeof(int));
-	if (!src || !dst) {
-		free(src);
-		free(dst);
-		return -1;
-	}
-	for (lid = 1; lid <= max; lid++) {
-		const struct fab_port *pt;
-		int dn = own[lid].node, t;
-
-		if (dn < 0 || fab_is_switch(&g->f->nodes[dn]))
-			continue;
-		pt = &g->f->nodes[dn].ports[own[lid].port];
-		if (pt->rnode < 0 || (t = g->sw_of[pt->rnode]) < 0)
-			continue;
-		tree_of(g, lid, t);
-		for (i = 0; i < g->natt; i++)
-			g->acc[g->att[i]] = 0;
-		for (i = g->natt - 1; i >= 1; i--) {
-			v = g->att[i];
-			g->acc[v] += g->nca[v];
-			g->acc[g->next[v]] += g->acc[v];
-			if (g->acc[v])
-				dst[g->outc[v]]++;
-		}
-		/* each source switch along its path */
-		for (i = 1; i < g->natt; i++) {
-			int u = g->att[i];
-
-			if (!g->nca[u])
-				continue;
-			for (v = u; v != t; v = g->next[v])
-				src[(size_t)g->outc[v] * words + u / 64] |=
-					1ull << (u % 64);
-		}
-	}
-	*risk = 0;
-	for (c = 0; c < g->nch; c++) {
-		long n = 0;
-
-		if (g->ch_to[c] < 0 || !dst[c])
-			continue;
-		for (v = 0; v < g->nsw; v++)
-			if (src[(size_t)c * words + v / 64] >> (v % 64) & 1)
-				n += g->nca[v];
-		if ((n < dst[c] ? n : dst[c]) > *risk)
-			*risk = n < dst[c] ? n : dst[c];
-	}
-	free(src);
-	free(dst);
-	return 0;
-}
-
 /* The entries of the n LIDs dl at every switch, out of the tables into
  * keep, or back. */
 static void tables_get(const struct cdg *g, const unsigned *dl, int n,
@@ -716,7 +642,8 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 	unsigned *dl = NULL;
 	int *dsw = NULL;
 	uint8_t *keep = NULL;
-	double best = 0;
+	long best = 0;
+	struct risk_order ord = { 0 };
 	struct cdgroute_info in = { 0, 0, 0 };
 
 	if (cdg_build(&g, f, s) || lids_owners(f, &own, &max, err))
@@ -762,15 +689,18 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 	keep = malloc((size_t)ndl * g.nsw + 1);
 	if (!keep)
 		goto oom;
+	if (risk_order_nid(f, &ord, err))
+		goto out;
 	for (pass = 0; pass < CDG_PASSES; pass++) {
 		struct cdgroute_info pi = { ndl, 0, 0 };
-		double m;
+		long m;
 
 		for (k = 0; k < ndl; k++)
 			pi.rerouted += reroute(&g, dl[k], dsw[k], hops, pend,
 					       &pi.longer);
-		if (a2a_risk(&g, own, max, &m))
-			break; /* no room to measure: this pass stays */
+		/* A2A as osmre analyze counts it (risk.h) */
+		if (risk_a2a(f, s, &ord, &m, err))
+			goto out;
 		if (pass && m >= best) {
 			tables_put(&g, dl, ndl, keep);
 			break;
@@ -794,6 +724,7 @@ out:
 	free(dl);
 	free(dsw);
 	free(keep);
+	risk_order_free(&ord);
 	cdg_free(&g);
 	return rc;
 }

@@ -19,7 +19,7 @@
  *    (their dependencies go back: the graph was acyclic with them);
  *  - twice over the destinations (the first ones routed before the
  *    others' loads were known), the second pass kept when its A2A risk
- *    on the switch links (as osmre analyze counts it: the lesser of
+ *    on the switch links (risk_a2a, risk.h: as osmre analyze counts it, the lesser of
  *    distinct sources and destinations over a link) is lower.
  *
  * So the layer is acyclic after every destination, and no destination is

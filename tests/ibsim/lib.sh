@@ -161,7 +161,8 @@ plane_wait() {
 	_end=$(($(date +%s) + ${4:-120}))
 	eval "_pid=\$SM$1"
 	while [ "$(date +%s)" -le "$_end" ]; do
-		[ "$(grep -c -- "$2" "$W/p$1/osm.log" 2>/dev/null)" -ge "$3" ] && return 0
+		_c=$(grep -c -- "$2" "$W/p$1/osm.log" 2>/dev/null)
+		[ "${_c:-0}" -ge "$3" ] && return 0
 		kill -0 "$_pid" 2>/dev/null || { echo "opensm of plane $1 died"; tail -3 "$W/p$1/opensm.out"; return 1; }
 		sleep 0.2
 	done

@@ -13,6 +13,9 @@
  * switch v by port p (p = 1 .. nports; the others unused).  A dependency
  * (channel c into switch w, then w's port q) is dep[c * stride + q].
  */
+/* Channels of the cycle paths kept at most (4 MiB of them). */
+#define CDG_POOL (1 << 20)
+
 struct cdg {
 	const struct fabric *f;
 	struct lft_set *s;
@@ -34,6 +37,15 @@ struct cdg {
 	/* scratch */
 	int *mark, stamp;
 	int *stk, *fw, *bw, nfw, nbw;
+	/*
+	 * The cycles found: per dependency that closed one, the path of
+	 * dependencies back to it (cyc_at: its start in cyc_pool, -1 none;
+	 * cyc_len), checked again before the next search for the same
+	 * dependency; a path whose dependencies all remain still closes
+	 * the cycle, so the search is spared.  par: a search's way back.
+	 */
+	int *cyc_at, *cyc_len, *cyc_pool, pool_n, pool_cap;
+	int *par;
 	int *tmp;
 	uint64_t *key;
 	/* per destination */
@@ -59,10 +71,13 @@ static int dfs_fw(struct cdg *g, int y, int x, int ub)
 		for (i = 0; i < g->nsucc[c]; i++) {
 			int d = g->succ[(size_t)c * g->stride + i];
 
-			if (d == x)
+			if (d == x) {
+				g->par[x] = c;
 				return 1;
+			}
 			if (g->mark[d] != g->stamp && g->ord[d] <= ub) {
 				g->mark[d] = g->stamp;
+				g->par[d] = c;
 				g->stk[sp++] = d;
 			}
 		}
@@ -151,6 +166,44 @@ static void dep_unlink(struct cdg *g, int c, int q)
 	list_drop(g->pred + (size_t)d * g->stride, &g->npred[d], c);
 }
 
+/* 1 when the path kept for dependency k (cycle_keep) is still whole. */
+static int cycle_still(const struct cdg *g, size_t k)
+{
+	const int *p = g->cyc_pool + g->cyc_at[k];
+	int i;
+
+	for (i = 0; i + 1 < g->cyc_len[k]; i++) {
+		int w = g->ch_to[p[i]];
+
+		if (w < 0 || g->ch_from[p[i + 1]] != w ||
+		    !g->dep[(size_t)p[i] * g->stride + (p[i + 1] - g->base[w])])
+			return 0;
+	}
+	return 1;
+}
+
+/* The path dfs_fw found from y to x (par), kept for dependency k; the
+ * pool starts again from empty when full (paths are hints). */
+static void cycle_keep(struct cdg *g, size_t k, int y, int x)
+{
+	int n = 1, c, i;
+
+	for (c = x; c != y; c = g->par[c])
+		n++;
+	if (n > g->pool_cap)
+		return;
+	if (g->pool_n + n > g->pool_cap) {
+		memset(g->cyc_at, -1,
+		       ((size_t)g->nch * g->stride + 1) * sizeof(int));
+		g->pool_n = 0;
+	}
+	g->cyc_at[k] = g->pool_n;
+	g->cyc_len[k] = n;
+	for (c = x, i = n - 1; i >= 0; i--, c = i >= 0 ? g->par[c] : c)
+		g->cyc_pool[g->pool_n + i] = c;
+	g->pool_n += n;
+}
+
 /*
  * Adds one count to dependency (channel c, then port q of the switch c
  * leads to); 0, or -1 (nothing changed) when it would close a cycle.
@@ -169,13 +222,18 @@ static int dep_add(struct cdg *g, int c, int q)
 		dep_link(g, c, q);
 		return 0;
 	}
+	/* a path from d to c found before, still there */
+	if (g->cyc_at[k] >= 0 && cycle_still(g, k))
+		return -1;
 	/* Pearce-Kelly: the region between ord[d] and ord[c] */
 	lb = g->ord[d];
 	ub = g->ord[c];
 	g->stamp++;
 	g->nfw = g->nbw = 0;
-	if (dfs_fw(g, d, c, ub))
+	if (dfs_fw(g, d, c, ub)) {
+		cycle_keep(g, k, d, c);
 		return -1;
+	}
 	dfs_bw(g, c, lb);
 	sort_by_ord(g, g->bw, g->nbw);
 	sort_by_ord(g, g->fw, g->nfw);
@@ -506,6 +564,10 @@ static void cdg_free(struct cdg *g)
 	free(g->nca);
 	free(g->dep);
 	free(g->cyc);
+	free(g->cyc_at);
+	free(g->cyc_len);
+	free(g->cyc_pool);
+	free(g->par);
 	free(g->succ);
 	free(g->nsucc);
 	free(g->pred);
@@ -563,6 +625,11 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->ord = malloc(((size_t)g->nch + 1) * sizeof(int));
 	g->load = calloc((size_t)g->nch + 1, sizeof(double));
 	g->mark = calloc((size_t)g->nch + 1, sizeof(int));
+	g->par = calloc((size_t)g->nch + 1, sizeof(int));
+	g->cyc_at = malloc(((size_t)g->nch * g->stride + 1) * sizeof(int));
+	g->cyc_len = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
+	g->pool_cap = CDG_POOL;
+	g->cyc_pool = malloc((size_t)g->pool_cap * sizeof(int));
 	g->stk = malloc(((size_t)g->nch + 1) * sizeof(int));
 	g->fw = malloc(((size_t)g->nch + 1) * sizeof(int));
 	g->bw = malloc(((size_t)g->nch + 1) * sizeof(int));
@@ -576,9 +643,11 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	if (!g->ch_from || !g->ch_to || !g->dep || !g->cyc || !g->succ ||
 	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
-	    !g->mark || !g->stk || !g->fw || !g->bw || !g->tmp || !g->key ||
-	    !g->dist || !g->queue || !g->next || !g->outc || !g->att || !g->acc)
+	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||
+	    !g->stk || !g->fw || !g->bw || !g->tmp || !g->key || !g->dist ||
+	    !g->queue || !g->next || !g->outc || !g->att || !g->acc)
 		return -1;
+	memset(g->cyc_at, -1, ((size_t)g->nch * g->stride + 1) * sizeof(int));
 	for (v = 0; v < g->nsw; v++) {
 		const struct fab_node *n = &f->nodes[g->sw_node[v]];
 

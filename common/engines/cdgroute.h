@@ -19,8 +19,14 @@
  *    (their dependencies go back: the graph was acyclic with them);
  *  - twice over the destinations (the first ones routed before the
  *    others' loads were known), the second pass kept when its A2A risk
- *    on the switch links (risk_a2a, risk.h: as osmre analyze counts it, the lesser of
- *    distinct sources and destinations over a link) is lower.
+ *    on the switch links (risk_a2a, risk.h: as osmre analyze counts it,
+ *    the lesser of distinct sources and destinations over a link) is
+ *    lower.
+ *
+ * A link refused because its dependency would close a cycle keeps the
+ * cycle's path; when the same dependency comes up for a later
+ * destination, the path is checked first, and if all its dependencies
+ * remain the link is refused without a search (the same answer).
  *
  * So the layer is acyclic after every destination, and no destination is
  * worse off than up*-down* would leave it unless its new tree is longer

@@ -17,6 +17,7 @@ struct walk {
 	const struct lft **tab; /* per switch */
 	int *stamp;		/* per channel */
 	long *cnt;		/* per channel */
+	int *path;		/* a route's channels (nsw at most) */
 };
 
 static void walk_free(struct walk *w)
@@ -28,6 +29,7 @@ static void walk_free(struct walk *w)
 	free(w->tab);
 	free(w->stamp);
 	free(w->cnt);
+	free(w->path);
 }
 
 static int walk_init(struct walk *w, const struct fabric *f,
@@ -40,7 +42,8 @@ static int walk_init(struct walk *w, const struct fabric *f,
 	w->first = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	w->nports = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	w->tab = malloc(((size_t)f->nnodes + 1) * sizeof(*w->tab));
-	if (!w->idx || !w->first || !w->nports || !w->tab)
+	w->path = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!w->idx || !w->first || !w->nports || !w->tab || !w->path)
 		return -1;
 	for (n = 0; n < f->nnodes; n++) {
 		w->idx[n] = -1;
@@ -84,37 +87,49 @@ static int hop(const struct walk *w, int v, unsigned lid)
 	return w->first[v] + p;
 }
 
+/* The channels of the route from switch v to lid into ch (at most nsw:
+ * a loop stops there); their count. */
+static int route_channels(const struct walk *w, int v, unsigned lid, int *ch)
+{
+	int c, n = 0;
+
+	while ((c = hop(w, v, lid)) >= 0 && n < w->nsw) {
+		ch[n++] = c;
+		v = w->to[c];
+	}
+	return n;
+}
+
 /* Adds add to acc[c] of every channel c on the route from switch v to lid
  * whose stamp is not key yet (each stamped key then). */
 static void route_mark(struct walk *w, int v, unsigned lid, int key, long *acc,
 		       long add)
 {
-	int c, steps = 0;
+	int n = route_channels(w, v, lid, w->path), i;
 
-	while ((c = hop(w, v, lid)) >= 0 && steps++ < w->nsw) {
-		if (w->stamp[c] != key) {
-			w->stamp[c] = key;
-			acc[c] += add;
+	for (i = 0; i < n; i++)
+		if (w->stamp[w->path[i]] != key) {
+			w->stamp[w->path[i]] = key;
+			acc[w->path[i]] += add;
 		}
-		v = w->to[c];
-	}
 }
 
 /* One more route of pattern k on every channel from switch v to lid
  * (counts of other patterns reset first); the largest count reached. */
 static long route_count(struct walk *w, int v, unsigned lid, int k)
 {
+	int n = route_channels(w, v, lid, w->path), i;
 	long top = 0;
-	int c, steps = 0;
 
-	while ((c = hop(w, v, lid)) >= 0 && steps++ < w->nsw) {
+	for (i = 0; i < n; i++) {
+		int c = w->path[i];
+
 		if (w->stamp[c] != k) {
 			w->stamp[c] = k;
 			w->cnt[c] = 0;
 		}
 		if (++w->cnt[c] > top)
 			top = w->cnt[c];
-		v = w->to[c];
 	}
 	return top;
 }
@@ -270,7 +285,6 @@ struct risk_guard {
 	long a2a, sp;
 	int nsrc_sw;	   /* switches with CA ports */
 	int *src_sw;	   /* their indices */
-	int *src_of;	   /* switch -> its rank among them, -1 */
 	long *nca;	   /* per switch */
 	uint16_t *per_src; /* channel x source switch: routes counted */
 	long *nsrc, *ndst; /* per channel */
@@ -288,7 +302,6 @@ void risk_guard_free(struct risk_guard *g)
 		return;
 	walk_free(&g->w);
 	free(g->src_sw);
-	free(g->src_of);
 	free(g->nca);
 	free(g->per_src);
 	free(g->nsrc);
@@ -297,19 +310,6 @@ void risk_guard_free(struct risk_guard *g)
 	free(g->pos);
 	free(g->seen);
 	free(g);
-}
-
-/* The channels of the route from switch v to lid, into g->seen (their
- * count returned); loops stop after every switch. */
-static int route_channels(struct risk_guard *g, int v, unsigned lid, int *ch)
-{
-	int c, n = 0;
-
-	while ((c = hop(&g->w, v, lid)) >= 0 && n < g->w.nsw) {
-		ch[n++] = c;
-		v = g->w.to[c];
-	}
-	return n;
 }
 
 /* What channel c's A2A risk exceeds the guard's by (0 when not). */
@@ -332,7 +332,7 @@ void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign)
 	for (j = 0; j < g->nsrc_sw; j++) {
 		int u = g->src_sw[j];
 
-		n = route_channels(g, u, lid, ch);
+		n = route_channels(w, u, lid, ch);
 		for (i = 0; i < n; i++) {
 			int c = ch[i];
 			uint16_t *q = &g->per_src[(size_t)c * g->nsrc_sw + j];
@@ -362,7 +362,7 @@ void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign)
 	for (k = 1; k < g->o->n; k++) {
 		int src = (p - k + g->o->n) % g->o->n;
 
-		n = route_channels(g, w->idx[g->o->sw[src]], lid, ch);
+		n = route_channels(w, w->idx[g->o->sw[src]], lid, ch);
 		for (i = 0; i < n; i++) {
 			uint16_t *q = &g->shift[(size_t)(k - 1) * nch + ch[i]];
 
@@ -496,9 +496,8 @@ struct risk_guard *risk_guard_new(const struct fabric *f,
 	g->o = o;
 	g->a2a = a2a;
 	g->sp = sp;
-	g->src_of = malloc(((size_t)g->w.nsw + 1) * sizeof(int));
 	g->nca = calloc((size_t)g->w.nsw + 1, sizeof(long));
-	if (!g->src_of || !g->nca)
+	if (!g->nca)
 		goto oom;
 	for (i = 0; i < o->n; i++) {
 		g->nca[g->w.idx[o->sw[i]]]++;
@@ -526,7 +525,6 @@ struct risk_guard *risk_guard_new(const struct fabric *f,
 	    !g->pos || !g->seen)
 		goto oom;
 	for (v = 0, i = 0; v < g->w.nsw; v++) {
-		g->src_of[v] = g->nca[v] ? i : -1;
 		if (g->nca[v])
 			g->src_sw[i++] = v;
 	}

@@ -1700,15 +1700,17 @@ static void tables_copy(struct lft_set *s, const struct lft_set *s0)
  * err (no memory). */
 static int within_risks(const struct fabric *f, const struct lft_set *s,
 			const struct risk_order *ord, const long *ref,
-			long *got, struct osmre_err *err)
+			struct osmre_err *err)
 {
-	if (risk_a2a(f, s, ord, &got[0], err))
+	long got;
+
+	if (risk_a2a(f, s, ord, &got, err))
 		return -1;
-	if (got[0] > ref[0])
+	if (got > ref[0])
 		return 0;
-	if (risk_sp(f, s, ord, &got[1], err))
+	if (risk_sp(f, s, ord, &got, err))
 		return -1;
-	return got[1] <= ref[1];
+	return got <= ref[1];
 }
 
 /*
@@ -1728,7 +1730,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 	struct lft_set keep = { 0 };
 	struct efi_polish_stats st;
 	struct osmre_err gerr;
-	long ref[2], got[2];
+	long ref[2];
 	int rc = -1, w;
 
 	if (risk_order_nid(f, &ord, err) ||
@@ -1746,7 +1748,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
-	if ((w = within_risks(f, s, &ord, ref, got, err)) < 0)
+	if ((w = within_risks(f, s, &ord, ref, err)) < 0)
 		goto out;
 	if (w) {
 		rc = 0;
@@ -1756,7 +1758,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 	r->risk_trees = -1;
 	if (lft_set_clone(s, &keep, err) ||
 	    efi_polish(f, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
-	    (w = within_risks(f, s, &ord, ref, got, err)) < 0)
+	    (w = within_risks(f, s, &ord, ref, err)) < 0)
 		goto out;
 	if (!w)
 		tables_copy(s, &keep);

@@ -70,7 +70,8 @@ struct osmre_engine {
 struct osmre {
 	osm_opensm_t *osm;
 	struct osmre_options opt;
-	struct dmodc *dmodc; /* kept between passes */
+	struct dmodc *dmodc;	   /* kept between passes */
+	struct sar_memo *sar_memo; /* sar's last pass (sar_memo.h) */
 	struct reroute rr;
 	struct staging stage; /* the committed (and staged) results */
 	char *jobs_text;      /* sar: the last good job file */

@@ -73,6 +73,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.dmodc = p->dmodc;
+	o.memo = p->sar_memo;
 	o.jobs = &jobs;
 	o.io = &io;
 	*refused = 1;
@@ -98,7 +99,13 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	*refused = 0;
 	log_result(p, e, &jobs, &r);
-	if (o.prev && (e->needs & ENGINE_TAKES_JOBS))
+	if (o.prev && (e->needs & ENGINE_TAKES_JOBS) && r.layers.have &&
+	    r.layers.res.memo_lost >= 0)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed; the last pass's trees and loads, %ld link(s) lost since\n",
+			e->name, lft_set_entries_changed(&r.tables, &prev),
+			r.layers.res.memo_lost / 2);
+	else if (o.prev && (e->needs & ENGINE_TAKES_JOBS))
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed\n",
 			e->name, lft_set_entries_changed(&r.tables, &prev));
@@ -313,8 +320,11 @@ static void *osmre_create(osm_opensm_t *osm)
 	struct osmre *p = calloc(1, sizeof(*p));
 	const char *path = conf_path(osm);
 
-	if (!p || !(p->dmodc = dmodc_new())) {
+	if (!p || !(p->dmodc = dmodc_new()) ||
+	    !(p->sar_memo = sar_memo_new())) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
+		if (p)
+			dmodc_free(p->dmodc);
 		free(p);
 		return NULL;
 	}
@@ -338,6 +348,7 @@ static void *osmre_create(osm_opensm_t *osm)
 	if (staging_init(&p->stage, p->opt.update_protocol)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
 		dmodc_free(p->dmodc);
+		sar_memo_free(p->sar_memo);
 		free(p);
 		return NULL;
 	}
@@ -377,6 +388,7 @@ static void osmre_delete(void *data)
 	staging_free(&p->stage);
 	jobfile_free(p);
 	dmodc_free(p->dmodc);
+	sar_memo_free(p->sar_memo);
 	free(p->engines);
 	free(p);
 }

@@ -150,6 +150,36 @@ static void set_hops(osm_switch_t *sw, unsigned lid, int h)
 	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
 }
 
+/*
+ * A switch's entries into its new LFT, each route counted on its port's
+ * profile (osm_switch_count_path's count, one add per port: OpenSM's
+ * dump and multipath records read it).
+ */
+static void count_paths(osm_switch_t *sw, const struct lft *t)
+{
+	unsigned n = sw->max_lid_ho < t->top ? sw->max_lid_ho : t->top, lid;
+	uint32_t cnt[2][256] = { { 0 } };
+	int p;
+
+	if (!n)
+		return;
+	memcpy(sw->new_lft + 1, t->port + 1, n);
+	/* two counts, interleaved: runs of one port do not wait on their
+	 * own increments */
+	for (lid = 1; lid + 1 <= n; lid += 2) {
+		cnt[0][t->port[lid]]++;
+		cnt[1][t->port[lid + 1]]++;
+	}
+	if (lid == n)
+		cnt[0][t->port[lid]]++;
+	for (p = 1; p < OSM_NO_PATH; p++) {
+		uint32_t c = cnt[0][p] + cnt[1][p];
+
+		if (p < sw->num_ports) /* (the tables are checked) */
+			sw->p_prof[p].num_paths += c;
+	}
+}
+
 int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		   const struct lft_set *s, lfts_cost_fn cost, void *ctx,
 		   osm_switch_t ***sws_out, struct osmre_err *err)
@@ -189,11 +219,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 		sw_at[nsw] = sw;
 		swnode[nsw++] = e->node;
 		by_node[e->node] = sw;
-		for (lid = 1; lid <= sw->max_lid_ho && lid <= t->top; lid++) {
-			sw->new_lft[lid] = t->port[lid];
-			if (t->port[lid] && t->port[lid] != OSM_NO_PATH)
-				osm_switch_count_path(sw, t->port[lid]);
-		}
+		count_paths(sw, t);
 	}
 	/*
 	 * Hop counts along the routes.  OpenSM reads them for switch LIDs
@@ -281,7 +307,6 @@ int subnet_settle_switches(osm_opensm_t *osm)
 int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
 			struct lft_set *s, struct osmre_err *err)
 {
-	unsigned lid;
 	int i;
 
 	if (lft_set_for_fabric(f, lids_max(f), s, err))
@@ -291,10 +316,12 @@ int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
 		osm_switch_t *sw =
 			osm_get_switch_by_guid(&osm->subn, cl_hton64(t->guid));
 
-		for (lid = 0;
-		     sw && sw->lft && lid <= t->top && lid <= sw->max_lid_ho;
-		     lid++)
-			t->port[lid] = sw->lft[lid];
+		if (sw && sw->lft)
+			memcpy(t->port, sw->lft,
+			       (size_t)(t->top < sw->max_lid_ho ?
+						t->top :
+						sw->max_lid_ho) +
+				       1);
 	}
 	return 0;
 }

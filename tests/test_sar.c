@@ -611,6 +611,109 @@ static void test_stable_same_layers(void **state)
 	assert_true(found);
 }
 
+/*
+ * A stable re-route from the memo (sar_opts.memo) into fresh tables of f
+ * from prev; the same without it into plain; the two must agree, path by
+ * path.  Returns the memo's lost links (-1: it did not serve).
+ */
+static long memo_pass(struct fabric *f, struct sar_opts *o,
+		      const struct lft_set *prev, struct lft_set *out,
+		      struct sar_result *r)
+{
+	struct sar_opts plain_o = *o;
+	struct lft_set plain;
+	struct sar_result rp;
+	struct osmre_err err;
+
+	plain_o.memo = NULL;
+	plain_o.prev = prev;
+	o->prev = prev;
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &plain, &err), 0);
+	assert_int_equal(sar_route(f, &plain_o, &plain, &rp, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), out, &err), 0);
+	if (sar_route(f, o, out, r, &err))
+		fail_msg("%s", err.msg);
+	assert_same_routing(&plain, &rp, out, r);
+	assert_int_equal(rp.memo_lost, -1);
+	sar_result_free(&rp);
+	lft_set_free(&plain);
+	return r->memo_lost;
+}
+
+/*
+ * The memo of the last pass (sar_memo.h): after links go, a stable
+ * re-route from it gives the tables and layers of one that checks every
+ * tree, twice in a row, with and without jobs; it does not serve when a
+ * link comes back, when the tables in force are not its pass's, or after
+ * a first pass with jobs (its tables are a variant's).
+ */
+static void test_stable_memo(void **state)
+{
+	struct sar_memo *m = sar_memo_new();
+	struct rng rng;
+	int mix;
+
+	(void)state;
+	assert_non_null(m);
+	for (mix = 0; mix < 2; mix++) {
+		struct fabric *f = tu_pgft("3", "6,6,6", "1,6,6", "1,1,1", 0);
+		struct fabric *whole =
+			tu_pgft("3", "6,6,6", "1,6,6", "1,1,1", 0);
+		struct sar_opts o = { .max_vls = 8, .threads = 2, .memo = m };
+		struct lft_set a, b, c, d, bad;
+		struct sar_result r;
+		struct osmre_err err;
+		struct jobs j = { 0 };
+
+		if (mix)
+			job_mix(f, 7, &j);
+		o.jobs = mix ? &j : NULL;
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &a, &err),
+				 0);
+		assert_int_equal(sar_route(f, &o, &a, &r, &err), 0);
+		sar_result_free(&r);
+		/* with jobs, the first pass's tables are a variant's */
+		assert_int_equal(sar_memo_valid(m), !mix);
+		rng_seed(&rng, 5);
+		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 3, &rng,
+						&err),
+				 0);
+		assert_int_equal(memo_pass(f, &o, &a, &b, &r), mix ? -1 : 6);
+		assert_true(lft_set_entries_changed(&a, &b) > 0);
+		sar_result_free(&r);
+		assert_true(sar_memo_valid(m));
+		/* two more, from the memo of a stable pass */
+		assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 2, &rng,
+						&err),
+				 0);
+		assert_int_equal(memo_pass(f, &o, &b, &c, &r), 4);
+		assert_true(lft_set_entries_changed(&b, &c) > 0);
+		sar_result_free(&r);
+		/* tables in force other than the memo's pass's */
+		assert_int_equal(lft_set_clone(&c, &bad, &err), 0);
+		bad.t[0].port[bad.t[0].top] ^= 1;
+		assert_int_equal(memo_pass(f, &o, &bad, &d, &r), -1);
+		sar_result_free(&r);
+		lft_set_free(&d);
+		/* the memo is now d's pass's: bad is still not its tables */
+		assert_int_equal(memo_pass(f, &o, &bad, &d, &r), -1);
+		sar_result_free(&r);
+		/* the links back: a link the memo does not have */
+		lft_set_free(&b);
+		assert_int_equal(memo_pass(whole, &o, &d, &b, &r), -1);
+		sar_result_free(&r);
+		lft_set_free(&a);
+		lft_set_free(&b);
+		lft_set_free(&c);
+		lft_set_free(&d);
+		lft_set_free(&bad);
+		jobs_free(&j);
+		fabric_free(f);
+		fabric_free(whole);
+	}
+	sar_memo_free(m);
+}
+
 /* A2A and SP of s as osmre analyze gives them (NID order). */
 static void nid_risks(const struct fabric *f, const struct lft_set *s, long *a,
 		      long *sp)
@@ -743,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_stable_reroute),
 		cmocka_unit_test(test_stable_threads),
 		cmocka_unit_test(test_stable_same_layers),
+		cmocka_unit_test(test_stable_memo),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_efi_polish),

@@ -251,7 +251,8 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 			       .jobs = o->jobs,
 			       .io = o->io,
 			       .all_pairs = o->all_pairs,
-			       .prev = o->prev };
+			       .prev = o->prev,
+			       .memo = o->memo };
 	struct route_layers *l = &r->layers;
 
 	if (o->escape_vl >= 0) {

@@ -67,6 +67,9 @@ struct engine_opts {
 	/* pqft, sar: their state dump (engine_state.h) written there; NULL:
 	 * none */
 	FILE *state;
+	/* sar: what its last pass left for the next stable re-route
+	 * (sar_memo.h), kept by the caller between passes; NULL: none */
+	struct sar_memo *memo;
 };
 
 /* An SL per (source CA port, destination LID) path: sar's layers. */

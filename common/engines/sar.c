@@ -9,6 +9,7 @@
 #include "cycle.h"
 #include "efipolish.h"
 #include "risk.h"
+#include "sar_memo.h"
 #include "lexdist.h"
 #include "lids.h"
 #include "parallel.h"
@@ -19,16 +20,11 @@
 #define INF   UINT64_MAX
 #define NCOLS 64 /* LIDs routed before their entries go to the tables */
 
-struct link {
-	int from, to; /* compact switch indices */
-	int port;     /* on from */
-};
-
 struct graph {
 	const struct fabric *f;
 	int nsw, *node, *idx; /* compact index <-> fabric node */
 	int nlink;
-	struct link *l;
+	struct sar_link *l; /* directed switch links (sar_memo.h) */
 	/* per link: the sources of the routes through it, so far (apart
 	 * from l[]: the searches read it for every link they consider) */
 	uint64_t *load;
@@ -111,7 +107,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 			if (r < 0 || g->idx[r] < 0)
 				continue;
 			g->link_of[g->chan_first[k] + p] = g->nlink;
-			g->l[g->nlink++] = (struct link){ k, g->idx[r], p };
+			g->l[g->nlink++] = (struct sar_link){ k, g->idx[r], p };
 			g->in_first[g->idx[r] + 1]++;
 		}
 	for (k = 0; k < g->nsw; k++)
@@ -213,7 +209,11 @@ struct scratch {
 	uint64_t *add; /* the sources each switch adds */
 	uint64_t *dist, *flow;
 	int *next, *order, *hop;
-	int *stack;   /* keep_tree: a walk's switches */
+	int *stack; /* keep_tree: a walk's switches */
+	/* route_dest: the previous port of every switch for its LID, when
+	 * a stable re-route has them in a row (prev_port); NULL: read the
+	 * tables in force */
+	const uint8_t *prow;
 	int *dist_to; /* keep_switch: the distances to its switch */
 	/* keep_tree: mark[u] == stamp when u is entered by a link down */
 	int *mark, stamp;
@@ -391,6 +391,19 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
 	first[0] = 0;
 }
 
+/* Where a stable re-route reads a switch's previous port for lid: the
+ * memo's row of the LID (w->prow) or the tables in force; -1: none. */
+static int prev_port(const struct graph *g, const struct scratch *w, int u,
+		     unsigned lid)
+{
+	const struct lft *pt;
+
+	if (w->prow)
+		return w->prow[u];
+	pt = g->ptab[u];
+	return pt && lid <= pt->top ? pt->port[lid] : -1;
+}
+
 /* route_dest's pull for the switches that reach t: each takes the
  * cheapest of its links one hop closer (the first met among equals), or
  * the link of its previous port whenever that is one of them.  Their
@@ -404,11 +417,8 @@ static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
 		int u = w->order[i], pp = -1, best = -1;
 		uint64_t bd = INF;
 
-		if (g->prev) {
-			const struct lft *pt = g->ptab[u];
-
-			pp = pt && lid <= pt->top ? pt->port[lid] : -1;
-		}
+		if (g->prev)
+			pp = prev_port(g, w, u, lid);
 		for (c = w->cfirst[i]; c < w->cfirst[i + 1]; c++) {
 			int cl = w->clink[c];
 			uint64_t nd =
@@ -529,8 +539,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 	dist[w->order[0]] = 0;
 	for (i = 1; i < w->bfs_n; i++) {
 		int u = w->order[i], hu = w->hop[u], bp = INT_MAX;
-		const struct lft *pt = g->ptab[u];
-		int pp = pt && lid <= pt->top ? pt->port[lid] : -1;
+		int pp = prev_port(g, w, u, lid);
 		uint64_t bd = INF;
 
 		if (pp > 0 && pp <= g->nports[u] &&
@@ -609,6 +618,31 @@ static void flush_cols(const struct graph *g, struct lft_set *s,
 	w->ncol = 0;
 }
 
+/* route_dest's entries for lid where the tables hold its previous ones
+ * (w->prow, keep_memo): only those that differ are written, the rest
+ * are already the entries the columns would give (a switch that does not
+ * reach t: none). */
+static void write_changed(const struct graph *g, struct lft_set *s,
+			  unsigned lid, int t, int last_port,
+			  const struct scratch *w)
+{
+	int u;
+
+	for (u = 0; u < g->nsw; u++) {
+		int port = u == t ? last_port :
+			   w->hop[u] >= 0 && w->next[u] >= 0 ?
+				    g->l[w->next[u]].port :
+				    LFT_NONE;
+		struct lft *tb;
+
+		if (port == w->prow[u])
+			continue;
+		tb = lft_of_node(s, g->node[u]);
+		if (tb && lid <= tb->top)
+			tb->port[lid] = (uint8_t)port;
+	}
+}
+
 static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		      int last_port, struct scratch *w)
 {
@@ -631,6 +665,11 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		else
 			w->bfs_n = lexdist_to(&g->lg, &g->heap, t, w->hop,
 					      w->order);
+		/* on hops, nearest first, then by index: the order of
+		 * distances known (ties among links go by it) */
+		if (g->prev && !g->lw && w->bfs_n == g->nsw &&
+		    !(g->known_dist && g->known_dist[t]))
+			order_by_dist(g, w->hop, w->hop, w->order, w->stack);
 		w->bfs_t = t;
 		if (g->prev)
 			repair_closer(g, w, lid);
@@ -646,6 +685,10 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		pull_closer(g, w, lid);
 	}
 	n = w->bfs_n;
+	if (w->prow) { /* the tables hold the previous entries (keep_memo) */
+		write_changed(g, s, lid, t, last_port, w);
+		goto flows;
+	}
 	col = w->col + w->ncol;
 	for (k = 0; k < n; k++) { /* the switches that reach t */
 		int u = order[k];
@@ -658,6 +701,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 	w->clid[w->ncol++] = lid;
 	if (w->ncol == NCOLS)
 		flush_cols(g, s, w);
+flows:
 	/* farthest first: each switch passes its flow on towards t */
 	for (k = 0; k < n; k++)
 		flow[order[k]] = add[order[k]];
@@ -1134,6 +1178,17 @@ struct sar_work {
 	/* a stable re-route: per LID, 2 when its tree was kept and its paths
 	 * go up, then down (keep_trees); NULL otherwise */
 	uint8_t *updown;
+	/* what the loads' weights depend on (sar_memo.h) */
+	uint64_t weights;
+	/* every path went up, then down (all_updown): one layer */
+	int all_ud;
+	/* the kept trees came from the memo (keep_memo), which lost
+	 * memo_lost links; the rows of the previous tables of the trees
+	 * that crossed one: LID lid's at brow + brow_of[lid] * nsw (-1:
+	 * none) */
+	int from_memo, memo_lost;
+	uint8_t *brow;
+	int *brow_of;
 };
 
 /*
@@ -1239,6 +1294,24 @@ static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid, int th)
 	if (j.T)
 		parallel_for(th, (long)maxlid / 64 + 1, transpose_block, &j);
 	return j.T;
+}
+
+/* Per LID, the destination (index into sw->d) it is a LID of, -1. */
+static void lid_dests(const struct sar_work *sw, int *dest_of)
+{
+	unsigned lid, i;
+	int k;
+
+	for (lid = 0; lid <= sw->maxlid; lid++)
+		dest_of[lid] = -1;
+	for (k = 0; k < sw->nd; k++) {
+		unsigned base =
+			sw->f->nodes[sw->d[k].node].ports[sw->d[k].port].lid;
+
+		for (i = 0; i < dest_nlids(sw, k); i++)
+			if (base + i <= sw->maxlid)
+				dest_of[base + i] = k;
+	}
 }
 
 /* One thread's share of keep_trees: its buffers, and the loads of the
@@ -1381,23 +1454,16 @@ static int keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 	uint8_t *T = prev_by_lid(g, sw->maxlid, th);
 	struct keep_part *part = keep_parts_new(g, th);
 	struct keep_job job;
-	unsigned lid, i;
+	unsigned lid;
 
 	if (!first || !dest_of || !by_t || !T || !part)
 		goto out;
-	for (lid = 0; lid <= sw->maxlid; lid++)
-		dest_of[lid] = -1;
-	for (k = 0; k < sw->nd; k++) {
-		unsigned base =
-			sw->f->nodes[sw->d[k].node].ports[sw->d[k].port].lid;
-
-		dest_target(sw, k, &t, &last);
-		for (i = 0; i < dest_nlids(sw, k); i++)
-			if (base + i <= sw->maxlid) {
-				dest_of[base + i] = k;
-				first[t + 2]++;
-			}
-	}
+	lid_dests(sw, dest_of);
+	for (lid = 1; lid <= sw->maxlid; lid++)
+		if ((k = dest_of[lid]) >= 0) {
+			dest_target(sw, k, &t, &last);
+			first[t + 2]++;
+		}
 	/* the LIDs by switch (a counting sort), each switch's in order:
 	 * then switch t's are by_t[first[t] .. first[t + 1]) */
 	for (t = 0; t < nsw; t++)
@@ -1450,6 +1516,305 @@ out:
 	return rc;
 }
 
+/* sar's graph as the memo sees it (sar_memo.h); guid: nsw entries. */
+static void links_view(const struct graph *g, uint64_t *guid,
+		       struct sar_links *v)
+{
+	int k;
+
+	for (k = 0; k < g->nsw; k++)
+		guid[k] = g->f->nodes[g->node[k]].guid;
+	*v = (struct sar_links){ .nsw = g->nsw,
+				 .node = g->node,
+				 .guid = guid,
+				 .nports = g->nports,
+				 .chan_first = g->chan_first,
+				 .nchan = g->nchan,
+				 .link_of = g->link_of,
+				 .nlink = g->nlink,
+				 .l = g->l,
+				 .up = g->up };
+}
+
+#define MEMO_BROKEN   (-3)	 /* memo_depths: a path that crossed */
+#define MEMO_B_MAX    256	 /* switches whose path crossed, at most */
+#define MEMO_ROWS_MAX (64 << 20) /* bytes of the crossed trees' rows */
+
+/*
+ * The distances to t in hops, for a tree of the memo's pass (row: every
+ * switch's previous port): a switch whose path is all there is at its
+ * depth (exact: see keep_memo); the others (whose path crossed a lost
+ * link, at most MEMO_B_MAX of them) from their links, by relaxation from
+ * the others.  d, st, b: nsw ints each.  0, or -1 (too many crossed, or
+ * one cut off: a search then).
+ */
+static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
+		       int *st, int *b)
+{
+	int nsw = g->nsw, k, nb = 0, changed = 1, i, p;
+
+	for (k = 0; k < nsw; k++)
+		d[k] = -1;
+	d[t] = 0;
+	for (k = 0; k < nsw; k++) {
+		int u = k, n = 0, base, l;
+
+		while (d[u] == -1) {
+			if (n == nsw)
+				return -1; /* a loop: not the memo's */
+			st[n++] = u;
+			p = row[u];
+			l = p >= 1 && p <= g->nports[u] ?
+				    g->link_of[g->chan_first[u] + p] :
+				    -1;
+			if (l < 0)
+				break;
+			u = g->lto[l];
+		}
+		base = d[u] == -1 ? MEMO_BROKEN : d[u];
+		while (n--) {
+			if (base == MEMO_BROKEN) {
+				d[st[n]] = MEMO_BROKEN;
+				if (nb == MEMO_B_MAX)
+					return -1;
+				b[nb++] = st[n];
+			} else {
+				d[st[n]] = ++base;
+			}
+		}
+	}
+	for (i = 0; i < nb; i++)
+		d[b[i]] = INT_MAX;
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < nb; i++) {
+			int u = b[i];
+
+			for (p = 1; p <= g->nports[u]; p++) {
+				int l = g->link_of[g->chan_first[u] + p], v;
+
+				if (l < 0)
+					continue;
+				v = g->lto[l];
+				if (d[v] != INT_MAX && d[v] + 1 < d[u]) {
+					d[u] = d[v] + 1;
+					changed = 1;
+				}
+			}
+		}
+	}
+	for (i = 0; i < nb; i++)
+		if (d[b[i]] == INT_MAX)
+			return -1;
+	return 0;
+}
+
+/*
+ * keep_trees from the last pass's memo (sar_memo.h), when it applies:
+ * only switch links went away, so a tree is kept unless one of its
+ * switches' previous port is a lost link (its paths are all there, and
+ * no shorter ones appeared), and the loads of the trees kept are the
+ * memo's less those of the trees that crossed a lost link, walked on
+ * the previous tables (over the lost links too: the memo knows where
+ * they led).  The same kept[], loads and entries as keep_trees: a tree
+ * kept is one of shortest paths there as well, and one that crosses a
+ * lost link fails its check.  The trees that crossed get their rows of
+ * the previous tables (sw->brow, read by route_dest), and their switch
+ * its distances from the row of its first such tree (memo_depths),
+ * without a search (exact distances: the same order of switches as
+ * route_dest's after a search).  1 when it applied, 0 when not (nothing
+ * changed: keep_trees then), -1 when out of memory.
+ */
+static int keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
+		     uint8_t *kept)
+{
+	struct graph *g = &sw->g;
+	int nsw = g->nsw, th = sar_threads(sw, nsw), nlost = 0, all_ud = 0;
+	int *mlink = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	int *lost_to = malloc(((size_t)g->nchan + 1) * sizeof(int));
+	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
+	uint64_t *guid = malloc(((size_t)nsw + 1) * sizeof(uint64_t));
+	int *brow_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
+	unsigned *blid = malloc(((size_t)sw->maxlid + 1) * sizeof(unsigned));
+	unsigned *hole = malloc(((size_t)sw->maxlid + 1) * sizeof(unsigned));
+	uint8_t *row = malloc((size_t)sw->maxlid + (size_t)nsw + 1);
+	int *first_broken = malloc(((size_t)nsw + 1) * sizeof(int));
+	int *b = malloc(((size_t)nsw + 1) * sizeof(int));
+	uint8_t *brow = NULL;
+	struct sar_link *lost = NULL;
+	const uint64_t *mload;
+	struct sar_links v;
+	int rc = -1, i, k, e, t, last, weighs = -1, nhole = 0, nb = 0;
+	unsigned lid;
+
+	if (!mlink || !lost_to || !dest_of || !guid || !brow_of || !blid ||
+	    !hole || !row || !first_broken || !b)
+		goto out;
+	links_view(g, guid, &v);
+	rc = sar_memo_match(sw->o->memo, &v, sw->weights, g->prev, th, mlink,
+			    &lost, &nlost, &all_ud);
+	if (rc <= 0)
+		goto out;
+	rc = 0;
+	if (!all_ud || g->lw)
+		goto out;
+	for (i = 0; i < g->nchan; i++)
+		lost_to[i] = -1;
+	for (i = 0; i < nlost; i++)
+		lost_to[g->chan_first[lost[i].from] + lost[i].port] =
+			lost[i].to;
+	/* the trees that cross a lost link */
+	for (lid = 0; lid <= sw->maxlid; lid++)
+		brow_of[lid] = -1;
+	for (i = 0; i < nlost; i++) {
+		const struct lft *pt = g->ptab[lost[i].from];
+		unsigned top = pt ? pt->top : 0;
+
+		for (lid = 1; lid <= top && lid <= sw->maxlid; lid++)
+			if (pt->port[lid] == lost[i].port)
+				brow_of[lid] = 0;
+	}
+	lid_dests(sw, dest_of);
+	for (k = 0; k < nsw; k++)
+		first_broken[k] = -1;
+	for (lid = 1; lid <= sw->maxlid; lid++) {
+		if ((k = dest_of[lid]) < 0) {
+			brow_of[lid] = -1;
+			hole[nhole++] = lid;
+			continue;
+		}
+		dest_target(sw, k, &t, &last);
+		if (brow_of[lid] < 0) {
+			kept[lid] = 2; /* the memo's pass: all up, then down */
+			continue;
+		}
+		if (first_broken[t] < 0)
+			first_broken[t] = (int)lid;
+		brow_of[lid] = nb;
+		blid[nb++] = lid;
+	}
+	if ((size_t)nb * (size_t)nsw > MEMO_ROWS_MAX) {
+		memset(kept, 0, (size_t)sw->maxlid + 1);
+		goto out; /* most trees crossed: keep_trees */
+	}
+	/* their rows, table by table */
+	brow = malloc((size_t)nb * (size_t)nsw + 1);
+	if (!brow) {
+		rc = -1;
+		goto out;
+	}
+	for (k = 0; k < nsw; k++) {
+		const struct lft *pt = g->ptab[k];
+
+		for (i = 0; i < nb; i++)
+			brow[(size_t)i * nsw + k] = pt && blid[i] <= pt->top ?
+							    pt->port[blid[i]] :
+							    0;
+	}
+	mload = sar_memo_loads(sw->o->memo);
+	for (e = 0; e < g->nlink; e++)
+		g->load[e] = mload[mlink[e]];
+	/* the loads of the trees that crossed: off, from every source
+	 * switch along its previous path */
+	for (i = 0; i < nb; i++) {
+		const uint8_t *r = brow + (size_t)i * nsw;
+
+		k = dest_of[blid[i]];
+		dest_target(sw, k, &t, &last);
+		if (k != weighs) {
+			dest_weights(sw, k, job_on, sw->w.add);
+			weighs = k;
+		}
+		for (e = 0; e < nsw; e++) {
+			uint64_t a = sw->w.add[e];
+			int u = e, n = 0;
+
+			while (a && u != t) {
+				int p = r[u], c = g->chan_first[u] + p, l;
+
+				if (p <= 0 || p > g->nports[u] || n++ > nsw)
+					goto inconsistent;
+				l = g->link_of[c];
+				if (l < 0) {
+					if (lost_to[c] < 0)
+						goto inconsistent;
+					u = lost_to[c];
+					continue;
+				}
+				if (g->load[l] < a)
+					goto inconsistent;
+				g->load[l] -= a;
+				u = g->lto[l];
+			}
+		}
+	}
+	/* the entries kept, whole tables (those of the trees that crossed
+	 * are all routed again), but for the LIDs of no destination */
+	for (k = 0; k < nsw; k++) {
+		const struct lft *pt = g->ptab[k];
+		struct lft *tb = lft_of_node(s, g->node[k]);
+		unsigned top;
+
+		if (!pt || !tb)
+			continue;
+		top = pt->top < tb->top ? pt->top : tb->top;
+		if (top > sw->maxlid)
+			top = sw->maxlid;
+		for (i = 0; i < nhole && hole[i] <= top; i++)
+			row[i] = tb->port[hole[i]];
+		memcpy(tb->port + 1, pt->port + 1, top);
+		for (i = 0; i < nhole && hole[i] <= top; i++)
+			tb->port[hole[i]] = row[i];
+	}
+	/* the distances to each switch with trees that crossed */
+	g->known_dist = calloc((size_t)nsw + 1, sizeof(int *));
+	if (!g->known_dist) {
+		rc = -1;
+		goto out;
+	}
+	for (t = 0; t < nsw; t++) {
+		const uint8_t *r;
+		int *d;
+
+		if (first_broken[t] < 0)
+			continue;
+		r = brow + (size_t)brow_of[first_broken[t]] * nsw;
+		d = malloc((size_t)nsw * sizeof(int));
+		if (d && memo_depths(g, r, t, d, sw->w.stack, b)) {
+			free(d); /* a search then */
+			d = NULL;
+		}
+		g->known_dist[t] = d;
+	}
+	sw->memo_lost = nlost;
+	sw->brow = brow;
+	sw->brow_of = brow_of;
+	brow = NULL;
+	brow_of = NULL;
+	rc = 1;
+	goto out;
+inconsistent:
+	/* not the memo's pass after all: from scratch */
+	for (e = 0; e < g->nlink; e++)
+		g->load[e] = 0;
+	memset(kept, 0, (size_t)sw->maxlid + 1);
+	rc = 0;
+out:
+	free(mlink);
+	free(lost_to);
+	free(dest_of);
+	free(guid);
+	free(brow_of);
+	free(blid);
+	free(hole);
+	free(row);
+	free(first_broken);
+	free(b);
+	free(brow);
+	free(lost);
+	return rc;
+}
+
 static void known_dist_free(struct graph *g)
 {
 	int k;
@@ -1474,8 +1839,14 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 	unsigned lid, i;
 
 	if (g->prev) {
+		int memo = 0;
+
 		kept = calloc((size_t)sw->maxlid + 1, 1);
-		if (!kept || keep_trees(sw, s, job_on, kept))
+		if (kept && sw->o->memo &&
+		    (memo = keep_memo(sw, s, job_on, kept)) < 0)
+			goto out;
+		sw->from_memo = memo;
+		if (!kept || (!memo && keep_trees(sw, s, job_on, kept)))
 			goto out;
 	}
 	for (k = 0; k < sw->nd; k++) {
@@ -1493,6 +1864,12 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 				dest_weights(sw, k, job_on, sw->w.add);
 			if (g->rip)
 				rip_up(g, s, lid, t, sw->w.add);
+			sw->w.prow =
+				sw->brow_of && lid <= sw->maxlid &&
+						sw->brow_of[lid] >= 0 ?
+					sw->brow + (size_t)sw->brow_of[lid] *
+							   (size_t)g->nsw :
+					NULL;
 			if (route_dest(g, s, lid, t, last, &sw->w))
 				goto out;
 		}
@@ -1501,6 +1878,7 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 	sw->updown = kept; /* for all_updown */
 	kept = NULL;
 out:
+	sw->w.prow = NULL;
 	flush_cols(g, s, &sw->w);
 	free(kept);
 	known_dist_free(g);
@@ -1582,6 +1960,8 @@ static void work_free(struct sar_work *sw)
 	free(sw->d);
 	free(sw->own);
 	free(sw->updown);
+	free(sw->brow);
+	free(sw->brow_of);
 	graph_free(&sw->g);
 }
 
@@ -2063,6 +2443,7 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 	uint8_t *keep = NULL;
 
 	if (all_updown(sw, L)) { /* one layer, acyclic */
+		sw->all_ud = 1;
 		r->layers = L->nsrc && L->ndl ? 1 : 0;
 		rc = 0;
 		goto out;
@@ -2197,6 +2578,60 @@ static int refuse_split(const struct fabric *f, struct osmre_err *err)
 	return rc;
 }
 
+/* What the loads' weights depend on (sar_memo.h): the destinations in
+ * order (GUID, port, LIDs, job), the CA ports and jobs per switch. */
+static uint64_t weights_digest(const struct sar_work *sw)
+{
+	uint64_t h = SAR_MEMO_HASH0, x[5];
+	int k;
+
+	for (k = 0; k < sw->nd; k++) {
+		const struct fab_node *n = &sw->f->nodes[sw->d[k].node];
+
+		x[0] = n->guid;
+		x[1] = (uint64_t)sw->d[k].port;
+		x[2] = n->ports[sw->d[k].port].lid;
+		x[3] = dest_nlids(sw, k);
+		x[4] = (uint64_t)(int64_t)sw->d[k].job;
+		h = sar_memo_hash(h, x, sizeof(x));
+	}
+	h = sar_memo_hash(h, sw->ncas_on, (size_t)sw->g.nsw * sizeof(int));
+	for (k = 0; k < sw->njobs; k++)
+		h = sar_memo_hash(h, sw->job_on[k],
+				  (size_t)sw->g.nsw * sizeof(int));
+	x[0] = (uint64_t)sw->nd;
+	x[1] = sw->maxlid;
+	x[2] = (uint64_t)sw->njobs;
+	x[3] = (uint64_t)sw->g.base_only;
+	x[4] = (uint64_t)sw->g.convex;
+	return sar_memo_hash(h, x, sizeof(x));
+}
+
+/*
+ * The pass into the memo (sar_memo.h) when its loads are those of its
+ * tables (ok: routed, no variant chosen after route_all) and its paths
+ * all go up, then down on hop distances (then a tree that crosses no
+ * lost link stays one of shortest paths, up-down); else the memo
+ * forgets.  (Out of memory, it forgets too: the next pass checks every
+ * tree.)
+ */
+static void remember(const struct sar_work *sw, const struct lft_set *s, int ok)
+{
+	const struct graph *g = &sw->g;
+	uint64_t *guid = NULL;
+	struct sar_links v;
+
+	if (!ok || !sw->all_ud || g->lw || !g->up || !g->nsw ||
+	    !(guid = malloc((size_t)g->nsw * sizeof(*guid)))) {
+		sar_memo_clear(sw->o->memo);
+		return;
+	}
+	links_view(g, guid, &v);
+	(void)sar_memo_save(sw->o->memo, &v, g->load, sw->weights, s, 1,
+			    sar_threads(sw, g->nsw));
+	free(guid);
+}
+
 int sar_route(const struct fabric *f, const struct sar_opts *o,
 	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
 {
@@ -2204,16 +2639,22 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (refuse_split(f, err))
+	if (refuse_split(f, err)) {
+		sar_memo_clear(o->memo); /* the tables in force are not its */
 		return -1;
+	}
 	if (work_init(&sw, f, o, r, err) || collect_cas(&sw, r) ||
 	    count_jobs(&sw, o->jobs))
 		goto oom;
 	/* SAR (or DFSSSP without jobs) */
 	sw.nd = order_dests(f, &sw.g, o->jobs, o->io, sw.ncas_on, sw.d);
-	if (sw.nd < 0 || route_all(&sw, s, sw.job_on))
+	if (sw.nd < 0)
+		goto oom;
+	sw.weights = weights_digest(&sw);
+	if (route_all(&sw, s, sw.job_on))
 		goto oom;
 	r->job_aware = o->jobs && o->jobs->njobs;
+	r->memo_lost = sw.from_memo ? sw.memo_lost : -1;
 	/* a stable re-route keeps the variant the previous tables came from */
 	if (r->job_aware && !o->prev && try_variants(&sw, s, r, err))
 		goto out;
@@ -2224,6 +2665,8 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 oom:
 	osmre_fail(err, "out of memory");
 out:
+	if (o->memo)
+		remember(&sw, s, rc == 0 && (!r->job_aware || o->prev));
 	work_free(&sw);
 	if (rc)
 		sar_result_free(r);

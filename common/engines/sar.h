@@ -49,6 +49,7 @@
 #include "guidlist.h"
 #include "jobs.h"
 #include "lft.h"
+#include "sar_memo.h"
 
 struct sar_opts {
 	int max_vls; /* layers allowed, 1..15 */
@@ -88,6 +89,14 @@ struct sar_opts {
 	 * routing.
 	 */
 	const struct lft_set *prev;
+	/*
+	 * What the last pass left (sar_memo.h), read by a stable re-route
+	 * and rewritten by every pass (emptied where it cannot serve): when
+	 * only switch links went away since, the trees are kept unless they
+	 * crossed one, and the loads come from the memo, without checking
+	 * every tree; the same tables as without it.  NULL: none.
+	 */
+	struct sar_memo *memo;
 };
 
 struct sar_result {
@@ -107,6 +116,9 @@ struct sar_result {
 	/* of those, routed again over any links, the last layer acyclic
 	 * (cdgroute.h); the others kept their up*-down* routes */
 	long cdg_lids;
+	/* a stable re-route from the memo (sar_opts.memo): the directed
+	 * switch links lost since its pass; -1: every tree checked */
+	long memo_lost;
 	/* layer of the path from CA port src (index into cas) to LID dlid:
 	 * layer[src * (maxlid + 1) + dlid]; NULL when every path is in
 	 * layer 0 (one layer: the array would be ncas * maxlid bytes of

@@ -3,12 +3,14 @@
 # sar's stable re-route inside OpenSM on PGFT(3;6,6,18;1,6,6;1,1,1), 648
 # hosts, no job file (issue 15: a full re-route changed 76.7 % of the
 # entries after one leaf uplink failed):
-#  - a leaf uplink goes down: the pass is a stable re-route (logged), at
-#    most 2 % of the entries change, the tables are valid, every path a
-#    shortest one, on one VL, and identical to
-#    `osmre route -e sar --previous` with the tables before;
+#  - a leaf uplink goes down: the pass is a stable re-route (logged) from
+#    the first pass's memo (its trees and loads), at most 2 % of the
+#    entries change, the tables are valid, every path a shortest one, on
+#    one VL, and identical to `osmre route -e sar --previous` with the
+#    tables before (which checks every tree, without a memo);
 #  - the link comes back: stable again (the routes that still lead one
-#    hop closer stay), valid, shortest, few entries changed;
+#    hop closer stay; every tree checked: the memo lacks the link), valid,
+#    shortest, few entries changed;
 #  - SIGUSR2 (the same topology, the same jobs): a full routing, the
 #    original tables again.
 set -u
@@ -42,6 +44,11 @@ s=$(count_log "stable re-route")
 console 'Unlink "S1_16_5_0"[8]'
 check "link down: a pass" wait_pass $((n + 1))
 check "link down: a stable re-route, logged" [ "$(count_log "stable re-route")" -gt "$s" ]
+# the first pass's memo served (sar_memo.h): the trees kept and their
+# loads without a check of every tree; the tables are still those of the
+# check (compared with osmre route --previous below)
+m=$(count_log "the last pass's trees and loads, 1 link(s) lost since")
+check "link down: the trees and loads of the last pass (its memo)" [ "$m" = 1 ]
 sleep 1
 read_lfts H_17_5 "$W/down.lfts"
 discover "$W/down.net"
@@ -63,6 +70,8 @@ check "link down: one VL" grep -q "sar: 1 virtual layer" "$W/off.err"
 n=$(passes)
 console 'ReLink "S1_16_5_0"[8]'
 check "relink: a pass" wait_pass $((n + 1))
+check "relink: a link the memo does not have: every tree checked" \
+	[ "$(count_log "the last pass's trees and loads")" = "$m" ]
 sleep 1
 read_lfts H_17_5 "$W/up.lfts"
 analyze up "$NET"

@@ -142,6 +142,21 @@ static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid, int th)
 	return j.T;
 }
 
+/* Switch k's table in force (*pt) and in s (*tb), and the last LID of
+ * both that sar routes (0: either missing). */
+static unsigned table_pair(const struct sar_work *sw, struct lft_set *s, int k,
+			   const struct lft **pt, struct lft **tb)
+{
+	unsigned top;
+
+	*pt = sw->g.ptab[k];
+	*tb = lft_of_node(s, sw->g.node[k]);
+	if (!*pt || !*tb)
+		return 0;
+	top = (*pt)->top < (*tb)->top ? (*pt)->top : (*tb)->top;
+	return top < sw->maxlid ? top : sw->maxlid;
+}
+
 /* Per LID, the destination (index into sw->d) it is a LID of, -1. */
 static void lid_dests(const struct sar_work *sw, int *dest_of)
 {
@@ -314,14 +329,11 @@ int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 	/* the kept entries, table by table: the previous ports, and on the
 	 * destination's own switch the port to it */
 	for (k = 0; k < nsw; k++) {
-		const struct lft *pt = g->ptab[k];
-		struct lft *tb = lft_of_node(s, g->node[k]);
-		unsigned top;
+		const struct lft *pt;
+		struct lft *tb;
+		unsigned top = table_pair(sw, s, k, &pt, &tb);
 
-		if (!pt || !tb)
-			continue;
-		top = pt->top < tb->top ? pt->top : tb->top;
-		for (lid = 1; lid <= top && lid <= sw->maxlid; lid++)
+		for (lid = 1; lid <= top; lid++)
 			if (kept[lid])
 				tb->port[lid] = pt->port[lid];
 	}
@@ -580,15 +592,12 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 	/* the entries kept, whole tables (those of the trees that crossed
 	 * are all routed again), but for the LIDs of no destination */
 	for (k = 0; k < nsw; k++) {
-		const struct lft *pt = g->ptab[k];
-		struct lft *tb = lft_of_node(s, g->node[k]);
-		unsigned top;
+		const struct lft *pt;
+		struct lft *tb;
+		unsigned top = table_pair(sw, s, k, &pt, &tb);
 
-		if (!pt || !tb)
+		if (!top)
 			continue;
-		top = pt->top < tb->top ? pt->top : tb->top;
-		if (top > sw->maxlid)
-			top = sw->maxlid;
 		for (i = 0; i < nhole && hole[i] <= top; i++)
 			row[i] = tb->port[hole[i]];
 		memcpy(tb->port + 1, pt->port + 1, top);

@@ -644,8 +644,9 @@ static long memo_pass(struct fabric *f, struct sar_opts *o,
  * The memo of the last pass (sar_memo.h): after links go, a stable
  * re-route from it gives the tables and layers of one that checks every
  * tree, twice in a row, with and without jobs; it does not serve when a
- * link comes back, when the tables in force are not its pass's, or after
- * a first pass with jobs (its tables are a variant's).
+ * link comes back, when a switch goes, when the tables in force are not
+ * its pass's, or after a first pass with jobs (its tables are a
+ * variant's).
  */
 static void test_stable_memo(void **state)
 {
@@ -701,6 +702,13 @@ static void test_stable_memo(void **state)
 		/* the links back: a link the memo does not have */
 		lft_set_free(&b);
 		assert_int_equal(memo_pass(whole, &o, &d, &b, &r), -1);
+		sar_result_free(&r);
+		/* a switch gone: not the memo's switches */
+		lft_set_free(&c);
+		assert_int_equal(degrade_remove(whole, DEGRADE_SWITCHES, 1,
+						&rng, &err),
+				 0);
+		assert_int_equal(memo_pass(whole, &o, &b, &c, &r), -1);
 		sar_result_free(&r);
 		lft_set_free(&a);
 		lft_set_free(&b);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sar's internals, shared by its routing (sar.c) and its stable
- * re-route (sar_stable.c): the switch graph, a destination's buffers, a
- * pass's work.  Not an interface: sar.h is.
+ * sar's internals, shared by its routing (sar.c), its stable re-route
+ * (sar_stable.c) and its layers (sar_layers.c): the switch graph, a
+ * destination's buffers, a pass's work.  Not an interface: sar.h is.
  */
 #ifndef OSMRE_SAR_INT_H
 #define OSMRE_SAR_INT_H
@@ -172,6 +172,11 @@ int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		   uint8_t *kept);
 int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 		  uint8_t *kept);
+/* The layers of the CA-to-CA paths of s into r (sar_layers.c): within
+ * sw->o->max_vls, the fallback layer taking what does not fit.  0, or -1
+ * with err (out of memory). */
+int sar_layer_paths(struct sar_work *sw, const struct lft_set *s,
+		    struct sar_result *r, struct osmre_err *err);
 /* What the loads' weights depend on, for the memo (sar_memo.h). */
 uint64_t sar_weights_digest(const struct sar_work *sw);
 /* The pass into o->memo when ok and it can serve a later pass; else the

@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sar's deadlock freedom (sar.h, sar_int.h): every (source CA port,
+ * destination LID) path of the tables gets a layer (SL, VL = SL) so that
+ * each layer's channel dependency graph is acyclic; within the budget,
+ * the destinations that do not fit go to the last layer (up*-down*,
+ * then cdgroute.h).  One layer without building the graph when every
+ * path goes up, then down (all_updown).
+ */
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cdgroute.h"
+#include "cycle.h"
+#include "parallel.h"
+#include "sar_int.h"
+#include "updn.h"
+
+struct deps {
+	size_t cap, n;
+	uint64_t *key; /* c1 << 32 | c2, UINT64_MAX empty */
+	int *count;
+	int **paths, *npaths, *cappaths;
+	int lists; /* keep each dependency's paths (to move them) */
+};
+
+static long dep_find(struct deps *d, uint64_t k, int insert)
+{
+	size_t i = (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 20) & (d->cap - 1);
+
+	while (d->key[i] != UINT64_MAX && d->key[i] != k)
+		i = (i + 1) & (d->cap - 1);
+	if (d->key[i] == UINT64_MAX) {
+		if (!insert)
+			return -1;
+		d->key[i] = k;
+		d->n++;
+	}
+	return (long)i;
+}
+
+static int deps_init(struct deps *d, size_t cap)
+{
+	size_t i;
+
+	for (d->cap = 1024; d->cap < cap * 2; d->cap *= 2)
+		;
+	d->n = 0;
+	d->key = malloc(d->cap * sizeof(*d->key));
+	d->count = calloc(d->cap, sizeof(int));
+	d->paths = calloc(d->cap, sizeof(int *));
+	d->npaths = calloc(d->cap, sizeof(int));
+	d->cappaths = calloc(d->cap, sizeof(int));
+	if (!d->key || !d->count || !d->paths || !d->npaths || !d->cappaths)
+		return -1;
+	for (i = 0; i < d->cap; i++)
+		d->key[i] = UINT64_MAX;
+	return 0;
+}
+
+static void deps_free(struct deps *d)
+{
+	size_t i;
+
+	for (i = 0; d->paths && i < d->cap; i++)
+		free(d->paths[i]);
+	free(d->key);
+	free(d->count);
+	free(d->paths);
+	free(d->npaths);
+	free(d->cappaths);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The channels of the path from switch cur (a source's leaf) to dlid. */
+static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
+		      unsigned dlid, int *ch, int max)
+{
+	const struct fabric *f = g->f;
+	int n = 0;
+
+	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH && n < max) {
+		const struct lft *t = lft_of_node(s, cur);
+		int op = t ? lft_get(t, dlid) : LFT_NONE, r;
+
+		if (op == LFT_NONE || op == 0 || op > f->nodes[cur].nports)
+			break;
+		r = f->nodes[cur].ports[op].rnode;
+		if (r < 0 || f->nodes[r].type != FAB_SWITCH)
+			break;
+		ch[n++] = g->chan_first[g->idx[cur]] + op;
+		cur = r;
+	}
+	return n;
+}
+
+/*
+ * The CA ports behind one switch have the same channels to a LID: a path
+ * of the layering is (source switch, destination LID), and its CA ports
+ * share its layer.
+ */
+struct layering {
+	const struct graph *g;
+	const struct lft_set *s;
+	struct sar_result *r;
+	unsigned *dlids; /* the CA LIDs */
+	int ndl;
+	int nsrc, *src_node; /* the source switches (fabric nodes) */
+	int *ca_src;	     /* per CA port of r: its source switch */
+	uint8_t *lay;	     /* [source switch][LID] */
+};
+
+/* Adds (or with sign -1 removes) path (src, dlid)'s dependencies. */
+static int path_deps(struct layering *L, struct deps *d, int src, unsigned dlid,
+		     int sign)
+{
+	int ch[256], n, i;
+	uint32_t pid = (uint32_t)(src * (L->r->maxlid + 1) + dlid);
+
+	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, 256);
+	for (i = 0; i + 1 < n; i++) {
+		long e =
+			dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
+				 sign > 0);
+
+		if (e < 0)
+			continue;
+		d->count[e] += sign;
+		if (sign > 0 && d->lists) {
+			if (d->npaths[e] == d->cappaths[e]) {
+				int nc =
+					d->cappaths[e] ? d->cappaths[e] * 2 : 4;
+				int *np = realloc(d->paths[e],
+						  (size_t)nc * sizeof(int));
+
+				if (!np)
+					return -1;
+				d->paths[e] = np;
+				d->cappaths[e] = nc;
+			}
+			d->paths[e][d->npaths[e]++] = (int)pid;
+		}
+	}
+	return 0;
+}
+
+/* An edge of the layer's dependency graph: its head, or -1 when none of
+ * its paths is left in the layer. */
+struct dep_walk {
+	const struct deps *d;
+	const long *out; /* position -> slot in d */
+};
+
+static long dep_head(void *ctx, long pos)
+{
+	const struct dep_walk *w = ctx;
+	long e = w->out[pos];
+
+	return w->d->count[e] ? (long)(w->d->key[e] & 0xffffffffu) : -1;
+}
+
+/* The dependencies of the layer's paths into d (its paths listed when
+ * lists), with the out-lists per channel in first/out. */
+static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
+		      long *first, long *it, long **out)
+{
+	const struct graph *g = L->g;
+	unsigned stride = L->r->maxlid + 1;
+	size_t i;
+	int src, k;
+
+	memset(d, 0, sizeof(*d));
+	if (deps_init(d, (size_t)g->nchan * 8))
+		goto fail;
+	d->lists = lists;
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] ==
+				    layer &&
+			    path_deps(L, d, src, L->dlids[k], 1))
+				goto fail;
+	free(*out);
+	*out = malloc((d->n + 1) * sizeof(long));
+	if (!*out)
+		goto fail;
+	memset(first, 0, ((size_t)g->nchan + 2) * sizeof(long));
+	for (i = 0; i < d->cap; i++)
+		if (d->key[i] != UINT64_MAX)
+			first[(d->key[i] >> 32) + 1]++;
+	for (k = 0; k < g->nchan; k++)
+		first[k + 1] += first[k];
+	memcpy(it, first, (size_t)g->nchan * sizeof(long));
+	for (i = 0; i < d->cap; i++)
+		if (d->key[i] != UINT64_MAX)
+			(*out)[it[d->key[i] >> 32]++] = (long)i;
+	return 0;
+fail:
+	deps_free(d);
+	return -1;
+}
+
+/*
+ * A cycle's weakest dependency (slot in d), the one with the fewest
+ * paths, or -1 when the layer is acyclic.  Finished channels stay
+ * finished between calls, as dependencies only go.
+ */
+static long weakest_in_cycle(const struct deps *d, const long *first,
+			     const long *out, int nchan, uint8_t *color,
+			     long *stack, long *it)
+{
+	struct dep_walk w = { d, out };
+	struct cycle c;
+	long k, best;
+
+	if (!cycle_find(nchan, first, dep_head, &w, color, stack, it, &c))
+		return -1;
+	best = out[it[stack[c.top - 1]] - 1]; /* the closing one */
+	for (k = c.top - c.len; k < c.top - 1; k++) {
+		long e = out[it[stack[k]] - 1];
+
+		if (d->count[e] < d->count[best])
+			best = e;
+	}
+	/* the search starts again: the channels left on its path unseen */
+	for (k = 0; k < c.top; k++)
+		color[stack[k]] = 0;
+	return best;
+}
+
+/* Every path to dl leaves the layers: to layer `to` (the fallback's),
+ * its dependencies in layer `layer` taken off d. */
+static void evict_dest(struct layering *L, struct deps *d, unsigned dl,
+		       int layer, int to)
+{
+	unsigned stride = L->r->maxlid + 1;
+	int src;
+
+	for (src = 0; src < L->nsrc; src++) {
+		uint8_t *ly = &L->lay[(size_t)src * stride + dl];
+
+		if (*ly == layer)
+			path_deps(L, d, src, dl, -1);
+		*ly = (uint8_t)to;
+	}
+}
+
+/*
+ * Cycles broken layer by layer from the assignment in L->lay; *over
+ * when a path had to go to layer max_vls (left there).  evict_at >= 0:
+ * in that layer a cycle's weakest dependency sends the destinations of
+ * its paths, all their paths, to layer evict_at + 1 (the fallback's),
+ * and the layering stops there.
+ */
+static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
+		       struct osmre_err *err)
+{
+	const struct graph *g = L->g;
+	struct sar_result *r = L->r;
+	int layer, src, k, rc = -1;
+	uint8_t *color = malloc((size_t)g->nchan + 1);
+	long *stack = malloc(((size_t)g->nchan + 1) * sizeof(long));
+	long *it = malloc(((size_t)g->nchan + 1) * sizeof(long));
+	long *first = malloc(((size_t)g->nchan + 2) * sizeof(long));
+	long *out = NULL;
+
+	*over = 0;
+	r->layers = 0;
+	if (!color || !stack || !it || !first)
+		goto oom;
+	for (layer = 0;; layer++) {
+		struct deps d = { 0 };
+		long moved = 0, e;
+		int any = 0;
+
+		for (src = 0; src < L->nsrc && !any; src++)
+			for (k = 0; k < L->ndl && !any; k++)
+				any = L->lay[(size_t)src * (r->maxlid + 1) +
+					     L->dlids[k]] == layer;
+		if (!any)
+			break;
+		if (layer >= max_vls) {
+			*over = 1;
+			break;
+		}
+		r->layers = layer + 1;
+		/* first without the path lists: most layers have no cycle */
+		if (layer_deps(L, layer, &d, 0, first, it, &out))
+			goto oom;
+		memset(color, 0, (size_t)g->nchan + 1);
+		e = weakest_in_cycle(&d, first, out, g->nchan, color, stack,
+				     it);
+		deps_free(&d);
+		if (e < 0) /* acyclic; a start may have put paths above */
+			continue;
+		if (layer_deps(L, layer, &d, 1, first, it, &out))
+			goto oom;
+		memset(color, 0, (size_t)g->nchan + 1);
+		while ((e = weakest_in_cycle(&d, first, out, g->nchan, color,
+					     stack, it)) >= 0) {
+			/* the weakest dependency's paths go one layer up */
+			int j;
+
+			for (j = 0; j < d.npaths[e]; j++) {
+				uint32_t pid = (uint32_t)d.paths[e][j];
+				int s2 = (int)(pid / (r->maxlid + 1));
+				unsigned dl = pid % (r->maxlid + 1);
+				uint8_t *ly =
+					&L->lay[(size_t)s2 * (r->maxlid + 1) +
+						dl];
+
+				if (*ly != layer)
+					continue;
+				moved++;
+				if (layer == evict_at) {
+					evict_dest(L, &d, dl, layer, layer + 1);
+					continue;
+				}
+				*ly = (uint8_t)(layer + 1);
+				path_deps(L, &d, s2, dl, -1);
+			}
+		}
+		deps_free(&d);
+		if (layer == evict_at) {
+			*over = moved > 0;
+			break;
+		}
+	}
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	free(color);
+	free(stack);
+	free(it);
+	free(first);
+	free(out);
+	return rc;
+}
+
+/*
+ * The layering's start: every path in layer 0, or (groups) by the
+ * direction between the groups of its two switches: towards a higher
+ * group in layer 0, a lower one in layer 1, inside a group in layer 0.
+ */
+static void start_layers(const struct sar_work *sw, struct layering *L,
+			 const int *group)
+{
+	unsigned stride = L->r->maxlid + 1;
+	int src, k;
+
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++) {
+			const struct lid_owner *o = &sw->own[L->dlids[k]];
+			int dsw = sw->f->nodes[o->node].ports[o->port].rnode;
+			int gs = group ? group[L->src_node[src]] : 0;
+			int gd = group && dsw >= 0 ? group[dsw] : 0;
+
+			L->lay[(size_t)src * stride + L->dlids[k]] =
+				(uint8_t)(gs > gd);
+		}
+}
+
+/*
+ * The budget overrun: every destination LID with a path in the last
+ * layer of the budget or above is routed up*-down* (updn.h) from every
+ * source, all its paths in that last layer, then again destination by
+ * destination over any links where the layer stays acyclic, by load
+ * (cdgroute.h).  The layers below only lose paths, so they stay acyclic;
+ * the last holds the fallback's paths alone.
+ */
+static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
+			  struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	unsigned stride = r->maxlid + 1;
+	uint8_t *want = calloc(stride, 1);
+	struct cdgroute_info ci;
+	int src, k;
+
+	if (!want)
+		return osmre_fail(err, "out of memory");
+	for (src = 0; src < L->nsrc; src++)
+		for (k = 0; k < L->ndl; k++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] >=
+			    budget - 1)
+				want[L->dlids[k]] = 1;
+	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
+			    NULL, err) ||
+	    cdg_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid, &ci,
+			   err)) {
+		free(want);
+		return -1;
+	}
+	r->cdg_lids = ci.rerouted;
+	for (k = 0; k < L->ndl; k++) {
+		if (!want[L->dlids[k]])
+			continue;
+		r->updn_lids++;
+		for (src = 0; src < L->nsrc; src++)
+			L->lay[(size_t)src * stride + L->dlids[k]] =
+				(uint8_t)(budget - 1);
+	}
+	r->layers = budget;
+	free(want);
+	return 0;
+}
+
+/* How many destination LIDs the fallback layer would take (a path in
+ * layer budget - 1 or above). */
+static long overflow_dests(const struct layering *L, int budget)
+{
+	unsigned stride = L->r->maxlid + 1;
+	long n = 0;
+	int src, k;
+
+	for (k = 0; k < L->ndl; k++)
+		for (src = 0; src < L->nsrc; src++)
+			if (L->lay[(size_t)src * stride + L->dlids[k]] >=
+			    budget - 1) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/* What the path from a switch to a LID does (all_updown). */
+enum { UD_BAD, UD_DOWN, UD_UPDOWN };
+
+/* all_updown's work, shared by its threads: LIDs in blocks of 64 (the
+ * tables' cache lines), per thread its own marks. */
+struct ud_job {
+	const struct sar_work *sw;
+	const struct layering *L;
+	const uint8_t *up;	/* per link: it climbs */
+	const int *src_sw;	/* per source: its switch */
+	const struct lft **tab; /* per switch */
+	int *seen, *cls, *st;	/* per thread, nsw + 1 each */
+	atomic_int ok;		/* no bad path found so far */
+};
+
+/* The paths to the LIDs dlids[64 b ..] from every source. */
+static void ud_block(void *arg, long b, int tid)
+{
+	struct ud_job *j = arg;
+	const struct graph *g = &j->sw->g;
+	const struct layering *L = j->L;
+	size_t m = (size_t)g->nsw + 1;
+	int *seen = j->seen + m * (size_t)tid, *cls = j->cls + m * (size_t)tid;
+	int *st = j->st + m * (size_t)tid, src, k, end = (int)b * 64 + 64;
+
+	if (end > L->ndl)
+		end = L->ndl;
+	for (k = (int)b * 64; k < end && atomic_load(&j->ok); k++) {
+		unsigned dl = L->dlids[k];
+
+		if (j->sw->updown && j->sw->updown[dl] == 2)
+			continue; /* known (keep_tree) */
+		for (src = 0; src < L->nsrc; src++) {
+			int u = j->src_sw[src], n = 0, c;
+
+			/* down the path to a switch classified for dl; st[]
+			 * holds the switches and the links they take */
+			while (seen[u] != k) {
+				int o = j->tab[u] ? lft_get(j->tab[u], dl) :
+						    LFT_NONE;
+				int l;
+
+				seen[u] = k;
+				cls[u] = -1; /* on this walk */
+				if (o == LFT_NONE || o == 0 ||
+				    o > g->nports[u] ||
+				    (l = g->link_of[g->chan_first[u] + o]) <
+					    0) {
+					cls[u] = UD_DOWN; /* the path ends */
+					break;
+				}
+				st[n++] = l;
+				u = g->l[l].to;
+			}
+			c = cls[u];
+			if (c < 0) /* a loop */
+				c = UD_BAD;
+			/* back up: each switch from the class of its next */
+			while (n--) {
+				int l = st[n];
+
+				if (j->up[l])
+					c = c == UD_BAD ? UD_BAD : UD_UPDOWN;
+				else
+					c = c == UD_DOWN ? UD_DOWN : UD_BAD;
+				cls[g->l[l].from] = c;
+			}
+			if (c == UD_BAD) {
+				atomic_store(&j->ok, 0);
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * 1 when every path of the layering goes up, then down, in the total
+ * order (fat-tree rank, node index): then no channel dependency leads
+ * from a down channel to an up one, ups climb and downs descend, and the
+ * graph is acyclic on one layer without being built (a fat tree's
+ * shortest paths; the dependencies are what costs at scale).  Per LID,
+ * each switch on a path is classified once (down only, up then down, or
+ * bad) from the class of its next switch: paths from many sources share
+ * their tails.  A loop is bad (the layering then says more).  The LIDs
+ * are shared among threads in blocks; the answer does not depend on them.
+ */
+static int all_updown(const struct sar_work *sw, const struct layering *L)
+{
+	const struct graph *g = &sw->g;
+	long blocks = (L->ndl + 63) / 64;
+	int th = sar_threads(sw, blocks > 0 ? blocks : 1);
+	size_t m = (size_t)g->nsw + 1;
+	int *seen = malloc(m * (size_t)th * sizeof(int));
+	int *cls = malloc(m * (size_t)th * sizeof(int));
+	int *st = malloc(m * (size_t)th * sizeof(int));
+	int *src_sw = malloc(((size_t)L->nsrc + 1) * sizeof(int));
+	const uint8_t *up = g->up;
+	const struct lft **tab = malloc(m * sizeof(*tab));
+	struct ud_job j = { sw, L, up, src_sw, tab, seen, cls, st, 0 };
+	int src, i, ok = 0;
+
+	if (!seen || !cls || !st || !src_sw || !up || !tab)
+		goto out;
+	for (i = 0; i < g->nsw; i++)
+		tab[i] = lft_of_node(L->s, g->node[i]);
+	for (i = 0; i < (int)m * th; i++)
+		seen[i] = -1; /* the LID index it was classified for */
+	for (src = 0; src < L->nsrc; src++)
+		src_sw[src] = g->idx[L->src_node[src]];
+	atomic_init(&j.ok, 1);
+	parallel_for(th, blocks, ud_block, &j);
+	ok = atomic_load(&j.ok);
+out:
+	free(seen);
+	free(cls);
+	free(st);
+	free(src_sw);
+	free(tab);
+	return ok;
+}
+
+/*
+ * Layers within budget.  On a fabric with groups (switch_groups), first
+ * from the groups' directions; then, or on any other fabric, from layer
+ * 0 when that start took more than 2 layers; the fewer layers kept.
+ * Over the budget, the fallback layer.
+ */
+static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
+			 struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
+	int over = 0, over2 = 0, layers, rc = -1, tries = 0, group_start;
+	const int *group = sw->g.group;
+	long ov, ov2;
+	uint8_t *keep = NULL;
+
+	if (all_updown(sw, L)) { /* one layer, acyclic */
+		sw->all_ud = 1;
+		r->layers = L->nsrc && L->ndl ? 1 : 0;
+		rc = 0;
+		goto out;
+	}
+	if (sw->g.ngroups > 1 && sw->g.ngroups < sw->g.nsw) {
+		start_layers(sw, L, group);
+		if (make_layers(L, budget, -1, &over, err))
+			goto out;
+		tries++;
+	}
+	group_start = tries;
+	if (tries && !over && r->layers <= 2)
+		goto done;
+	if (tries) {
+		keep = malloc(sz);
+		if (!keep) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+		memcpy(keep, L->lay, sz);
+	}
+	layers = r->layers;
+	ov = over ? overflow_dests(L, budget) : 0;
+	start_layers(sw, L, NULL);
+	if (make_layers(L, budget, -1, &over2, err))
+		goto out;
+	ov2 = over2 ? overflow_dests(L, budget) : 0;
+	/* the fewer destinations on the fallback, then the fewer layers */
+	if (tries && (ov2 > ov || (ov2 == ov && r->layers >= layers))) {
+		memcpy(L->lay, keep, sz); /* the groups' start was better */
+		r->layers = layers;
+		group_start = 1;
+	} else {
+		over = over2;
+	}
+done:
+	/* over the budget: again from the better start, now sending whole
+	 * destinations to the fallback layer from the last layer below it */
+	if (over && budget >= 2) {
+		/* (the groups' start needs 2 layers below the fallback's) */
+		start_layers(sw, L, group_start && budget >= 3 ? group : NULL);
+		if (make_layers(L, budget, budget - 2, &over, err))
+			goto out;
+	}
+	if (over && fallback_layer(sw, L, budget, err))
+		goto out;
+	rc = 0;
+out:
+	free(keep);
+	return rc;
+}
+
+/* The layers of the CA-to-CA paths of s (make_layers), into r->layer. */
+int sar_layer_paths(struct sar_work *sw, const struct lft_set *s,
+		    struct sar_result *r, struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	const struct lid_owner *own = sw->own;
+	struct layering L = { 0 };
+	int *src_of_sw = NULL, k, rc = -1;
+	unsigned lid;
+
+	L.dlids = malloc(((size_t)r->maxlid + 1) * sizeof(unsigned));
+	L.src_node = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
+	src_of_sw = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	if (!L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
+		goto oom;
+	for (lid = 1; lid <= r->maxlid; lid++)
+		if (own[lid].node >= 0 &&
+		    f->nodes[own[lid].node].type != FAB_SWITCH &&
+		    !(sw->o->base_only &&
+		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port],
+				   lid)))
+			L.dlids[L.ndl++] = lid;
+	L.g = &sw->g;
+	L.s = s;
+	L.r = r;
+	/* the CA ports behind one switch share its paths */
+	for (k = 0; k < sw->g.nsw; k++)
+		src_of_sw[k] = -1;
+	for (k = 0; k < r->ncas; k++) {
+		int t = sw->g.idx[f->nodes[r->ca_node[k]]
+					  .ports[r->ca_port[k]]
+					  .rnode];
+
+		if (src_of_sw[t] < 0) {
+			src_of_sw[t] = L.nsrc;
+			L.src_node[L.nsrc++] = sw->g.node[t];
+		}
+		L.ca_src[k] = src_of_sw[t];
+	}
+	L.lay = calloc((size_t)L.nsrc * (r->maxlid + 1) + 1, 1);
+	if (!L.lay)
+		goto oom;
+	if (assign_layers(sw, &L, sw->o->max_vls > 0 ? sw->o->max_vls : 8, err))
+		goto out;
+	/* one layer: no array (every path in layer 0; sar.h) */
+	if (r->layers > 1) {
+		r->layer = malloc((size_t)r->ncas * (r->maxlid + 1) + 1);
+		if (!r->layer)
+			goto oom;
+		for (k = 0; k < r->ncas; k++)
+			memcpy(r->layer + (size_t)k * (r->maxlid + 1),
+			       L.lay + (size_t)L.ca_src[k] * (r->maxlid + 1),
+			       r->maxlid + 1);
+	}
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	free(src_of_sw);
+	free(L.dlids);
+	free(L.src_node);
+	free(L.ca_src);
+	free(L.lay);
+	return rc;
+}

@@ -38,7 +38,12 @@
  *   fewer layers are kept.  More layers than max_vls is never a refusal:
  *   every destination LID with a path in layer max_vls - 1 or above is
  *   routed up*-down* (updn.h) from every source, in that last layer
- *   alone (paths longer, never deadlock).
+ *   alone (paths longer, never deadlock), then again by load where that
+ *   layer stays acyclic (cdgroute.h); and, with 2 layers or more, also
+ *   every destination so, spread over all the layers (the k-th on layer
+ *   k % max_vls, each layer acyclic on its own, as Nue spreads its
+ *   destinations over its VLs): the tables of the lower A2A risk kept
+ *   (risk.h; the last layer's on ties).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H
@@ -116,6 +121,13 @@ struct sar_result {
 	/* of those, routed again over any links, the last layer acyclic
 	 * (cdgroute.h); the others kept their up*-down* routes */
 	long cdg_lids;
+	/* over the budget (updn_lids > 0) with 2 layers or more: the A2A
+	 * risks (risk.h) of the last layer taking the destinations that do
+	 * not fit, and of every destination routed so, spread over all the
+	 * layers (the k-th on layer k % layers; Nue's way); spread: the
+	 * latter kept (its A2A lower), updn_lids then every destination */
+	long a2a_last, a2a_spread;
+	int spread;
 	/* a stable re-route from the memo (sar_opts.memo): the directed
 	 * switch links lost since its pass; -1: every tree checked */
 	long memo_lost;

@@ -15,6 +15,7 @@
 #include "cdgroute.h"
 #include "cycle.h"
 #include "parallel.h"
+#include "risk.h"
 #include "sar_int.h"
 #include "updn.h"
 
@@ -408,6 +409,127 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 	return 0;
 }
 
+/*
+ * The other way over the budget: every destination on up*-down* routes,
+ * then routed again by load (cdgroute.h), the k-th destination on layer
+ * k % budget, so that each layer holds a budget's share of them and its
+ * own acyclic graph (as Nue spreads its destinations over its VLs).
+ */
+static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
+			 struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	unsigned stride = r->maxlid + 1;
+	uint8_t *want = calloc(stride, 1);
+	struct cdgroute_info ci;
+	int src, k, layer;
+
+	if (!want)
+		return osmre_fail(err, "out of memory");
+	r->updn_lids = 0;
+	r->cdg_lids = 0;
+	for (layer = 0; layer < budget; layer++) {
+		memset(want, 0, stride);
+		for (k = layer; k < L->ndl; k += budget)
+			want[L->dlids[k]] = 1;
+		if (updn_route_lids(sw->f, (struct lft_set *)L->s, want,
+				    r->maxlid, NULL, err) ||
+		    cdg_route_lids(sw->f, (struct lft_set *)L->s, want,
+				   r->maxlid, &ci, err)) {
+			free(want);
+			return -1;
+		}
+		r->cdg_lids += ci.rerouted;
+		for (k = layer; k < L->ndl; k += budget) {
+			r->updn_lids++;
+			for (src = 0; src < L->nsrc; src++)
+				L->lay[(size_t)src * stride + L->dlids[k]] =
+					(uint8_t)layer;
+		}
+	}
+	r->layers = budget;
+	free(want);
+	return 0;
+}
+
+/* The entries of b into a (a clone of b's shape). */
+static void tables_set(struct lft_set *a, const struct lft_set *b)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		memcpy(a->t[i].port, b->t[i].port, (size_t)a->t[i].top + 1);
+}
+
+/* The tables' copies fallback_best makes, at most (else the last layer). */
+#define SPREAD_BYTES ((size_t)256 << 20)
+
+/*
+ * Over the budget, both ways: the last layer taking the destinations
+ * that do not fit (fallback_layer), and every destination spread over
+ * the budget (spread_layers); the tables and layers of the lower A2A
+ * risk kept (risk.h, as osmre analyze counts it; the last layer's on
+ * ties).  With one layer, or tables too large to copy twice, the last
+ * layer alone.
+ */
+static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
+			 struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	struct lft_set *s = (struct lft_set *)L->s;
+	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1, bytes = 0;
+	struct lft_set before = { 0 }, last = { 0 };
+	struct risk_order ord = { 0 };
+	uint8_t *lay0 = NULL, *lay1 = NULL;
+	long a_last, a_spread, updn, cdg;
+	int i, rc = -1;
+
+	for (i = 0; i < s->n; i++)
+		bytes += (size_t)s->t[i].top + 1;
+	if (budget < 2 || bytes > SPREAD_BYTES / 2)
+		return fallback_layer(sw, L, budget, err);
+	lay0 = malloc(sz);
+	lay1 = malloc(sz);
+	if (!lay0 || !lay1) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	memcpy(lay0, L->lay, sz);
+	if (lft_set_clone(s, &before, err) ||
+	    fallback_layer(sw, L, budget, err) ||
+	    risk_order_nid(sw->f, &ord, err) ||
+	    risk_a2a(sw->f, s, &ord, &a_last, err) ||
+	    lft_set_clone(s, &last, err))
+		goto out;
+	memcpy(lay1, L->lay, sz);
+	updn = r->updn_lids;
+	cdg = r->cdg_lids;
+	/* again from before the last layer: every destination spread */
+	tables_set(s, &before);
+	memcpy(L->lay, lay0, sz);
+	if (spread_layers(sw, L, budget, err) ||
+	    risk_a2a(sw->f, s, &ord, &a_spread, err))
+		goto out;
+	r->a2a_last = a_last;
+	r->a2a_spread = a_spread;
+	r->spread = a_spread < a_last;
+	if (!r->spread) {
+		tables_set(s, &last);
+		memcpy(L->lay, lay1, sz);
+		r->updn_lids = updn;
+		r->cdg_lids = cdg;
+	}
+	r->layers = budget;
+	rc = 0;
+out:
+	free(lay0);
+	free(lay1);
+	lft_set_free(&before);
+	lft_set_free(&last);
+	risk_order_free(&ord);
+	return rc;
+}
+
 /* How many destination LIDs the fallback layer would take (a path in
  * layer budget - 1 or above). */
 static long overflow_dests(const struct layering *L, int budget)
@@ -609,7 +731,7 @@ done:
 		if (make_layers(L, budget, budget - 2, &over, err))
 			goto out;
 	}
-	if (over && fallback_layer(sw, L, budget, err))
+	if (over && fallback_best(sw, L, budget, err))
 		goto out;
 	rc = 0;
 out:

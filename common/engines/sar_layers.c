@@ -461,71 +461,91 @@ static void tables_set(struct lft_set *a, const struct lft_set *b)
 		memcpy(a->t[i].port, b->t[i].port, (size_t)a->t[i].top + 1);
 }
 
-/* The tables' copies fallback_best makes, at most (else the last layer). */
+/* The tables' copy fallback_best makes, at most (else the last layer). */
 #define SPREAD_BYTES ((size_t)256 << 20)
 
+/* fallback_best's two ways, one per index: the tables of L[i], then
+ * their A2A risk. */
+struct ways_job {
+	struct sar_work *sw;
+	struct layering *L[2];
+	int budget;
+	const struct risk_order *ord;
+	long a2a[2];
+	int rc[2];
+	struct osmre_err err[2];
+};
+
+static void way_run(void *arg, long i, int tid)
+{
+	struct ways_job *j = arg;
+	struct layering *L = j->L[i];
+
+	(void)tid;
+	j->rc[i] = (i ? spread_layers : fallback_layer)(j->sw, L, j->budget,
+							&j->err[i]) ||
+		   risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i]);
+}
+
 /*
- * Over the budget, both ways: the last layer taking the destinations
- * that do not fit (fallback_layer), and every destination spread over
- * the budget (spread_layers); the tables and layers of the lower A2A
- * risk kept (risk.h, as osmre analyze counts it; the last layer's on
- * ties).  With one layer, or tables too large to copy twice, the last
- * layer alone.
+ * Over the budget, both ways, on two threads where sar has them (each on
+ * its own tables and layers: the same result either way): the last
+ * layer taking the destinations that do not fit (fallback_layer), and
+ * every destination spread over the budget (spread_layers); the tables
+ * and layers of the lower A2A risk kept (risk.h, as osmre analyze counts
+ * it; the last layer's on ties).  With one layer, or tables too large to
+ * copy, the last layer alone.
  */
 static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
 {
-	struct sar_result *r = L->r;
+	struct sar_result *r = L->r, r2 = *r;
 	struct lft_set *s = (struct lft_set *)L->s;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1, bytes = 0;
-	struct lft_set before = { 0 }, last = { 0 };
+	struct lft_set other = { 0 };
 	struct risk_order ord = { 0 };
-	uint8_t *lay0 = NULL, *lay1 = NULL;
-	long a_last, a_spread, updn, cdg;
+	struct layering L2 = *L;
+	struct ways_job j = { 0 };
 	int i, rc = -1;
 
 	for (i = 0; i < s->n; i++)
 		bytes += (size_t)s->t[i].top + 1;
-	if (budget < 2 || bytes > SPREAD_BYTES / 2)
+	if (budget < 2 || bytes > SPREAD_BYTES)
 		return fallback_layer(sw, L, budget, err);
-	lay0 = malloc(sz);
-	lay1 = malloc(sz);
-	if (!lay0 || !lay1) {
+	L2.lay = malloc(sz);
+	if (!L2.lay) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
-	memcpy(lay0, L->lay, sz);
-	if (lft_set_clone(s, &before, err) ||
-	    fallback_layer(sw, L, budget, err) ||
-	    risk_order_nid(sw->f, &ord, err) ||
-	    risk_a2a(sw->f, s, &ord, &a_last, err) ||
-	    lft_set_clone(s, &last, err))
+	memcpy(L2.lay, L->lay, sz);
+	if (lft_set_clone(s, &other, err) || risk_order_nid(sw->f, &ord, err))
 		goto out;
-	memcpy(lay1, L->lay, sz);
-	updn = r->updn_lids;
-	cdg = r->cdg_lids;
-	/* again from before the last layer: every destination spread */
-	tables_set(s, &before);
-	memcpy(L->lay, lay0, sz);
-	if (spread_layers(sw, L, budget, err) ||
-	    risk_a2a(sw->f, s, &ord, &a_spread, err))
-		goto out;
-	r->a2a_last = a_last;
-	r->a2a_spread = a_spread;
-	r->spread = a_spread < a_last;
-	if (!r->spread) {
-		tables_set(s, &last);
-		memcpy(L->lay, lay1, sz);
-		r->updn_lids = updn;
-		r->cdg_lids = cdg;
+	L2.s = &other;
+	L2.r = &r2;
+	j = (struct ways_job){ .sw = sw,
+			       .L = { L, &L2 },
+			       .budget = budget,
+			       .ord = &ord };
+	parallel_for(sar_threads(sw, 2), 2, way_run, &j);
+	for (i = 0; i < 2; i++)
+		if (j.rc[i]) {
+			*err = j.err[i];
+			goto out;
+		}
+	r->a2a_last = j.a2a[0];
+	r->a2a_spread = j.a2a[1];
+	r->spread = j.a2a[1] < j.a2a[0];
+	if (r->spread) {
+		tables_set(s, &other);
+		memcpy(L->lay, L2.lay, sz);
+		r->updn_lids = r2.updn_lids;
+		r->cdg_lids = r2.cdg_lids;
 	}
 	r->layers = budget;
 	rc = 0;
 out:
-	free(lay0);
-	free(lay1);
-	lft_set_free(&before);
-	lft_set_free(&last);
+	free(L2.lay);
+	lft_set_free(&other);
 	risk_order_free(&ord);
 	return rc;
 }

@@ -365,6 +365,37 @@ static void start_layers(const struct sar_work *sw, struct layering *L,
 }
 
 /*
+ * The destination LIDs marked in want, which are to share one layer:
+ * up*-down* routes from every source (updn.h), then each routed again by
+ * load where the layer stays acyclic (cdgroute.h); all their paths on
+ * that layer, counted in r->updn_lids and r->cdg_lids.
+ */
+static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
+		   int layer, struct osmre_err *err)
+{
+	struct sar_result *r = L->r;
+	unsigned stride = r->maxlid + 1;
+	struct cdgroute_info ci;
+	int src, k;
+
+	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
+			    NULL, err) ||
+	    cdg_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid, &ci,
+			   err))
+		return -1;
+	r->cdg_lids += ci.rerouted;
+	for (k = 0; k < L->ndl; k++) {
+		if (!want[L->dlids[k]])
+			continue;
+		r->updn_lids++;
+		for (src = 0; src < L->nsrc; src++)
+			L->lay[(size_t)src * stride + L->dlids[k]] =
+				(uint8_t)layer;
+	}
+	return 0;
+}
+
+/*
  * The budget overrun: every destination LID with a path in the last
  * layer of the budget or above is routed up*-down* (updn.h) from every
  * source, all its paths in that last layer, then again destination by
@@ -378,8 +409,7 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
 	uint8_t *want = calloc(stride, 1);
-	struct cdgroute_info ci;
-	int src, k;
+	int src, k, rc;
 
 	if (!want)
 		return osmre_fail(err, "out of memory");
@@ -388,25 +418,12 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 			if (L->lay[(size_t)src * stride + L->dlids[k]] >=
 			    budget - 1)
 				want[L->dlids[k]] = 1;
-	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
-			    NULL, err) ||
-	    cdg_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid, &ci,
-			   err)) {
-		free(want);
-		return -1;
-	}
-	r->cdg_lids = ci.rerouted;
-	for (k = 0; k < L->ndl; k++) {
-		if (!want[L->dlids[k]])
-			continue;
-		r->updn_lids++;
-		for (src = 0; src < L->nsrc; src++)
-			L->lay[(size_t)src * stride + L->dlids[k]] =
-				(uint8_t)(budget - 1);
-	}
+	r->updn_lids = 0;
+	r->cdg_lids = 0;
+	rc = by_load(sw, L, want, budget - 1, err);
 	r->layers = budget;
 	free(want);
-	return 0;
+	return rc;
 }
 
 /*
@@ -421,35 +438,21 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
 	uint8_t *want = calloc(stride, 1);
-	struct cdgroute_info ci;
-	int src, k, layer;
+	int k, layer, rc = 0;
 
 	if (!want)
 		return osmre_fail(err, "out of memory");
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
-	for (layer = 0; layer < budget; layer++) {
+	for (layer = 0; layer < budget && !rc; layer++) {
 		memset(want, 0, stride);
 		for (k = layer; k < L->ndl; k += budget)
 			want[L->dlids[k]] = 1;
-		if (updn_route_lids(sw->f, (struct lft_set *)L->s, want,
-				    r->maxlid, NULL, err) ||
-		    cdg_route_lids(sw->f, (struct lft_set *)L->s, want,
-				   r->maxlid, &ci, err)) {
-			free(want);
-			return -1;
-		}
-		r->cdg_lids += ci.rerouted;
-		for (k = layer; k < L->ndl; k += budget) {
-			r->updn_lids++;
-			for (src = 0; src < L->nsrc; src++)
-				L->lay[(size_t)src * stride + L->dlids[k]] =
-					(uint8_t)layer;
-		}
+		rc = by_load(sw, L, want, layer, err);
 	}
 	r->layers = budget;
 	free(want);
-	return 0;
+	return rc;
 }
 
 /* The entries of b into a (a clone of b's shape). */

@@ -970,7 +970,7 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 
 /* The entries of s0 into s, table by table (s0 bound to the same
  * fabric). */
-static void tables_copy(struct lft_set *s, const struct lft_set *s0)
+void sar_tables_copy(struct lft_set *s, const struct lft_set *s0)
 {
 	int i;
 
@@ -1045,14 +1045,14 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
-	tables_copy(s, dfs);
+	sar_tables_copy(s, dfs);
 	r->risk_trees = -1;
 	if (lft_set_clone(s, &keep, err) ||
 	    efi_polish(f, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
 	    (w = within_risks(f, s, &ord, ref, err)) < 0)
 		goto out;
 	if (!w)
-		tables_copy(s, &keep);
+		sar_tables_copy(s, &keep);
 	rc = 0;
 out:
 	risk_guard_free(g);
@@ -1105,7 +1105,7 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 		}
 		if (ev.max < ej.max) {
 			ej = ev;
-			tables_copy(s, &s0);
+			sar_tables_copy(s, &s0);
 			r->job_aware = v ? 1 : 0;
 		}
 	}

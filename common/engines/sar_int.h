@@ -155,6 +155,9 @@ static inline void dest_weights(const struct sar_work *sw, int k, int **job_on,
 							    sw->ncas_on[i]);
 }
 
+/* The entries of s0 into s, table by table (s0 bound to the same
+ * fabric; sar.c). */
+void sar_tables_copy(struct lft_set *s, const struct lft_set *s0);
 /* Threads for sar's parallel parts, at most n (sar.c). */
 int sar_threads(const struct sar_work *sw, long n);
 

@@ -455,15 +455,6 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	return rc;
 }
 
-/* The entries of b into a (a clone of b's shape). */
-static void tables_set(struct lft_set *a, const struct lft_set *b)
-{
-	int i;
-
-	for (i = 0; i < a->n; i++)
-		memcpy(a->t[i].port, b->t[i].port, (size_t)a->t[i].top + 1);
-}
-
 /* The tables' copy fallback_best makes, at most (else the last layer). */
 #define SPREAD_BYTES ((size_t)256 << 20)
 
@@ -539,7 +530,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	r->a2a_spread = j.a2a[1];
 	r->spread = j.a2a[1] < j.a2a[0];
 	if (r->spread) {
-		tables_set(s, &other);
+		sar_tables_copy(s, &other);
 		memcpy(L->lay, L2.lay, sz);
 		r->updn_lids = r2.updn_lids;
 		r->cdg_lids = r2.cdg_lids;

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* What sar remembers of its last pass (sar_memo.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "parallel.h"
 #include "sar_memo.h"
 
 struct sar_memo {
+	uint64_t key; /* of the digests, kept across clears */
 	int valid;
 	int all_ud;
 	uint64_t weights;
@@ -23,13 +27,29 @@ struct sar_memo {
 
 struct sar_memo *sar_memo_new(void)
 {
-	return calloc(1, sizeof(struct sar_memo));
+	struct sar_memo *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	/* a short read leaves the key less random, never wrong */
+	if (getrandom(&m->key, sizeof(m->key), 0) != sizeof(m->key))
+		m->key ^= (uint64_t)(uintptr_t)m ^ (uint64_t)time(NULL);
+	m->key ^= SAR_MEMO_HASH0;
+	return m;
+}
+
+uint64_t sar_memo_key(const struct sar_memo *m)
+{
+	return m ? m->key : SAR_MEMO_HASH0;
 }
 
 void sar_memo_clear(struct sar_memo *m)
 {
+	uint64_t key;
+
 	if (!m)
 		return;
+	key = m->key;
 	free(m->guid);
 	free(m->nports);
 	free(m->chan_first);
@@ -39,6 +59,7 @@ void sar_memo_clear(struct sar_memo *m)
 	free(m->load);
 	free(m->table);
 	memset(m, 0, sizeof(*m));
+	m->key = key;
 }
 
 void sar_memo_free(struct sar_memo *m)
@@ -69,6 +90,7 @@ uint64_t sar_memo_hash(uint64_t h, const void *p, size_t n)
 }
 
 struct digest_job {
+	uint64_t key;
 	const struct sar_links *g;
 	const struct lft_set *s;
 	uint64_t *out;
@@ -81,16 +103,16 @@ static void digest_switch(void *arg, long k, int tid)
 	const struct lft *t = lft_of_node(j->s, j->g->node[k]);
 
 	(void)tid;
-	j->out[k] = t ? sar_memo_hash(SAR_MEMO_HASH0 + t->top, t->port,
+	j->out[k] = t ? sar_memo_hash(j->key + t->top, t->port,
 				      (size_t)t->top + 1) :
 			0;
 }
 
 /* Every switch's table digest into out (nsw entries). */
-static void digests(const struct sar_links *g, const struct lft_set *s,
-		    int threads, uint64_t *out)
+static void digests(uint64_t key, const struct sar_links *g,
+		    const struct lft_set *s, int threads, uint64_t *out)
 {
-	struct digest_job j = { g, s, out };
+	struct digest_job j = { key, g, s, out };
 
 	parallel_for(threads > 0 ? threads : parallel_default_threads(), g->nsw,
 		     digest_switch, &j);
@@ -130,7 +152,7 @@ int sar_memo_save(struct sar_memo *m, const struct sar_links *g,
 	if (g->up)
 		memcpy(m->up, g->up, (size_t)g->nlink);
 	memcpy(m->load, load, (size_t)g->nlink * sizeof(*m->load));
-	digests(g, s, threads, m->table);
+	digests(m->key, g, s, threads, m->table);
 	m->weights = weights;
 	m->all_ud = all_ud;
 	m->valid = 1;
@@ -177,7 +199,7 @@ int sar_memo_match(const struct sar_memo *m, const struct sar_links *g,
 	dig = malloc(((size_t)g->nsw + 1) * sizeof(*dig));
 	if (!dig)
 		return -1;
-	digests(g, prev, threads, dig);
+	digests(m->key, g, prev, threads, dig);
 	if (memcmp(dig, m->table, (size_t)g->nsw * sizeof(*dig)))
 		goto out;
 	/* the memo's links gone: g has nothing at their channel */

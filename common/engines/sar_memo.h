@@ -52,12 +52,15 @@ struct sar_memo *sar_memo_new(void);
 /* Forgets what it holds (the next pass checks every tree). */
 void sar_memo_clear(struct sar_memo *m);
 void sar_memo_free(struct sar_memo *m);
+/* The memo's random digest key (SAR_MEMO_HASH0 for NULL). */
+uint64_t sar_memo_key(const struct sar_memo *m);
 /* 1 when it holds a pass. */
 int sar_memo_valid(const struct sar_memo *m);
 
-/* A 64-bit digest of n bytes, 8 at a time, from h (start:
- * SAR_MEMO_HASH0); not for adversaries: the tables and weights come from
- * the pass itself. */
+/* A 64-bit digest of n bytes, 8 at a time, from h (start: the memo's
+ * key, sar_memo_key).  Not a cryptographic hash: the key, drawn at random
+ * per memo, keeps a switch that reports chosen LFT blocks from aiming at
+ * a collision it cannot compute. */
 #define SAR_MEMO_HASH0 0xcbf29ce484222325ull
 uint64_t sar_memo_hash(uint64_t h, const void *p, size_t n);
 

@@ -657,7 +657,7 @@ out:
  * order (GUID, port, LIDs, job), the CA ports and jobs per switch. */
 uint64_t sar_weights_digest(const struct sar_work *sw)
 {
-	uint64_t h = SAR_MEMO_HASH0, x[5];
+	uint64_t h = sar_memo_key(sw->o->memo), x[5];
 	int k;
 
 	for (k = 0; k < sw->nd; k++) {

@@ -143,15 +143,23 @@ void jobfile_report(struct osmre *p, const struct jobs *jobs,
 			res->risk_a2a, res->risk_sp,
 			res->risk_trees < 0 ? 0 : res->risk_trees,
 			res->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
-	if (res->updn_lids && res->spread)
+	if (res->updn_lids && res->way != SAR_WAY_LAST)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: over sar_max_vls: every destination LID (%ld) routed by load, spread over the %d layers, each acyclic (%ld on new trees, the others up*/down*): A2A %ld, against %ld with the last layer alone\n",
-			res->updn_lids, res->layers, res->cdg_lids,
-			res->a2a_spread, res->a2a_last);
+			"osmre: sar: over sar_max_vls: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)\n",
+			res->updn_lids, res->layers,
+			res->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
+			res->cdg_lids);
 	else if (res->updn_lids)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: sar: over sar_max_vls: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
 			res->updn_lids, res->cdg_lids);
+	if (res->updn_lids && res->way_a2a[SAR_WAY_LID] > 0)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: sar: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld\n",
+			res->way_a2a[SAR_WAY_LAST], res->way_rp[SAR_WAY_LAST],
+			res->way_a2a[SAR_WAY_LID], res->way_rp[SAR_WAY_LID],
+			res->way_a2a[SAR_WAY_GROUPS],
+			res->way_rp[SAR_WAY_GROUPS]);
 }
 
 void jobfile_free(struct osmre *p)

@@ -7,16 +7,19 @@
  * (valid, acyclic, never over the budget; a split fabric refused).
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "components.h"
 #include "congestion.h"
 #include "degrade.h"
 #include "dragonfly.h"
 #include "lids.h"
 #include "sar.h"
+#include "swpart.h"
 #include "updn.h"
 #include "testutil.h"
 
@@ -379,29 +382,41 @@ static void test_minimal_routes(void **state)
 }
 
 /*
- * Over the budget on 2 layers or more, sar kept the tables of the lower
- * A2A risk of its two ways (sar.h): the one kept is the analyzer's A2A
- * of the tables (congestion.h, all pairs), the other not lower.
+ * Over the budget on 2 layers or more, sar kept the tables of one of its
+ * ways (sar.h): their A2A and RP risks are the analyzer's for the tables
+ * (congestion.h: all pairs, and the median of 100 random permutations,
+ * seed 1), and no other way has a lower worst ratio to the ways' best,
+ * max(a2a / a2a_min, rp / rp_min) (the A2A decides ties).
  */
-static void check_spread(const struct fabric *f, const struct lft_set *s,
-			 const struct sar_result *r, int *spread, int *last)
+static void check_ways(const struct fabric *f, const struct lft_set *s,
+		       const struct sar_result *r, int *wins)
 {
 	struct cong_order o;
 	struct cong_result cr;
 	struct osmre_err err;
-	long kept = r->spread ? r->a2a_spread : r->a2a_last;
-	long other = r->spread ? r->a2a_last : r->a2a_spread;
+	int k = r->way, i, n = 0;
+	double amin = 1e18, rmin = 1e18, sk;
 
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
 	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, r->way_a2a[k]);
+	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, r->way_rp[k]);
 	cong_order_free(&o);
-	assert_int_equal(cr.risk, kept);
-	if (r->spread)
-		assert_true(kept < other);
-	else
-		assert_true(kept <= other);
-	*spread += r->spread;
-	*last += !r->spread;
+	for (i = 0; i < SAR_WAYS && r->way_a2a[i] > 0; i++, n++) {
+		amin = r->way_a2a[i] < amin ? (double)r->way_a2a[i] : amin;
+		rmin = r->way_rp[i] < rmin ? (double)r->way_rp[i] : rmin;
+	}
+	assert_true(n >= 2 && k < n);
+	sk = fmax(r->way_a2a[k] / amin, r->way_rp[k] / rmin);
+	for (i = 0; i < n; i++) {
+		double si = fmax(r->way_a2a[i] / amin, r->way_rp[i] / rmin);
+
+		assert_true(sk <= si);
+		if (sk == si)
+			assert_true(r->way_a2a[k] <= r->way_a2a[i]);
+	}
+	wins[k]++;
 }
 
 /*
@@ -416,7 +431,7 @@ static void test_vl_budget(void **state)
 			       .hosts = 3,
 			       .global = 3 };
 	int pct, seed, vls, routed = 0, refused = 0, fellback = 0;
-	int spread = 0, last = 0;
+	int wins[SAR_WAYS] = { 0 };
 	long cdg = 0;
 
 	(void)state;
@@ -477,17 +492,76 @@ static void test_vl_budget(void **state)
 				fellback += r.updn_lids > 0;
 				cdg += r.cdg_lids;
 				if (r.updn_lids && vls >= 2)
-					check_spread(f, &s, &r, &spread, &last);
+					check_ways(f, &s, &r, wins);
 				sar_result_free(&r);
 				lft_set_free(&s);
 			}
 			fabric_free(f);
 		}
-	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget, %ld destinations routed by load; on 2-3 VLs, the last layer kept %d times, every destination spread %d times), %d split and refused\n",
-	       routed, fellback, cdg, last, spread, refused);
+	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget, %ld destinations routed by load; on 2-3 VLs, the last layer kept %d times, every destination spread by LID %d times, by groups %d times), %d split and refused\n",
+	       routed, fellback, cdg, wins[SAR_WAY_LAST], wins[SAR_WAY_LID],
+	       wins[SAR_WAY_GROUPS], refused);
 	assert_true(routed > 0 && fellback > 0 && refused > 0 && cdg > 0);
-	/* both ways win somewhere: the choice is made */
-	assert_true(spread > 0 && last > 0);
+	/* the ways win somewhere each: the choice is made */
+	assert_true(wins[SAR_WAY_LAST] > 0 && wins[SAR_WAY_LID] > 0 &&
+		    wins[SAR_WAY_GROUPS] > 0);
+}
+
+/*
+ * switch_partition on the 7x6 dragonfly: every switch in one of k parts,
+ * each part about 1/k of the CA ports (within one group's with groups,
+ * one switch's without), groups whole when given; k < 1 refused.
+ */
+static void test_partition(void **state)
+{
+	struct df_params p = { .groups = 7,
+			       .routers = 6,
+			       .hosts = 3,
+			       .global = 3 };
+	struct osmre_err err;
+	struct fabric *f;
+	int *part, *group, k, v, g, use;
+
+	(void)state;
+	assert_int_equal(df_build(&p, &f, &err), 0);
+	part = malloc((size_t)f->nnodes * sizeof(int));
+	group = malloc((size_t)f->nnodes * sizeof(int));
+	assert_non_null(part);
+	assert_non_null(group);
+	assert_int_equal(switch_groups(f, group), 7);
+	for (use = 0; use < 2; use++)
+		for (k = 1; k <= 4; k++) {
+			long cas[4] = { 0 }, total = 0, slack = use ? 18 : 3;
+
+			assert_int_equal(switch_partition(f, use ? group : NULL,
+							  k, part, &err),
+					 0);
+			for (v = 0; v < f->nnodes; v++) {
+				const struct fab_node *n = &f->nodes[v];
+
+				if (!fab_is_switch(n)) {
+					assert_int_equal(part[v], -1);
+					continue;
+				}
+				assert_true(part[v] >= 0 && part[v] < k);
+				cas[part[v]] += p.hosts;
+				total += p.hosts;
+				if (!use)
+					continue;
+				for (g = 0; g < f->nnodes; g++)
+					if (fab_is_switch(&f->nodes[g]) &&
+					    group[g] == group[v])
+						assert_int_equal(part[g],
+								 part[v]);
+			}
+			for (g = 0; g < k; g++)
+				assert_true(labs(cas[g] - total / k) <= slack);
+		}
+	assert_int_equal(switch_partition(f, NULL, 0, part, &err), -1);
+	assert_non_null(strstr(err.msg, "0 parts"));
+	free(part);
+	free(group);
+	fabric_free(f);
 }
 
 int main(void)
@@ -497,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_minimal_routes),
 		cmocka_unit_test(test_vl_budget),
+		cmocka_unit_test(test_partition),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,18 +92,23 @@ static void report(const struct engine *e, const struct jobs *jobs,
 			e->name, sr->risk_a2a, sr->risk_sp,
 			sr->risk_trees < 0 ? 0 : sr->risk_trees,
 			sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
-	if (r->layers.have && sr->updn_lids && sr->spread)
+	if (r->layers.have && sr->updn_lids && sr->way != SAR_WAY_LAST)
 		fprintf(stderr,
-			"%s: over the VL budget: every destination LID (%ld) routed by load, spread over the %d layers, each acyclic (%ld on new trees, the others up*/down*): A2A %ld, against %ld with the last layer alone\n",
-			e->name, sr->updn_lids, sr->layers, sr->cdg_lids,
-			sr->a2a_spread, sr->a2a_last);
+			"%s: over the VL budget: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)\n",
+			e->name, sr->updn_lids, sr->layers,
+			sr->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
+			sr->cdg_lids);
 	else if (r->layers.have && sr->updn_lids)
 		fprintf(stderr,
-			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*%s\n",
-			e->name, sr->updn_lids, sr->cdg_lids,
-			sr->a2a_last ?
-				" (A2A lower than spread over every layer)" :
-				"");
+			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
+			e->name, sr->updn_lids, sr->cdg_lids);
+	if (r->layers.have && sr->updn_lids && sr->way_a2a[SAR_WAY_LID] > 0)
+		fprintf(stderr,
+			"%s: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld\n",
+			e->name, sr->way_a2a[SAR_WAY_LAST],
+			sr->way_rp[SAR_WAY_LAST], sr->way_a2a[SAR_WAY_LID],
+			sr->way_rp[SAR_WAY_LID], sr->way_a2a[SAR_WAY_GROUPS],
+			sr->way_rp[SAR_WAY_GROUPS]);
 	if (r->has_escape)
 		fprintf(stderr,
 			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",

@@ -669,8 +669,8 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	return 0;
 }
 
-/* Passes over the destinations (cdgroute.h). */
-#define CDG_PASSES 2
+/* Passes over the destinations at most (cdgroute.h). */
+#define CDG_PASSES 4
 
 /* The entries of the n LIDs dl at every switch, out of the tables into
  * keep, or back. */
@@ -741,8 +741,8 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
-	/* each destination against the loads of every other: twice, the
-	 * second pass kept when its A2A risk is lower */
+	/* each destination against the loads of every other: up to
+	 * CDG_PASSES times, while a pass lowers the A2A risk */
 	for (lid = 1; lid <= max && lid <= top; lid++) {
 		const struct fab_port *pt;
 		int dn = own[lid].node;

@@ -17,11 +17,11 @@
  *    the rest of the tree is there;
  *  - when some switch cannot join, the destination keeps its routes
  *    (their dependencies go back: the graph was acyclic with them);
- *  - twice over the destinations (the first ones routed before the
- *    others' loads were known), the second pass kept when its A2A risk
- *    on the switch links (risk_a2a, risk.h: as osmre analyze counts it,
- *    the lesser of distinct sources and destinations over a link) is
- *    lower.
+ *  - up to four times over the destinations (the first ones routed
+ *    before the others' loads were known), for as long as a pass lowers
+ *    the A2A risk on the switch links (risk_a2a, risk.h: as osmre
+ *    analyze counts it, the lesser of distinct sources and destinations
+ *    over a link); the tables of the lowest kept.
  *
  * A link refused because its dependency would close a cycle keeps the
  * cycle's path; when the same dependency comes up for a later

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmodc.h"
+#include "rng.h"
 
 /* The switches, their channels (switch, port) and the tables. */
 struct walk {
@@ -276,6 +277,63 @@ int risk_sp(const struct fabric *f, const struct lft_set *s,
 		}
 	walk_free(&w);
 	*sp = best;
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+int risk_rp(const struct fabric *f, const struct lft_set *s,
+	    const struct risk_order *o, int nperm, uint64_t seed, long *rp,
+	    struct osmre_err *err)
+{
+	struct walk w;
+	long *worst = malloc(((size_t)nperm + 1) * sizeof(long));
+	int *perm = malloc(((size_t)o->n + 1) * sizeof(int));
+	int i, k;
+
+	if (!worst || !perm || walk_init(&w, f, s)) {
+		if (worst && perm)
+			walk_free(&w);
+		free(worst);
+		free(perm);
+		return osmre_fail(err, "out of memory");
+	}
+	for (k = 0; k < nperm; k++) {
+		struct rng r;
+
+		/* as osmre analyze draws them (congestion.c) */
+		rng_seed(&r, seed + (uint64_t)k);
+		for (i = 0; i < o->n; i++)
+			perm[i] = i;
+		for (i = o->n - 1; i > 0; i--) {
+			int t = (int)rng_below(&r, (uint64_t)i + 1),
+			    v = perm[i];
+
+			perm[i] = perm[t];
+			perm[t] = v;
+		}
+		worst[k] = 1;
+		for (i = 0; i < o->n; i++) {
+			long m;
+
+			if (perm[i] == i)
+				continue;
+			m = route_count(&w, w.idx[o->sw[i]], o->lid[perm[i]],
+					k + 1);
+			if (m > worst[k])
+				worst[k] = m;
+		}
+	}
+	qsort(worst, (size_t)nperm, sizeof(long), cmp_long);
+	*rp = nperm > 0 ? worst[(nperm - 1) / 2] : 1;
+	walk_free(&w);
+	free(worst);
+	free(perm);
 	return 0;
 }
 

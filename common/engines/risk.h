@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The all-to-all (A2A) and shift (SP) congestion risks of a set of
- * tables, for an engine's own choices: the same figures as osmre analyze
- * (congestion.h), taken on the switch-to-switch links (the links to and
- * from CA ports carry a risk of 1 in both patterns).  A link's A2A risk is
+ * The all-to-all (A2A), shift (SP) and random permutation (RP) congestion
+ * risks of a set of tables, for an engine's own choices: the same figures
+ * as osmre analyze (congestion.h), taken on the switch-to-switch links
+ * (the links to and from CA ports carry a risk of 1 in these patterns).  A link's A2A risk is
  * the lesser of the distinct source CA ports and the distinct destination
  * CA ports whose routes cross it; a shift permutation's, the routes that
  * cross it (one source, one destination each); SP is the most over the
@@ -37,6 +37,14 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 /* The SP risk of s in o's order (at least 1); 0, or -1 with err. */
 int risk_sp(const struct fabric *f, const struct lft_set *s,
 	    const struct risk_order *o, long *sp, struct osmre_err *err);
+
+/* The RP risk of s: the median over nperm random permutations of o's CA
+ * ports of the most routes on a switch link (at least 1), drawn as osmre
+ * analyze --rp nperm draws them (seeds seed, seed + 1, ...).  0, or -1
+ * with err. */
+int risk_rp(const struct fabric *f, const struct lft_set *s,
+	    const struct risk_order *o, int nperm, uint64_t seed, long *rp,
+	    struct osmre_err *err);
 
 /*
  * Both risks kept up to date while a search changes the tables one

@@ -104,6 +104,8 @@ struct sar_opts {
 	struct sar_memo *memo;
 };
 
+enum { SAR_WAY_LAST, SAR_WAY_LID, SAR_WAY_GROUPS, SAR_WAYS };
+
 struct sar_result {
 	int layers;    /* used */
 	int job_aware; /* tables from job-aware routing were kept */
@@ -122,12 +124,15 @@ struct sar_result {
 	 * (cdgroute.h); the others kept their up*-down* routes */
 	long cdg_lids;
 	/* over the budget (updn_lids > 0) with 2 layers or more: the A2A
-	 * risks (risk.h) of the last layer taking the destinations that do
-	 * not fit, and of every destination routed so, spread over all the
-	 * layers (the k-th on layer k % layers; Nue's way); spread: the
-	 * latter kept (its A2A lower), updn_lids then every destination */
-	long a2a_last, a2a_spread;
-	int spread;
+	 * and RP risks (risk.h) of each way (sar_layers.c): SAR_WAY_LAST,
+	 * the last layer taking the destinations that do not fit; and
+	 * every destination routed by load, spread over all the layers
+	 * (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
+	 * SAR_WAY_GROUPS (a fabric with groups only, else -1) whole groups
+	 * per layer; way: the one kept (updn_lids is then every
+	 * destination unless it is SAR_WAY_LAST) */
+	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
+	int way;
 	/* a stable re-route from the memo (sar_opts.memo): the directed
 	 * switch links lost since its pass; -1: every tree checked */
 	long memo_lost;

@@ -520,7 +520,8 @@ static void test_partition(void **state)
 			       .global = 3 };
 	struct osmre_err err;
 	struct fabric *f;
-	int *part, *group, k, v, g, use;
+	int *part, *group, *comp, k, v, g, use;
+	long per[2][3] = { { 0 } };
 
 	(void)state;
 	assert_int_equal(df_build(&p, &f, &err), 0);
@@ -561,6 +562,29 @@ static void test_partition(void **state)
 	assert_non_null(strstr(err.msg, "0 parts"));
 	free(part);
 	free(group);
+	fabric_free(f);
+	/* two planes: each has all 3 parts, about 42 of its 126 CA ports */
+	p.planes = 2;
+	assert_int_equal(df_build(&p, &f, &err), 0);
+	part = malloc((size_t)f->nnodes * sizeof(int));
+	group = malloc((size_t)f->nnodes * sizeof(int));
+	comp = malloc((size_t)f->nnodes * sizeof(int));
+	assert_true(part && group && comp);
+	assert_true(switch_groups(f, group) > 0);
+	assert_int_equal(switch_components(f, comp), 0);
+	assert_int_equal(switch_partition(f, group, 3, part, &err), 0);
+	for (k = 0; !fab_is_switch(&f->nodes[k]); k++)
+		;
+	for (v = 0; v < f->nnodes; v++)
+		if (fab_is_switch(&f->nodes[v]))
+			per[comp[v] != comp[k]][part[v]] += p.hosts;
+	for (g = 0; g < 3; g++) {
+		assert_true(labs(per[0][g] - 42) <= 18);
+		assert_true(labs(per[1][g] - 42) <= 18);
+	}
+	free(part);
+	free(group);
+	free(comp);
 	fabric_free(f);
 }
 

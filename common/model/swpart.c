@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "components.h"
 #include "error.h"
 
 /* 1 when port p of node n leads to a switch not removed. */
@@ -34,17 +35,19 @@ static int seed_of(const struct fabric *f, const int *part,
 int switch_partition(const struct fabric *f, const int *group, int k, int *part,
 		     struct osmre_err *err)
 {
-	int *nca, *conn, *freedeg, *deg, *taken_links, v, r, left = 0;
-	long total = 0, got = 0;
+	int *nca, *conn, *freedeg, *deg, *taken_links, *comp, v, c;
 
 	if (k < 1)
 		return osmre_fail(err, "a partition into %d parts", k);
+	comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	nca = calloc((size_t)f->nnodes + 1, sizeof(int));
 	conn = calloc((size_t)f->nnodes + 1, sizeof(int));
 	freedeg = calloc((size_t)f->nnodes + 1, sizeof(int));
 	taken_links = calloc((size_t)f->nnodes + 1, sizeof(int));
 	deg = calloc((size_t)f->nnodes + 1, sizeof(int));
-	if (!nca || !conn || !freedeg || !taken_links || !deg) {
+	if (!comp || !nca || !conn || !freedeg || !taken_links || !deg ||
+	    switch_components(f, comp)) {
+		free(comp);
 		free(deg);
 		free(nca);
 		free(conn);
@@ -61,7 +64,6 @@ int switch_partition(const struct fabric *f, const int *group, int k, int *part,
 		if (n->removed || !fab_is_switch(n))
 			continue;
 		part[v] = -2;
-		left++;
 		for (p = 1; p <= n->nports; p++) {
 			const struct fab_port *pt = &n->ports[p];
 
@@ -71,57 +73,80 @@ int switch_partition(const struct fabric *f, const int *group, int k, int *part,
 				nca[v]++;
 		}
 		deg[v] = freedeg[v];
-		total += nca[v];
 	}
-	for (r = 0; r < k && left; r++) {
-		long share = total * (r + 1) / k;
+	/* each connected part (a plane) into k parts of its own */
+	for (c = 0; c < f->nnodes; c++) {
+		long total = 0, got = 0;
+		int r, left = 0;
 
-		for (v = 0; v < f->nnodes; v++)
-			conn[v] = 0;
-		while (left && (r == k - 1 || got < share)) {
-			int best = -1, p, g, w;
-			const struct fab_node *n;
-
-			/* the largest share of its links into the part */
-			for (v = 0; v < f->nnodes; v++) {
-				long a, b;
-
-				if (part[v] != -2 || !conn[v])
-					continue;
-				if (best < 0) {
-					best = v;
-					continue;
-				}
-				a = (long)conn[v] * deg[best];
-				b = (long)conn[best] * deg[v];
-				if (a > b || (a == b && conn[v] > conn[best]))
-					best = v;
-			}
-			if (best < 0)
-				best = seed_of(f, part, taken_links, nca);
-			g = group ? group[best] : -1;
-			for (w = g < 0 ? best : 0; w < f->nnodes; w++) {
-				if (part[w] != -2 || (g >= 0 && group[w] != g))
-					continue;
-				part[w] = r;
-				left--;
-				got += nca[w];
-				n = &f->nodes[w];
-				for (p = 1; p <= n->nports; p++) {
-					int u = n->ports[p].rnode;
-
-					if (!to_switch(f, &n->ports[p]) ||
-					    part[u] != -2)
-						continue;
-					conn[u]++;
-					freedeg[u]--;
-					taken_links[u]++;
-				}
-				if (g < 0)
-					break;
+		if (part[c] != -2 || comp[c] != c)
+			continue;
+		for (v = 0; v < f->nnodes; v++) {
+			if (part[v] == -2 && comp[v] != c)
+				part[v] = -3; /* another component's, for now */
+			else if (part[v] == -2) {
+				left++;
+				total += nca[v];
 			}
 		}
+		for (r = 0; r < k && left; r++) {
+			long share = total * (r + 1) / k;
+
+			for (v = 0; v < f->nnodes; v++)
+				conn[v] = 0;
+			while (left && (r == k - 1 || got < share)) {
+				int best = -1, p, g, w;
+				const struct fab_node *n;
+
+				/* the largest share of its links into the part */
+				for (v = 0; v < f->nnodes; v++) {
+					long a, b;
+
+					if (part[v] != -2 || !conn[v])
+						continue;
+					if (best < 0) {
+						best = v;
+						continue;
+					}
+					a = (long)conn[v] * deg[best];
+					b = (long)conn[best] * deg[v];
+					if (a > b ||
+					    (a == b && conn[v] > conn[best]))
+						best = v;
+				}
+				if (best < 0)
+					best = seed_of(f, part, taken_links,
+						       nca);
+				g = group ? group[best] : -1;
+				for (w = g < 0 ? best : 0; w < f->nnodes; w++) {
+					if (part[w] != -2 ||
+					    (g >= 0 && group[w] != g))
+						continue;
+					part[w] = r;
+					left--;
+					got += nca[w];
+					n = &f->nodes[w];
+					for (p = 1; p <= n->nports; p++) {
+						int u = n->ports[p].rnode;
+
+						if (!to_switch(f,
+							       &n->ports[p]) ||
+						    part[u] != -2)
+							continue;
+						conn[u]++;
+						freedeg[u]--;
+						taken_links[u]++;
+					}
+					if (g < 0)
+						break;
+				}
+			}
+		}
+		for (v = 0; v < f->nnodes; v++)
+			if (part[v] == -3)
+				part[v] = -2;
 	}
+	free(comp);
 	free(nca);
 	free(conn);
 	free(freedeg);

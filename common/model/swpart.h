@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A partition of the switches into k parts, each holding about 1/k of the
- * CA ports, grown part by part as METIS's initial partitioning grows one
- * (greedy graph growing): a part starts from the free switch with the
+ * CA ports of its connected part of the switch graph (every plane of a
+ * multi-plane fabric has all k parts), grown part by part as METIS's
+ * initial partitioning grows one (greedy graph growing): a part starts from the free switch with the
  * most links to the parts already grown (the first part from the
  * lowest-numbered switch, one with a CA port first), then takes, one at
  * a time, the free switch with the largest share of its switch links

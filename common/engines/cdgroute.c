@@ -670,7 +670,7 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 }
 
 /* Passes over the destinations at most (cdgroute.h). */
-#define CDG_PASSES 2
+#define CDG_PASSES 4
 
 /* The entries of the n LIDs dl at every switch, out of the tables into
  * keep, or back. */

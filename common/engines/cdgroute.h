@@ -17,8 +17,8 @@
  *    the rest of the tree is there;
  *  - when some switch cannot join, the destination keeps its routes
  *    (their dependencies go back: the graph was acyclic with them);
- *  - up to twice over the destinations (the first ones routed before
- *    the others' loads were known), for as long as a pass lowers
+ *  - up to four times over the destinations (the first ones routed
+ *    before the others' loads were known), for as long as a pass lowers
  *    the A2A risk on the switch links (risk_a2a, risk.h: as osmre
  *    analyze counts it, the lesser of distinct sources and destinations
  *    over a link); the tables of the lowest kept.

@@ -428,18 +428,18 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 }
 
 /*
- * The other way over the budget: every destination on up*-down* routes,
- * then routed by load (by_load),
- * each layer holding its own destinations only, as Nue spreads them: on
- * a fabric with groups (switch_groups: a dragonfly's), the destinations
- * of whole groups share a layer (switch_partition: each layer about
- * 1/budget of the CA ports, grown group by group, as Nue's METIS
- * partition keeps near destinations together); else the k-th
- * destination in LID order goes to layer k % budget.  Measured on the
- * 3,078-host dragonfly at 40 % failed links (seed 4, 3 VLs): A2A 626 by
- * LID, 468 by groups; on the megafly (40 %, seed 2) 572 by LID, 666 by a
- * partition of its switches: its groups are not cliques, and a leaf's
- * destinations spread over every layer balance its spines' loads better.
+ * The other ways over the budget: every destination on up*-down* routes,
+ * then routed by load (by_load), each layer holding its own destinations
+ * only, as Nue spreads them.  By LID: the k-th destination in LID order
+ * on layer k % budget.  By groups (a fabric with groups, switch_groups:
+ * a dragonfly's): the destinations of whole groups share a layer
+ * (switch_partition: each layer about 1/budget of the CA ports of each
+ * plane, grown group by group, as Nue's METIS partition keeps near
+ * destinations together).  Measured on the 3,078-host dragonfly at 40 %
+ * failed links (seed 4, 3 VLs): A2A 626 by LID, 468 by groups; on the
+ * megafly (40 %, seed 2; no groups) 572 by LID, 666 by a partition of
+ * its switches: its groups are not cliques, and a leaf's destinations
+ * spread over every layer balance its spines' loads better.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			 int by_groups, struct osmre_err *err)

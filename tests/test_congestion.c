@@ -11,6 +11,7 @@
 #include "congestion.h"
 #include "jobs.h"
 #include "lids.h"
+#include "rng.h"
 #include "testutil.h"
 
 static void route(struct fabric *f, struct lft_set *s)
@@ -494,10 +495,49 @@ static void test_order_file(void **state)
 	fabric_free(f);
 }
 
+/*
+ * RP's permutations (rng_permutation, shared by osmre analyze, sar's
+ * risk and the bandwidth estimate): each a permutation, the same for a
+ * seed, and uniform: 6,000 draws of n = 3 give each of the 6 orders
+ * 1,000 times expected (a Sattolo slip, rng_below(i) for i + 1, gives
+ * only the 2 cycles).
+ */
+static void test_permutation(void **state)
+{
+	int p[1000], q[1000], seen[1000], count[6] = { 0 }, i, k;
+	struct rng r, r2;
+
+	(void)state;
+	rng_seed(&r, 5);
+	rng_seed(&r2, 5);
+	rng_permutation(&r, p, 1000);
+	rng_permutation(&r2, q, 1000);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < 1000; i++) {
+		assert_true(p[i] >= 0 && p[i] < 1000);
+		assert_int_equal(seen[p[i]]++, 0);
+		assert_int_equal(p[i], q[i]);
+	}
+	rng_permutation(&r2, q, 1000);
+	assert_true(memcmp(p, q, sizeof(p)) != 0);
+	rng_permutation(&r, p, 0);
+	rng_permutation(&r, p, 1);
+	assert_int_equal(p[0], 0);
+	for (k = 0; k < 6000; k++) {
+		rng_permutation(&r, p, 3);
+		/* the order's index: first element, then whether the rest
+		 * ascend */
+		count[p[0] * 2 + (p[1] > p[2])]++;
+	}
+	for (k = 0; k < 6; k++)
+		assert_true(count[k] > 850 && count[k] < 1150);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_natural_order),
+		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_two_spines),
 		cmocka_unit_test(test_blocking),
 		cmocka_unit_test(test_cdg),

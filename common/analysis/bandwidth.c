@@ -473,7 +473,7 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 {
 	struct bw_work w = { .f = f, .s = s, .o = o };
 	double *hsum = NULL;
-	int *perm = NULL, *hidx = NULL, rc = -1, i, j, k, q, jb;
+	int *perm = NULL, *hidx = NULL, rc = -1, i, j, q, jb;
 	struct rng g;
 
 	memset(r, 0, sizeof(*r));
@@ -497,15 +497,8 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		w.nflows = 0;
 		w.npairs = 0;
 		if (o->pattern == BW_SHIFT || o->pattern == BW_PERM) {
-			for (i = 0; i < w.nhosts; i++)
-				perm[i] = i;
 			if (o->pattern == BW_PERM)
-				for (i = w.nhosts - 1; i > 0; i--) {
-					j = (int)rng_below(&g, (uint64_t)i + 1);
-					k = perm[i];
-					perm[i] = perm[j];
-					perm[j] = k;
-				}
+				rng_permutation(&g, perm, w.nhosts);
 			for (i = 0; i < w.nhosts; i++) {
 				int b = o->pattern == BW_SHIFT ?
 						(int)((i + o->shift % w.nhosts +

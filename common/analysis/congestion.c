@@ -493,15 +493,7 @@ static void one_shift(void *arg, long kk, int tid)
 		struct rng r;
 
 		rng_seed(&r, j->seed + (uint64_t)kk);
-		for (i = 0; i < j->o->n; i++)
-			perm[i] = i;
-		for (i = j->o->n - 1; i > 0; i--) {
-			int t = (int)rng_below(&r, (uint64_t)i + 1),
-			    v = perm[i];
-
-			perm[i] = perm[t];
-			perm[t] = v;
-		}
+		rng_permutation(&r, perm, j->o->n);
 	}
 	for (i = 0; i < j->o->n; i++) {
 		int b = perm ? perm[i] : (i + k) % j->o->n, n;

@@ -308,15 +308,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 
 		/* as osmre analyze draws them (congestion.c) */
 		rng_seed(&r, seed + (uint64_t)k);
-		for (i = 0; i < o->n; i++)
-			perm[i] = i;
-		for (i = o->n - 1; i > 0; i--) {
-			int t = (int)rng_below(&r, (uint64_t)i + 1),
-			    v = perm[i];
-
-			perm[i] = perm[t];
-			perm[t] = v;
-		}
+		rng_permutation(&r, perm, o->n);
 		worst[k] = 1;
 		for (i = 0; i < o->n; i++) {
 			long m;

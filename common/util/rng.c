@@ -50,3 +50,17 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 	while (x < lim);
 	return x % n;
 }
+
+void rng_permutation(struct rng *r, int *perm, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		int t = (int)rng_below(r, (uint64_t)i + 1), v = perm[i];
+
+		perm[i] = perm[t];
+		perm[t] = v;
+	}
+}

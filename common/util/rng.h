@@ -19,5 +19,8 @@ uint64_t rng_next(struct rng *r);
 double rng_uniform(struct rng *r);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t rng_below(struct rng *r, uint64_t n);
+/* perm[0..n-1] = a uniform permutation of 0..n-1 (Fisher-Yates, from the
+ * last place down, one rng_below draw per place). */
+void rng_permutation(struct rng *r, int *perm, int n);
 
 #endif

@@ -576,5 +576,27 @@ expect "route --previous: an engine without it" 2 "engine pqft has no stable re-
 expect "route --previous: a missing file" 2 "" \
 	$OSMRE route -e sar --topo "$T/less.net" --previous "$T/nope" --out "$T/x.lfts"
 
+# bench/resilience-compare: sar against nue on a CSV worked out by hand
+# (point 10-1: sar lower everywhere; 10-2: sar's A2A 9 above nue's 8;
+# 20-1: nue refused, not counted)
+CMP="sh ${OSMRE_SRCDIR:-.}/bench/resilience-compare"
+H="level,seed,removed,engine,routed_by,status,vls,ca_pairs,unreachable,hops_max,hops_avg,a2a,rp,efi,seconds,deadlock_free"
+cat >"$T/res.csv" <<EOF
+$H
+10,1,5,sar,sar,fallback,3,90,0,5,3.5,4,2,10,0.1,1
+10,1,5,nue,nue,routed,-,90,0,6,3.9,7,3,20,1.0,-
+10,2,5,sar,sar,routed,2,90,0,5,3.5,9,2,10,0.1,1
+10,2,5,nue,nue,routed,-,90,0,6,3.9,8,3,20,1.0,-
+20,1,9,sar,sar,fallback,3,90,0,7,4.0,12,4,30,0.1,1
+20,1,9,nue,nue,refused,-,90,0,8,4.1,13,5,40,1.0,-
+EOF
+expect "resilience-compare: the point where sar is worse" 0 "level 10 seed 2: sar worse: a2a 9 > 8$" \
+	$CMP "$T/res.csv"
+expect "resilience-compare: counts" 0 "^2 points that both sar and nue routed; sar at or below nue: a2a 1 rp 2 efi 2 hops_max 2 hops_avg 2$" \
+	$CMP "$T/res.csv"
+expect "resilience-compare: medians" 0 "^10 *6.5 / 7.5 *2 / 3" $CMP "$T/res.csv"
+cp "$T/less.net" "$T/res.net"
+expect "resilience-compare: not a sweep's CSV" 2 "res.net:1: expected the header" $CMP "$T/res.net"
+
 echo "cli: $fails failure(s)"
 [ "$fails" -eq 0 ]

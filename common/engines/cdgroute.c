@@ -32,8 +32,11 @@ struct cdg {
 	/* per dependency: the destination (serial) whose tree found it
 	 * closing a cycle; the graph only grows while one tree does */
 	int *cyc, serial;
-	int *ord;     /* a topological order */
-	double *load; /* per channel */
+	int *ord;		/* a topological order */
+	const struct lft **tab; /* switch -> its table */
+	int *kid, *sib;		/* tree_of's children: first, next sibling */
+	int *wport;		/* tree_of: the port of next[v] towards v */
+	double *load;		/* per channel */
 	/* scratch */
 	int *mark, stamp;
 	int *stk, *fw, *bw, nfw, nbw;
@@ -268,44 +271,41 @@ static void tree_of(struct cdg *g, unsigned lid, int t)
 {
 	int v, i;
 
+	for (v = 0; v < g->nsw; v++)
+		g->kid[v] = -1;
 	for (v = 0; v < g->nsw; v++) {
-		const struct lft *tb = lft_of_node(g->s, g->sw_node[v]);
-		int o = tb ? lft_get(tb, lid) : LFT_NONE;
+		const struct lft *tb = g->tab[v];
+		const struct fab_node *n = &g->f->nodes[g->sw_node[v]];
+		int o = lft_get(tb, lid), w, *at;
 
 		g->next[v] = -1;
 		g->outc[v] = -1;
 		g->dist[v] = -1;
-		if (v == t || o == LFT_NONE || o < 1 ||
-		    o > g->f->nodes[g->sw_node[v]].nports)
+		if (v == t || o == LFT_NONE || o < 1 || o > n->nports)
 			continue;
-		if (g->ch_to[out_ch(g, v, o)] < 0)
+		if ((w = g->ch_to[out_ch(g, v, o)]) < 0)
 			continue;
 		g->outc[v] = out_ch(g, v, o);
-		g->next[v] = g->ch_to[g->outc[v]];
+		g->next[v] = w;
+		/* w's children in the order of w's ports to them */
+		g->wport[v] = n->ports[o].rport;
+		for (at = &g->kid[w]; *at >= 0 && g->wport[*at] < g->wport[v];
+		     at = &g->sib[*at])
+			;
+		g->sib[v] = *at;
+		*at = v;
 	}
-	/* order: depth along next (a loop or a dead end: left out) */
+	/* order: depth along next, breadth first (a loop or a dead end:
+	 * left out) */
 	g->natt = 0;
 	g->dist[t] = 0;
 	g->att[g->natt++] = t;
 	for (i = 0; i < g->natt; i++) {
-		int w = g->att[i];
+		int w = g->att[i], u;
 
-		/* the switches whose next is w: by scanning w's ports */
-		const struct fab_node *n = &g->f->nodes[g->sw_node[w]];
-		int r;
-
-		for (r = 1; r <= n->nports; r++) {
-			int u;
-
-			if (n->ports[r].rnode < 0 ||
-			    g->sw_of[n->ports[r].rnode] < 0)
-				continue;
-			u = g->sw_of[n->ports[r].rnode];
-			if (g->dist[u] < 0 && g->next[u] == w &&
-			    g->outc[u] == out_ch(g, u, n->ports[r].rport)) {
-				g->dist[u] = g->dist[w] + 1;
-				g->att[g->natt++] = u;
-			}
+		for (u = g->kid[w]; u >= 0; u = g->sib[u]) {
+			g->dist[u] = g->dist[w] + 1;
+			g->att[g->natt++] = u;
 		}
 	}
 }
@@ -447,7 +447,15 @@ static int join(struct cdg *g, int v, int want, int *hops)
 	}
 	if (!nc)
 		return 0;
-	qsort(cd, (size_t)nc, sizeof(*cd), cand_cmp);
+	/* by insertion (a handful; cand_cmp is a total order) */
+	for (i = 1; i < nc; i++) {
+		struct cand x = cd[i];
+		int j;
+
+		for (j = i; j > 0 && cand_cmp(&cd[j - 1], &x) > 0; j--)
+			cd[j] = cd[j - 1];
+		cd[j] = x;
+	}
 	for (i = 0;
 	     i < nc && cd[i].hops == cd[0].hops && cd[i].load == cd[0].load;
 	     i++) {
@@ -586,6 +594,10 @@ static void cdg_free(struct cdg *g)
 	free(g->outc);
 	free(g->att);
 	free(g->acc);
+	free(g->tab);
+	free(g->kid);
+	free(g->sib);
+	free(g->wport);
 }
 
 static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
@@ -641,6 +653,14 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->att = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->tab = malloc(((size_t)g->nsw + 1) * sizeof(*g->tab));
+	g->kid = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->sib = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->wport = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	if (!g->tab || !g->kid || !g->sib || !g->wport)
+		return -1;
+	for (v = 0; v < g->nsw; v++)
+		g->tab[v] = lft_of_node(s, g->sw_node[v]);
 	if (!g->ch_from || !g->ch_to || !g->dep || !g->cyc || !g->succ ||
 	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
 	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||

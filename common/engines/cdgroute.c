@@ -13,8 +13,10 @@
  * switch v by port p (p = 1 .. nports; the others unused).  A dependency
  * (channel c into switch w, then w's port q) is dep[c * stride + q].
  */
+/* bfs's answers kept at most (bytes: 2,048 switches). */
+#define CDG_BFS_KEEP ((size_t)32 << 20)
 /* Channels of the cycle paths kept at most (4 MiB of them). */
-#define CDG_POOL (1 << 20)
+#define CDG_POOL     (1 << 20)
 
 struct cdg {
 	const struct fabric *f;
@@ -36,7 +38,11 @@ struct cdg {
 	const struct lft **tab; /* switch -> its table */
 	int *kid, *sib;		/* tree_of's children: first, next sibling */
 	int *wport;		/* tree_of: the port of next[v] towards v */
-	double *load;		/* per channel */
+	/* bfs's answers per switch t (NULL: too many switches to keep
+	 * them): dist, then queue, nsw each; bfs_done[t] once there */
+	int *bfs_keep;
+	uint8_t *bfs_done;
+	double *load; /* per channel */
 	/* scratch */
 	int *mark, stamp;
 	int *stk, *fw, *bw, nfw, nbw;
@@ -340,11 +346,18 @@ static void tree_apply(struct cdg *g, int sign, int deps)
 	}
 }
 
-/* Shortest distances to t over switch links. */
+/* Shortest distances to t over switch links (dist), the switches in
+ * their order (queue); kept per t where there is room. */
 static void bfs(struct cdg *g, int t)
 {
 	int h = 0, n = 0, v;
+	int *keep = g->bfs_keep ? g->bfs_keep + (size_t)t * 2 * g->nsw : NULL;
 
+	if (keep && g->bfs_done[t]) {
+		memcpy(g->dist, keep, (size_t)g->nsw * sizeof(int));
+		memcpy(g->queue, keep + g->nsw, (size_t)g->nsw * sizeof(int));
+		return;
+	}
 	for (v = 0; v < g->nsw; v++)
 		g->dist[v] = -1;
 	g->dist[t] = 0;
@@ -366,6 +379,11 @@ static void bfs(struct cdg *g, int t)
 				g->queue[n++] = u;
 			}
 		}
+	}
+	if (keep) {
+		memcpy(keep, g->dist, (size_t)g->nsw * sizeof(int));
+		memcpy(keep + g->nsw, g->queue, (size_t)n * sizeof(int));
+		g->bfs_done[t] = 1;
 	}
 }
 
@@ -598,6 +616,8 @@ static void cdg_free(struct cdg *g)
 	free(g->kid);
 	free(g->sib);
 	free(g->wport);
+	free(g->bfs_keep);
+	free(g->bfs_done);
 }
 
 static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
@@ -661,6 +681,13 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 		return -1;
 	for (v = 0; v < g->nsw; v++)
 		g->tab[v] = lft_of_node(s, g->sw_node[v]);
+	if ((size_t)g->nsw * g->nsw * 2 * sizeof(int) <= CDG_BFS_KEEP) {
+		g->bfs_keep =
+			malloc((size_t)g->nsw * g->nsw * 2 * sizeof(int) + 1);
+		g->bfs_done = calloc((size_t)g->nsw + 1, 1);
+		if (!g->bfs_keep || !g->bfs_done)
+			return -1;
+	}
 	if (!g->ch_from || !g->ch_to || !g->dep || !g->cyc || !g->succ ||
 	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
 	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||

@@ -16,6 +16,8 @@
 # link loss"), then links it back.
 # GEN_ARGS="dragonfly 19 18 9 9" (or "megafly 10 18 18 18 18", any osmre
 # gen arguments) replaces H M W P: then only the engines are given.
+# VLS=B gives sar and nue the same VL budget (sar_max_vls B in an
+# osmre.conf, nue_max_num_vls B); unset, each engine's default.
 set -u
 if [ -z "${GEN_ARGS:-}" ]; then
 	h=$1 m=$2 w=$3 p=$4
@@ -45,10 +47,19 @@ else
 fi
 smhost=$(awk '/^Hca/ { gsub(/"/, "", $3); print $3; exit }' "$NET")
 
+if [ -n "${VLS:-}" ]; then
+	case $VLS in ''|*[!0-9]*) echo "VLS: expected a number, got \"$VLS\"" >&2; exit 2 ;; esac
+	echo "sar_max_vls $VLS" >"$W/osmre.conf"
+	OSMRE_CONF=$W/osmre.conf
+	export OSMRE_CONF
+fi
 sim_start "$NET" || exit 1
 for engine in "$@"; do
 	start=$(date +%s)
-	ROUTING=$engine osm_start "$smhost" || { echo "$engine: no SUBNET UP"; continue; }
+	extra=
+	[ "$engine" = nue ] && [ -n "${VLS:-}" ] && extra="nue_max_num_vls $VLS"
+	ROUTING=$engine osm_start "$smhost" ${extra:+"$extra"} ||
+		{ echo "$engine: no SUBNET UP"; continue; }
 	first=$(routing_step "$W/osm.log" "$engine" 1)
 	# the engine whose tables the first pass configured (another when
 	# OpenSM fell back: "ERR ..." in its log says why)

@@ -87,7 +87,9 @@ for engine in "$@"; do
 			tail -1 | cut -d' ' -f1)
 		host=$(awk '/^Hca/ { x = $3; gsub(/"/, "", x); h = x } END { print h }' "$NET")
 		if read_lfts "$host" "$W/$engine.lfts"; then
+			# shellcheck disable=SC2046
 			"$OSMRE" analyze -q --rp 100 --order "file:$W/hosts.order" \
+				$(case $KIND in dragonfly|megafly) echo --no-updown ;; esac) \
 				--topo "$NET" --lfts "$W/$engine.lfts" 2>/dev/null |
 				sed -n "s/^validity: \([A-Z]*\).*/  $engine (routed by $by): \1/p;
 					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"

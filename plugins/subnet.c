@@ -40,21 +40,47 @@ static int link_up(const osm_physp_t *p)
 	       osm_physp_get_port_state(p) != IB_LINK_DOWN;
 }
 
-/* Nodes, ports with a live link, links, LIDs. */
+struct node_guid {
+	osm_node_t *node;
+	uint64_t guid; /* host order */
+};
+
+static int node_guid_cmp(const void *a, const void *b)
+{
+	const struct node_guid *x = a, *y = b;
+
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+/*
+ * Nodes, ports with a live link, links, LIDs.  The nodes in GUID order
+ * (node_guid_tbl's keys are in network byte order, so its walk is not),
+ * as ibsim and a net file declare them: the engines then see the fabric
+ * of `osmre route` on the same net file, whatever order OpenSM found it
+ * in, and route it the same.
+ */
 struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 {
 	cl_qmap_t *nodes = &osm->subn.node_guid_tbl;
 	cl_qmap_t *ports = &osm->subn.port_guid_tbl;
-	size_t n = cl_qmap_count(nodes), k = 0;
+	size_t n = cl_qmap_count(nodes), k = 0, j;
 	struct node_ix *map = calloc(n + 1, sizeof(*map));
+	struct node_guid *byguid = calloc(n + 1, sizeof(*byguid));
 	struct fabric *f = fabric_new();
 	cl_map_item_t *it;
 
-	if (!map || !f)
+	if (!map || !byguid || !f)
 		goto oom;
-	for (it = cl_qmap_head(nodes); it != cl_qmap_end(nodes);
-	     it = cl_qmap_next(it)) {
-		osm_node_t *nd = (osm_node_t *)it;
+	for (it = cl_qmap_head(nodes), j = 0; it != cl_qmap_end(nodes) && j < n;
+	     it = cl_qmap_next(it), j++)
+		byguid[j] = (struct node_guid){
+			(osm_node_t *)it,
+			cl_ntoh64(osm_node_get_node_guid((osm_node_t *)it))
+		};
+	n = j;
+	qsort(byguid, n, sizeof(*byguid), node_guid_cmp);
+	for (j = 0; j < n; j++) {
+		osm_node_t *nd = byguid[j].node;
 		uint8_t type = osm_node_get_type(nd), p;
 		int nports = osm_node_get_num_physp(nd) - 1, ix;
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(nd));
@@ -131,11 +157,13 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 			fp->lmc++;
 	}
 	free(map);
+	free(byguid);
 	return f;
 oom:
 	osmre_fail(err, "out of memory");
 fail:
 	free(map);
+	free(byguid);
 	fabric_free(f);
 	return NULL;
 }

@@ -4,7 +4,8 @@
  * computed here from the names and links alone, absurd parameters, sar's
  * routes on intact fabrics (dragonfly-minimal, at most 3 layers, acyclic
  * per the analyzer) and under random link failures for every VL budget
- * (valid, acyclic, never over the budget; a split fabric refused).
+ * (valid, acyclic, never over the budget; a split fabric refused), and
+ * the same tables however the LIDs are numbered.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -502,9 +503,9 @@ static void test_vl_budget(void **state)
 	       routed, fellback, cdg, wins[SAR_WAY_LAST], wins[SAR_WAY_LID],
 	       wins[SAR_WAY_GROUPS], refused);
 	assert_true(routed > 0 && fellback > 0 && refused > 0 && cdg > 0);
-	/* the ways win somewhere each: the choice is made */
-	assert_true(wins[SAR_WAY_LAST] > 0 && wins[SAR_WAY_LID] > 0 &&
-		    wins[SAR_WAY_GROUPS] > 0);
+	/* the ways win somewhere each: the choice is made (the spread by
+	 * LID on the megafly, test_lid_numbering) */
+	assert_true(wins[SAR_WAY_LAST] > 0 && wins[SAR_WAY_GROUPS] > 0);
 }
 
 /*
@@ -588,6 +589,188 @@ static void test_partition(void **state)
 	fabric_free(f);
 }
 
+/* sar on f into *s, *r (budget vls); fails the test on a refusal. */
+static void route_budget(struct fabric *f, int vls, struct lft_set *s,
+			 struct sar_result *r, const char *what)
+{
+	struct sar_opts o = { .max_vls = vls, .threads = 1 };
+	struct osmre_err err;
+
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
+	if (sar_route(f, &o, s, r, &err))
+		fail_msg("%s: %s", what, err.msg);
+}
+
+/*
+ * OpenSM numbers LIDs in its discovery order, lids_assign in file order:
+ * sar's tables and layers over the budget (up*-down*, by load, the
+ * spread) are the same, port for port and path for path, when the LIDs
+ * are numbered backwards.
+ */
+static void test_lid_numbering(void **state)
+{
+	struct df_params df = { .groups = 7,
+				.routers = 6,
+				.hosts = 3,
+				.global = 3 },
+			 mf = { .megafly = 1,
+				.groups = 5,
+				.routers = 4,
+				.spines = 4,
+				.hosts = 4,
+				.global = 4 };
+	int kind, pct, seed, vls, compared = 0, over = 0;
+	int wins[SAR_WAYS] = { 0 };
+
+	(void)state;
+	for (kind = 0; kind < 2; kind++)
+		for (pct = 20; pct <= 60; pct += 20)
+			for (seed = 1; seed <= 3; seed++) {
+				struct osmre_err err;
+				struct fabric *f;
+				struct rng rg;
+				unsigned *was, max;
+				int i, p, n = 0;
+
+				assert_int_equal(df_build(kind ? &mf : &df, &f,
+							  &err),
+						 0);
+				rng_seed(&rg, (uint64_t)seed);
+				assert_int_equal(
+					degrade_remove(f, DEGRADE_LINKS,
+						       degrade_candidates(
+							       f,
+							       DEGRADE_LINKS) *
+							       pct / 100,
+						       &rg, &err),
+					0);
+				assert_int_equal(lids_assign(f, 0, &err), 0);
+				if (tu_cross_part_pairs(f, &(long){ 0 })) {
+					fabric_free(f);
+					continue; /* split: refused either way */
+				}
+				max = lids_max(f);
+				for (i = 0; i < f->nnodes; i++)
+					n += f->nodes[i].nports + 1;
+				was = calloc((size_t)n, sizeof(*was));
+				assert_non_null(was);
+				for (vls = 2; vls <= 3; vls++) {
+					struct lft_set a, b;
+					struct sar_result ra, rb;
+					char what[96];
+					int k;
+
+					snprintf(what, sizeof(what),
+						 "%s %d %% seed %d, %d VLs",
+						 kind ? "megafly" : "dragonfly",
+						 pct, seed, vls);
+					route_budget(f, vls, &a, &ra, what);
+					if (ra.updn_lids)
+						check_ways(f, &a, &ra, wins);
+					/* backwards, then routed again */
+					for (i = 0, k = 0; i < f->nnodes; i++)
+						for (p = 0;
+						     p <= f->nodes[i].nports;
+						     p++, k++) {
+							struct fab_port *pt =
+								&f->nodes[i].ports
+									 [p];
+
+							was[k] = pt->lid;
+							if (pt->lid)
+								pt->lid =
+									(uint16_t)(max +
+										   1 -
+										   pt->lid);
+						}
+					route_budget(f, vls, &b, &rb, what);
+					over += ra.updn_lids > 0;
+					assert_int_equal(ra.layers, rb.layers);
+					for (i = 0, k = 0; i < f->nnodes; i++)
+						for (p = 0;
+						     p <= f->nodes[i].nports;
+						     p++, k++) {
+							unsigned
+								la = was[k],
+								lb = f->nodes[i]
+									     .ports[p]
+									     .lid;
+							int sw, c;
+
+							if (!la)
+								continue;
+							for (sw = 0;
+							     sw < f->nnodes;
+							     sw++) {
+								const struct lft *
+									ta = lft_of_node(
+									       &a,
+									       sw),
+								       *tb = lft_of_node(
+									       &b,
+									       sw);
+
+								if (!ta)
+									continue;
+								if (lft_get(ta,
+									    la) !=
+								    lft_get(tb,
+									    lb))
+									fail_msg(
+										"%s: \"%s\" towards \"%s\" port %d: port %d with LIDs in file order, %d backwards",
+										what,
+										f->nodes[sw]
+											.name,
+										f->nodes[i]
+											.name,
+										p,
+										lft_get(ta,
+											la),
+										lft_get(tb,
+											lb));
+							}
+							for (c = 0; ra.layer &&
+								    rb.layer &&
+								    c < ra.ncas;
+							     c++)
+								if (ra.layer[(size_t)c *
+										     (max +
+										      1) +
+									     la] !=
+								    rb.layer[(size_t)c *
+										     (max +
+										      1) +
+									     lb])
+									fail_msg(
+										"%s: the layer of a path to \"%s\" differs",
+										what,
+										f->nodes[i]
+											.name);
+							compared++;
+						}
+					/* back to file order */
+					for (i = 0, k = 0; i < f->nnodes; i++)
+						for (p = 0;
+						     p <= f->nodes[i].nports;
+						     p++, k++)
+							f->nodes[i].ports[p].lid =
+								(uint16_t)was[k];
+					sar_result_free(&ra);
+					sar_result_free(&rb);
+					lft_set_free(&a);
+					lft_set_free(&b);
+				}
+				free(was);
+				fabric_free(f);
+			}
+	printf("sar over the budget with LIDs numbered backwards: the same tables and layers (%d LIDs compared, %d routings over the budget; the last layer kept %d times, every destination spread by LID %d times, by groups %d times)\n",
+	       compared, over, wins[SAR_WAY_LAST], wins[SAR_WAY_LID],
+	       wins[SAR_WAY_GROUPS]);
+	assert_true(compared > 0 && over > 0);
+	/* the spread by LID wins here (on the megafly) */
+	assert_true(wins[SAR_WAY_LID] > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_minimal_routes),
 		cmocka_unit_test(test_vl_budget),
 		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_lid_numbering),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

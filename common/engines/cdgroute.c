@@ -754,7 +754,7 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 	struct cdg g = { 0 };
 	struct lid_owner *own = NULL;
 	unsigned max, lid;
-	int *hops = NULL, *pend = NULL, rc = -1, pass, k, ndl = 0;
+	int *hops = NULL, *pend = NULL, rc = -1, pass, k, ndl = 0, nall = 0;
 	unsigned *dl = NULL;
 	int *dsw = NULL;
 	uint8_t *keep = NULL;
@@ -770,37 +770,37 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 	dsw = malloc(((size_t)max + 1) * sizeof(int));
 	if (!hops || !pend || !dl || !dsw)
 		goto oom;
-	/* every CA destination's loads; the wanted ones' dependencies */
+	/* the CA LIDs by port GUID, not LID: the same dependency lists and
+	 * order, so the same tables, however the LIDs were numbered */
 	for (lid = 1; lid <= max; lid++) {
 		const struct fab_port *pt;
-		int dn = own[lid].node, t;
+		int dn = own[lid].node;
 
 		if (dn < 0 || fab_is_switch(&f->nodes[dn]))
 			continue;
 		pt = &f->nodes[dn].ports[own[lid].port];
-		if (pt->rnode < 0 || (t = g.sw_of[pt->rnode]) < 0)
-			continue;
+		if (pt->rnode >= 0 && g.sw_of[pt->rnode] >= 0)
+			dl[nall++] = lid;
+	}
+	if (lids_sort_guid(f, own, dl, nall, err))
+		goto out;
+	/* every CA destination's loads; the wanted ones' dependencies */
+	for (k = 0; k < nall; k++) {
+		const struct lid_owner *o = &own[dl[k]];
+		int t = g.sw_of[f->nodes[o->node].ports[o->port].rnode];
+
+		lid = dl[k];
 		tree_of(&g, lid, t);
 		tree_apply(&g, 1,
 			   lid <= top && want[lid] ? DEPS_RAW : DEPS_NONE);
+		if (lid <= top && want[lid]) {
+			dl[ndl] = lid; /* dl[ndl] <= dl[k]: read already */
+			dsw[ndl++] = t;
+		}
 	}
 	if (topo_init(&g)) { /* not acyclic as given: left as it is */
 		rc = 0;
 		goto out;
-	}
-	/* each destination against the loads of every other: up to
-	 * CDG_PASSES times, while a pass lowers the A2A risk */
-	for (lid = 1; lid <= max && lid <= top; lid++) {
-		const struct fab_port *pt;
-		int dn = own[lid].node;
-
-		if (!want[lid] || dn < 0 || fab_is_switch(&f->nodes[dn]))
-			continue;
-		pt = &f->nodes[dn].ports[own[lid].port];
-		if (pt->rnode < 0 || g.sw_of[pt->rnode] < 0)
-			continue;
-		dl[ndl] = lid;
-		dsw[ndl++] = g.sw_of[pt->rnode];
 	}
 	keep = malloc((size_t)ndl * g.nsw + 1);
 	if (!keep)

@@ -17,6 +17,8 @@
  *    the rest of the tree is there;
  *  - when some switch cannot join, the destination keeps its routes
  *    (their dependencies go back: the graph was acyclic with them);
+ *  - the destinations in port GUID order (not LID order: the same tables
+ *    however OpenSM numbered the LIDs);
  *  - up to four times over the destinations (the first ones routed
  *    before the others' loads were known), for as long as a pass lowers
  *    the A2A risk on the switch links (risk_a2a, risk.h: as osmre

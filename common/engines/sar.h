@@ -40,10 +40,10 @@
  *   routed up*-down* (updn.h) from every source, in that last layer
  *   alone (paths longer, never deadlock), then again by load where that
  *   layer stays acyclic (cdgroute.h); and, with 2 layers or more, also
- *   every destination so, spread over all the layers (the k-th on layer
- *   k % max_vls, each layer acyclic on its own, as Nue spreads its
- *   destinations over its VLs): the tables of the lower A2A risk kept
- *   (risk.h; the last layer's on ties).
+ *   every destination so, spread over all the layers (the k-th in port
+ *   GUID order on layer k % max_vls, each layer acyclic on its own, as
+ *   Nue spreads its destinations over its VLs): the tables of the lower
+ *   A2A risk kept (risk.h; the last layer's on ties).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H

@@ -430,8 +430,10 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 /*
  * The other ways over the budget: every destination on up*-down* routes,
  * then routed by load (by_load), each layer holding its own destinations
- * only, as Nue spreads them.  By LID: the k-th destination in LID order
- * on layer k % budget.  By groups (a fabric with groups, switch_groups:
+ * only, as Nue spreads them.  By LID: the k-th destination LID in port
+ * GUID order on layer k % budget (LID order where the LIDs were assigned
+ * in file order; OpenSM numbers them in its discovery order, and the
+ * layers must not depend on it).  By groups (a fabric with groups, switch_groups:
  * a dragonfly's): the destinations of whole groups share a layer
  * (switch_partition: each layer about 1/budget of the CA ports of each
  * plane, grown group by group, as Nue's METIS partition keeps near
@@ -856,6 +858,9 @@ int sar_layer_paths(struct sar_work *sw, const struct lft_set *s,
 		      updn_is_high(&f->nodes[own[lid].node].ports[own[lid].port],
 				   lid)))
 			L.dlids[L.ndl++] = lid;
+	/* by port GUID: the same layers however OpenSM numbered the LIDs */
+	if (lids_sort_guid(f, own, L.dlids, L.ndl, err))
+		goto out;
 	L.g = &sw->g;
 	L.s = s;
 	L.r = r;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "components.h"
+#include "lids.h"
 #include "ranks.h"
 #include "updn.h"
 
@@ -28,6 +29,10 @@ struct ud {
 	 * and the choice of the LID being filled */
 	uint64_t *load, *flow;
 	int *ncas, *pick;
+	/* per LID (0..tie_top): its place in (port GUID, LID) order, which
+	 * breaks ties among equal ports: the same routes however the LIDs
+	 * were numbered (OpenSM: in discovery order) */
+	unsigned *tie, tie_top;
 };
 
 int updn_is_high(const struct fab_port *pt, unsigned lid)
@@ -81,6 +86,43 @@ static void ud_free(struct ud *u)
 	free(u->flow);
 	free(u->ncas);
 	free(u->pick);
+	free(u->tie);
+}
+
+/* u->tie; 0, or -1 with err. */
+static int ud_ties(struct ud *u, struct osmre_err *err)
+{
+	struct lid_owner *own = NULL;
+	unsigned max, lid, *l = NULL;
+	int n = 0, i, rc = -1;
+
+	if (lids_owners(u->f, &own, &max, err))
+		return -1;
+	l = malloc(((size_t)max + 1) * sizeof(unsigned));
+	u->tie = calloc((size_t)max + 1, sizeof(unsigned));
+	if (!l || !u->tie) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (lid = 1; lid <= max; lid++)
+		if (own[lid].node >= 0)
+			l[n++] = lid;
+	if (lids_sort_guid(u->f, own, l, n, err))
+		goto out;
+	for (i = 0; i < n; i++)
+		u->tie[l[i]] = (unsigned)i;
+	u->tie_top = max;
+	rc = 0;
+out:
+	free(own);
+	free(l);
+	return rc;
+}
+
+/* The key of lid's ties (u->tie). */
+static unsigned ud_tie(const struct ud *u, unsigned lid)
+{
+	return lid <= u->tie_top ? u->tie[lid] : lid;
 }
 
 static int ud_graph(struct ud *u, const struct fabric *f)
@@ -245,7 +287,8 @@ static int ud_next(const struct ud *u, int s, int n)
 	return u->ord[n] < u->ord[s] && u->len[n] == u->len[s] - 1;
 }
 
-/* Port of switch s towards t (ud_dest done) for LID lid, or LFT_NONE. */
+/* Port of switch s towards t (ud_dest done) for LID lid, or LFT_NONE;
+ * among several, the LID's tie key modulo their count. */
 static int ud_port(const struct ud *u, int s, unsigned lid)
 {
 	int j, cnt = 0, pick;
@@ -256,14 +299,14 @@ static int ud_port(const struct ud *u, int s, unsigned lid)
 		cnt += ud_next(u, s, u->a[j].sw);
 	if (!cnt)
 		return LFT_NONE;
-	pick = (int)(lid % (unsigned)cnt);
+	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
 	for (j = u->first[s];; j++)
 		if (ud_next(u, s, u->a[j].sw) && !pick--)
 			return u->a[j].port;
 }
 
 /* The adjacency entry of switch s towards t that carries the fewest
- * routes so far (ties: the LID modulo their count), or -1. */
+ * routes so far (ties: the LID's tie key modulo their count), or -1. */
 static int ud_least(const struct ud *u, int s, unsigned lid)
 {
 	uint64_t best = UINT64_MAX;
@@ -281,7 +324,7 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 		}
 	if (!cnt)
 		return -1;
-	pick = (int)(lid % (unsigned)cnt);
+	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
 	for (j = u->first[s];; j++)
 		if (ud_next(u, s, u->a[j].sw) && u->load[j] == best && !pick--)
 			return j;
@@ -637,6 +680,8 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
+	if (ud_ties(&u, err))
+		goto out;
 	if (want && (ud_balanced(&u) || ud_preload(&u, s, want, top))) {
 		osmre_fail(err, "out of memory");
 		goto out;

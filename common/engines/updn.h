@@ -21,11 +21,12 @@
  * Routes: a switch with a down-only path to the destination's leaf takes
  * it (shortest, so every switch below keeps going down); any other switch
  * goes up to the up-neighbour whose route is shortest.  Among equal
- * choices, the destination LID picks (LID modulo the number of choices),
- * which spreads the destinations over parallel ports.
+ * choices, the destination LID's place in (port GUID, LID) order picks
+ * (modulo the number of choices), which spreads the destinations over
+ * parallel ports.
  *
- * The tables depend only on the topology and the LIDs: a job-driven
- * re-route leaves them as they are.
+ * The tables depend only on the topology and the GUIDs, not on how the
+ * LIDs were numbered: a job-driven re-route leaves them as they are.
  */
 #ifndef OSMRE_UPDN_H
 #define OSMRE_UPDN_H
@@ -51,8 +52,8 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
  * budget.  Balanced: among a switch's legal next hops of equal length it
  * takes the link that carries the fewest routes so far (the routes in s
  * to the LIDs not wanted, then the fallback's own, filled destination by
- * destination; each switch's CA ports are its sources), ties by LID
- * modulo.  The choice stays within up*-down*: acyclic on one VL. */
+ * destination; each switch's CA ports are its sources), ties as above
+ * (the LID's place in port GUID order, modulo).  The choice stays within up*-down*: acyclic on one VL. */
 int updn_route_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top, struct updn_info *info,
 		    struct osmre_err *err);

@@ -146,3 +146,40 @@ int lids_owners(const struct fabric *f, struct lid_owner **owner, unsigned *max,
 	*max = m;
 	return 0;
 }
+
+struct guid_lid {
+	uint64_t guid;
+	unsigned lid;
+};
+
+static int guid_lid_cmp(const void *a, const void *b)
+{
+	const struct guid_lid *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
+
+int lids_sort_guid(const struct fabric *f, const struct lid_owner *own,
+		   unsigned *lids, int n, struct osmre_err *err)
+{
+	struct guid_lid *k = malloc(((size_t)n + 1) * sizeof(*k));
+	int i;
+
+	if (!k)
+		return osmre_fail(err, "out of memory");
+	for (i = 0; i < n; i++) {
+		const struct lid_owner *o = &own[lids[i]];
+
+		k[i].lid = lids[i];
+		k[i].guid = o->node < 0 ?
+				    UINT64_MAX :
+				    fab_port_guid(&f->nodes[o->node], o->port);
+	}
+	qsort(k, (size_t)n, sizeof(*k), guid_lid_cmp);
+	for (i = 0; i < n; i++)
+		lids[i] = k[i].lid;
+	free(k);
+	return 0;
+}

@@ -34,5 +34,13 @@ struct lid_owner {
 /* Fills owner[0..max] (allocated); fails on a LID used twice. */
 int lids_owners(const struct fabric *f, struct lid_owner **owner, unsigned *max,
 		struct osmre_err *err);
+/*
+ * Sorts lids[0..n) (each owned per own) by its port's GUID, then LID: an
+ * order that does not depend on how the LIDs were numbered (OpenSM numbers
+ * them in its discovery order; lids_assign in file order).  0, or -1 with
+ * err (no memory; lids as given).
+ */
+int lids_sort_guid(const struct fabric *f, const struct lid_owner *own,
+		   unsigned *lids, int n, struct osmre_err *err);
 
 #endif

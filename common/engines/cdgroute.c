@@ -747,9 +747,11 @@ static void tables_put(struct cdg *g, const unsigned *dl, int n,
 	}
 }
 
-int cdg_route_lids(const struct fabric *f, struct lft_set *s,
-		   const uint8_t *want, unsigned top,
-		   struct cdgroute_info *info, struct osmre_err *err)
+/* cdg_route_lids, or with strict cdg_refine_lids: the tables as given
+ * count as the first pass. */
+static int cdg_route(const struct fabric *f, struct lft_set *s,
+		     const uint8_t *want, unsigned top, int strict,
+		     struct cdgroute_info *info, struct osmre_err *err)
 {
 	struct cdg g = { 0 };
 	struct lid_owner *own = NULL;
@@ -807,6 +809,11 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		goto oom;
 	if (risk_order_nid(f, &ord, err))
 		goto out;
+	if (strict) {
+		if (risk_a2a(f, s, &ord, &best, err))
+			goto out;
+		tables_get(&g, dl, ndl, keep);
+	}
 	for (pass = 0; pass < CDG_PASSES; pass++) {
 		struct cdgroute_info pi = { ndl, 0, 0 };
 		long m;
@@ -817,7 +824,7 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		/* A2A as osmre analyze counts it (risk.h) */
 		if (risk_a2a(f, s, &ord, &m, err))
 			goto out;
-		if (pass && m >= best) {
+		if ((pass || strict) && m >= best) {
 			tables_put(&g, dl, ndl, keep);
 			break;
 		}
@@ -843,4 +850,17 @@ out:
 	risk_order_free(&ord);
 	cdg_free(&g);
 	return rc;
+}
+
+int cdg_route_lids(const struct fabric *f, struct lft_set *s,
+		   const uint8_t *want, unsigned top,
+		   struct cdgroute_info *info, struct osmre_err *err)
+{
+	return cdg_route(f, s, want, top, 0, info, err);
+}
+
+int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
+		    const uint8_t *want, unsigned top, struct osmre_err *err)
+{
+	return cdg_route(f, s, want, top, 1, NULL, err);
 }

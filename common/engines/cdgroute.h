@@ -57,4 +57,13 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
 		   struct cdgroute_info *info, struct osmre_err *err);
 
+/*
+ * As cdg_route_lids, but the routes as given are the first pass: a pass
+ * is kept only when it lowers their A2A risk (s unchanged otherwise).
+ * Routes again destinations already routed by load once the others'
+ * routes have changed.
+ */
+int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
+		    const uint8_t *want, unsigned top, struct osmre_err *err);
+
 #endif

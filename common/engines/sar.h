@@ -42,8 +42,10 @@
  *   layer stays acyclic (cdgroute.h); and, with 2 layers or more, also
  *   every destination so, spread over all the layers (the k-th in port
  *   GUID order on layer k % max_vls, each layer acyclic on its own, as
- *   Nue spreads its destinations over its VLs): the tables of the lower
- *   A2A risk kept (risk.h; the last layer's on ties).
+ *   Nue spreads its destinations over its VLs; the layers below the
+ *   last then once more by load against the final routes above them,
+ *   cdg_refine_lids): the tables of the lower A2A risk kept (risk.h; the
+ *   last layer's on ties).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H

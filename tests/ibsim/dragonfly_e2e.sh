@@ -7,7 +7,10 @@
 #    and identical to `osmre route -e sar` with the same LIDs (the CA
 #    LIDs' entries);
 #  - sar_max_vls 1: still routed (the up*/down* fallback), deadlock-free
-#    on one VL.
+#    on one VL;
+#  - a degraded small dragonfly over sar_max_vls 2: the same risks, EFI
+#    and path lengths as `osmre route` with the net file's LIDs (OpenSM
+#    numbers them otherwise).
 # (A split fabric is refused offline, test_dragonfly; OpenSM discovers
 # only the part its port is in, so ibsim cannot show one plane split.)
 set -u
@@ -47,4 +50,31 @@ read_lfts H_341_8 "$W/df1.lfts" || ko "dump_fts (1 VL)"
 "$OSMRE" analyze -q --rp 10 --no-updown --topo "$NET" --lfts "$W/df1.lfts" >"$W/df1.out" 2>&1
 check "1 VL: valid" grep -q "^validity: VALID" "$W/df1.out"
 check "1 VL: deadlock-free on one VL" grep -q "(one VL): channel dependency graph acyclic" "$W/df1.out"
+osm_stop
+stop_pids $SIM_PID
+SIM_PID=
+
+# over the budget on a degraded dragonfly: the tables OpenSM installs
+# route as `osmre route` does with the LIDs of a net file, which OpenSM
+# numbers otherwise (sar routes in GUID order; the risks, EFI and path
+# lengths must agree)
+"$OSMRE" gen dragonfly 7 6 3 3 --fail-links 40 --seed 1 -o "$W/deg.net" 2>/dev/null
+sim_start "$W/deg.net" || exit 1
+echo "sar_max_vls 2" >"$W/osmre2.conf"
+OSMRE_CONF=$W/osmre2.conf
+export OSMRE_CONF
+ROUTING=sar,updn osm_start H_0_0 || { ko "SUBNET UP (degraded)"; exit 1; }
+check "degraded: over the budget" grep -q "osmre: sar: over sar_max_vls" "$W/osm.log"
+sleep 1
+read_lfts H_41_2 "$W/deg.lfts" || ko "dump_fts (degraded)"
+"$OSMRE" route -e sar --max-vls 2 --topo "$W/deg.net" --out "$W/deg.offline" 2>/dev/null
+job_mix "$W/deg.net" 7 "$W/deg.jobs"
+for t in deg.lfts deg.offline; do
+	"$OSMRE" analyze -q --rp 100 --no-updown --jobs "$W/deg.jobs" \
+		--topo "$W/deg.net" --lfts "$W/$t" 2>&1 |
+		grep -e "^congestion risk" -e "^path length" -e "^jobs:" >"$W/$t.fig"
+done
+cat "$W/deg.lfts.fig"
+check "degraded: figures read" test -s "$W/deg.lfts.fig"
+check "degraded: OpenSM's tables as offline (A2A, SP, RP, EFI, paths)" cmp -s "$W/deg.lfts.fig" "$W/deg.offline.fig"
 finish

@@ -354,8 +354,11 @@ static void bfs(struct cdg *g, int t)
 	int *keep = g->bfs_keep ? g->bfs_keep + (size_t)t * 2 * g->nsw : NULL;
 
 	if (keep && g->bfs_done[t]) {
+		/* the queue holds the switches reached, no more */
 		memcpy(g->dist, keep, (size_t)g->nsw * sizeof(int));
-		memcpy(g->queue, keep + g->nsw, (size_t)g->nsw * sizeof(int));
+		for (v = 0; v < g->nsw; v++)
+			n += g->dist[v] >= 0;
+		memcpy(g->queue, keep + g->nsw, (size_t)n * sizeof(int));
 		return;
 	}
 	for (v = 0; v < g->nsw; v++)

@@ -601,6 +601,70 @@ static void route_budget(struct fabric *f, int vls, struct lft_set *s,
 		fail_msg("%s: %s", what, err.msg);
 }
 
+/* Every LID numbered backwards (max + 1 - LID); was[] (per node, ports
+ * 0..nports in a row) keeps the LIDs as they were. */
+static void lids_backwards(struct fabric *f, unsigned max, unsigned *was)
+{
+	int i, p, k = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++, k++) {
+			struct fab_port *pt = &f->nodes[i].ports[p];
+
+			was[k] = pt->lid;
+			if (pt->lid)
+				pt->lid = (uint16_t)(max + 1 - pt->lid);
+		}
+}
+
+/* The LIDs of was[] back in place. */
+static void lids_restore(struct fabric *f, const unsigned *was)
+{
+	int i, p, k = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++, k++)
+			f->nodes[i].ports[p].lid = (uint16_t)was[k];
+}
+
+/* Tables a and layers ra (LIDs was[]) route every LID of every port as b
+ * and rb (the fabric's LIDs now) do; the LIDs compared, counted. */
+static int same_routes(const struct fabric *f, const unsigned *was,
+		       unsigned max, const struct lft_set *a,
+		       const struct sar_result *ra, const struct lft_set *b,
+		       const struct sar_result *rb, const char *what)
+{
+	int i, p, k = 0, n = 0, sw, c;
+
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->nodes[i].nports; p++, k++) {
+			unsigned la = was[k], lb = f->nodes[i].ports[p].lid;
+
+			if (!la)
+				continue;
+			for (sw = 0; sw < f->nnodes; sw++) {
+				const struct lft *ta = lft_of_node(a, sw);
+				const struct lft *tb = lft_of_node(b, sw);
+
+				if (ta && lft_get(ta, la) != lft_get(tb, lb))
+					fail_msg(
+						"%s: \"%s\" towards \"%s\" port %d: port %d with LIDs in file order, %d backwards",
+						what, f->nodes[sw].name,
+						f->nodes[i].name, p,
+						lft_get(ta, la),
+						lft_get(tb, lb));
+			}
+			for (c = 0; ra->layer && rb->layer && c < ra->ncas; c++)
+				if (ra->layer[(size_t)c * (max + 1) + la] !=
+				    rb->layer[(size_t)c * (max + 1) + lb])
+					fail_msg(
+						"%s: the layer of a path to \"%s\" differs",
+						what, f->nodes[i].name);
+			n++;
+		}
+	return n;
+}
+
 /*
  * OpenSM numbers LIDs in its discovery order, lids_assign in file order:
  * sar's tables and layers over the budget (up*-down*, by load, the
@@ -630,7 +694,7 @@ static void test_lid_numbering(void **state)
 				struct fabric *f;
 				struct rng rg;
 				unsigned *was, max;
-				int i, p, n = 0;
+				int i, n = 0;
 
 				assert_int_equal(df_build(kind ? &mf : &df, &f,
 							  &err),
@@ -658,7 +722,6 @@ static void test_lid_numbering(void **state)
 					struct lft_set a, b;
 					struct sar_result ra, rb;
 					char what[96];
-					int k;
 
 					snprintf(what, sizeof(what),
 						 "%s %d %% seed %d, %d VLs",
@@ -667,94 +730,14 @@ static void test_lid_numbering(void **state)
 					route_budget(f, vls, &a, &ra, what);
 					if (ra.updn_lids)
 						check_ways(f, &a, &ra, wins);
-					/* backwards, then routed again */
-					for (i = 0, k = 0; i < f->nnodes; i++)
-						for (p = 0;
-						     p <= f->nodes[i].nports;
-						     p++, k++) {
-							struct fab_port *pt =
-								&f->nodes[i].ports
-									 [p];
-
-							was[k] = pt->lid;
-							if (pt->lid)
-								pt->lid =
-									(uint16_t)(max +
-										   1 -
-										   pt->lid);
-						}
+					lids_backwards(f, max, was);
 					route_budget(f, vls, &b, &rb, what);
 					over += ra.updn_lids > 0;
 					assert_int_equal(ra.layers, rb.layers);
-					for (i = 0, k = 0; i < f->nnodes; i++)
-						for (p = 0;
-						     p <= f->nodes[i].nports;
-						     p++, k++) {
-							unsigned
-								la = was[k],
-								lb = f->nodes[i]
-									     .ports[p]
-									     .lid;
-							int sw, c;
-
-							if (!la)
-								continue;
-							for (sw = 0;
-							     sw < f->nnodes;
-							     sw++) {
-								const struct lft *
-									ta = lft_of_node(
-									       &a,
-									       sw),
-								       *tb = lft_of_node(
-									       &b,
-									       sw);
-
-								if (!ta)
-									continue;
-								if (lft_get(ta,
-									    la) !=
-								    lft_get(tb,
-									    lb))
-									fail_msg(
-										"%s: \"%s\" towards \"%s\" port %d: port %d with LIDs in file order, %d backwards",
-										what,
-										f->nodes[sw]
-											.name,
-										f->nodes[i]
-											.name,
-										p,
-										lft_get(ta,
-											la),
-										lft_get(tb,
-											lb));
-							}
-							for (c = 0; ra.layer &&
-								    rb.layer &&
-								    c < ra.ncas;
-							     c++)
-								if (ra.layer[(size_t)c *
-										     (max +
-										      1) +
-									     la] !=
-								    rb.layer[(size_t)c *
-										     (max +
-										      1) +
-									     lb])
-									fail_msg(
-										"%s: the layer of a path to \"%s\" differs",
-										what,
-										f->nodes[i]
-											.name);
-							compared++;
-						}
-					/* back to file order */
-					for (i = 0, k = 0; i < f->nnodes; i++)
-						for (p = 0;
-						     p <= f->nodes[i].nports;
-						     p++, k++)
-							f->nodes[i].ports[p].lid =
-								(uint16_t)was[k];
+					compared +=
+						same_routes(f, was, max, &a,
+							    &ra, &b, &rb, what);
+					lids_restore(f, was);
 					sar_result_free(&ra);
 					sar_result_free(&rb);
 					lft_set_free(&a);

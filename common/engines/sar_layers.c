@@ -433,10 +433,10 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
  * only, as Nue spreads them.  By LID: the k-th destination LID in port
  * GUID order on layer k % budget (LID order where the LIDs were assigned
  * in file order; OpenSM numbers them in its discovery order, and the
- * layers must not depend on it).  By groups (a fabric with groups, switch_groups:
- * a dragonfly's): the destinations of whole groups share a layer
- * (switch_partition: each layer about 1/budget of the CA ports of each
- * plane, grown group by group, as Nue's METIS partition keeps near
+ * layers must not depend on it).  By groups (a fabric with groups,
+ * switch_groups: a dragonfly's): the destinations of whole groups share
+ * a layer (switch_partition: each layer about 1/budget of the CA ports
+ * of each plane, grown group by group, as Nue's METIS partition keeps near
  * destinations together).  Measured on the 3,078-host dragonfly at 40 %
  * failed links (seed 4, 3 VLs): A2A 626 by LID, 468 by groups; on the
  * megafly (40 %, seed 2; no groups) 572 by LID, 666 by a partition of

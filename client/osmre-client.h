@@ -70,11 +70,15 @@ void osmre_client_close(struct osmre_client *c);
 int osmre_client_register(struct osmre_client *c);
 int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase);
 int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase);
+/* The client cannot move in (epoch, phase): its hook failed. */
+int osmre_client_nack(struct osmre_client *c, uint32_t epoch, int phase);
 int osmre_client_leave(struct osmre_client *c);
 
 struct osmre_client_hooks {
 	/* move off the base LIDs (drain, migrate to the high LIDs) / move
-	 * back; return 0 when done: only then is the phase acked */
+	 * back; return 0 when done: only then is the phase acked; anything
+	 * else sends a NACK (the SM counts a miss and goes on without this
+	 * client); each runs once per epoch and phase */
 	int (*unpath)(void *arg, uint32_t epoch);
 	int (*repath)(void *arg, uint32_t epoch);
 	/* one line (no newline) per event; may be NULL */
@@ -84,8 +88,10 @@ struct osmre_client_hooks {
 
 /*
  * One poll and what it calls for: registers first (or again, when the SM
- * forgot the client); on UNPATH runs unpath once and acks; on REPATH runs
- * repath when the client had moved, and acks; when the SM is idle while
+ * forgot the client, e.g. after dropping it or a restart without its saved
+ * state); on UNPATH runs unpath once and acks (NACKs when it failed); on
+ * REPATH runs repath when the client had moved, and acks (or NACKs); when
+ * the SM is idle while
  * the client is still on the escape (a run abandoned, the client dropped)
  * runs repath.  0, or -1 when the SM did not answer.
  */

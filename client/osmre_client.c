@@ -22,7 +22,7 @@ struct osmre_client {
 	int sl; /* of our MADs: the escape's, once known */
 	int poll_ms;
 	int on_escape;
-	uint32_t acked_epoch;
+	uint32_t acked_epoch; /* the last (epoch, phase) answered */
 	int acked_phase;
 	char key[UPDW_KEY_MAX + 1]; /* "": none */
 	char err[256];
@@ -238,6 +238,24 @@ int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
 	return 0;
 }
 
+int osmre_client_nack(struct osmre_client *c, uint32_t epoch, int phase)
+{
+	struct updw_msg r;
+
+	if (call(c, UPDW_NACK, epoch, phase, &r))
+		return -1;
+	if (r.result == UPDW_UNKNOWN)
+		c->sub = 0;
+	if (r.result != UPDW_OK && r.result != UPDW_IGNORED) {
+		fail(c, "NACK of epoch %u refused: %s", epoch,
+		     result_name(r.result));
+		return -1;
+	}
+	c->acked_epoch = epoch;
+	c->acked_phase = phase;
+	return 0;
+}
+
 int osmre_client_leave(struct osmre_client *c)
 {
 	struct updw_msg r;
@@ -273,19 +291,29 @@ static int hook(const struct osmre_client_hooks *h, int unpath, uint32_t epoch)
 	int rc = fn ? fn(h->arg, epoch) : 0;
 
 	say(h, "epoch %u: %s hook %s", epoch, unpath ? "unpath" : "repath",
-	    rc ? "failed: no ack" : "done");
+	    rc ? "failed: NACK" : "done");
 	return rc;
 }
 
-static int ack_once(struct osmre_client *c, const struct osmre_client_hooks *h,
-		    uint32_t epoch, int phase)
+/* 1 when (epoch, phase) was answered already (acked or NACKed). */
+static int answered(const struct osmre_client *c, uint32_t epoch, int phase)
 {
-	if (c->acked_epoch == epoch && c->acked_phase == phase)
+	return c->acked_epoch == epoch && c->acked_phase == phase;
+}
+
+/* Answers (epoch, phase) once: an ack when ok, else a NACK. */
+static int answer_once(struct osmre_client *c,
+		       const struct osmre_client_hooks *h, uint32_t epoch,
+		       int phase, int ok)
+{
+	const char *name = phase == OSMRE_UNPATH ? "UNPATH" : "REPATH";
+
+	if (answered(c, epoch, phase))
 		return 0;
-	if (osmre_client_ack(c, epoch, phase))
+	if (ok ? osmre_client_ack(c, epoch, phase) :
+		 osmre_client_nack(c, epoch, phase))
 		return -1;
-	say(h, "epoch %u: %s acked", epoch,
-	    phase == OSMRE_UNPATH ? "UNPATH" : "REPATH");
+	say(h, "epoch %u: %s %s", epoch, name, ok ? "acked" : "NACKed");
 	return 0;
 }
 
@@ -305,21 +333,23 @@ int osmre_client_step(struct osmre_client *c,
 	}
 	if (osmre_client_poll(c, &epoch, &phase))
 		return c->sub ? -1 : 0; /* forgotten: registers next time */
+	/* a hook runs once per (epoch, phase): a failed one is NACKed, and
+	 * the SM goes on without this client (osmre(8)) */
 	switch (phase) {
 	case OSMRE_UNPATH:
-		if (!c->on_escape) {
-			if (hook(h, 1, epoch))
-				return 0;
-			c->on_escape = 1;
-		}
-		return ack_once(c, h, epoch, phase);
+		if (answered(c, epoch, phase))
+			return 0;
+		if (!c->on_escape && hook(h, 1, epoch))
+			return answer_once(c, h, epoch, phase, 0);
+		c->on_escape = 1;
+		return answer_once(c, h, epoch, phase, 1);
 	case OSMRE_REPATH:
-		if (c->on_escape) {
-			if (hook(h, 0, epoch))
-				return 0;
-			c->on_escape = 0;
-		}
-		return ack_once(c, h, epoch, phase);
+		if (answered(c, epoch, phase))
+			return 0;
+		if (c->on_escape && hook(h, 0, epoch))
+			return answer_once(c, h, epoch, phase, 0);
+		c->on_escape = 0;
+		return answer_once(c, h, epoch, phase, 1);
 	case OSMRE_IDLE:
 	case OSMRE_COMPUTE:
 		/* the base-LID tables are consistent: come back */

@@ -49,8 +49,10 @@ void update_init(struct update *u, const struct upd_ops *ops, void *ctx,
 void update_free(struct update *u)
 {
 	free(u->sub);
+	free(u->strike);
 	u->sub = NULL;
-	u->nsub = u->cap = 0;
+	u->strike = NULL;
+	u->nsub = u->cap = u->nstrike = u->strike_cap = 0;
 }
 
 void update_request(struct update *u)
@@ -64,15 +66,21 @@ void update_topology(struct update *u)
 		u->topo = 1;
 }
 
-/* The first subscriber whose guid is not below guid (binary search). */
-static int lower_bound(const struct update *u, uint64_t guid)
+/* (a.guid, a.id) against (guid, id): the sessions' order. */
+static int key_below(const struct upd_sub *a, uint64_t guid, uint32_t id)
+{
+	return a->guid < guid || (a->guid == guid && a->id < id);
+}
+
+/* The first session not below (guid, id) (binary search). */
+static int lower_bound(const struct update *u, uint64_t guid, uint32_t id)
 {
 	int lo = 0, hi = u->nsub;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (u->sub[mid].guid < guid)
+		if (key_below(&u->sub[mid], guid, id))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -80,14 +88,105 @@ static int lower_bound(const struct update *u, uint64_t guid)
 	return lo;
 }
 
-/* Subscriber id of port guid; NULL when either does not match. */
+/* Session id of port guid; NULL when either does not match. */
 static struct upd_sub *find(struct update *u, uint64_t guid, uint32_t id)
 {
-	int i = lower_bound(u, guid);
+	int i = lower_bound(u, guid, id);
 
 	if (!id || i == u->nsub || u->sub[i].guid != guid || u->sub[i].id != id)
 		return NULL;
 	return &u->sub[i];
+}
+
+const struct upd_sub *update_session(const struct update *u, uint64_t guid,
+				     uint32_t id)
+{
+	return find((struct update *)u, guid, id);
+}
+
+/* The sessions of port guid. */
+static int port_sessions(const struct update *u, uint64_t guid)
+{
+	int lo = lower_bound(u, guid, 0);
+	int hi = guid == UINT64_MAX ? u->nsub : lower_bound(u, guid + 1, 0);
+
+	return hi - lo;
+}
+
+/* The strike record of port guid, or where it goes (binary search). */
+static int strike_at(const struct update *u, uint64_t guid)
+{
+	int lo = 0, hi = u->nstrike;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (u->strike[mid].guid < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct upd_strike *strike_of(struct update *u, uint64_t guid)
+{
+	int i = strike_at(u, guid);
+
+	return i < u->nstrike && u->strike[i].guid == guid ? &u->strike[i] :
+							     NULL;
+}
+
+/* Keeps counts for port guid (the larger of both); the oldest record
+ * goes when there are as many as sessions may be (max_subs, or 4,096).
+ * 0, or -1 (no memory: the counts are lost, logged by the caller). */
+static int strike_keep(struct update *u, uint64_t guid, const int *misses)
+{
+	int cap = u->o.max_subs > 0 ? u->o.max_subs : 4096, i, k;
+	struct upd_strike *t = strike_of(u, guid);
+
+	if (!t) {
+		if (u->nstrike >= cap) { /* the lowest GUID's goes */
+			memmove(u->strike, u->strike + 1,
+				(size_t)--u->nstrike * sizeof(*u->strike));
+		}
+		if (u->nstrike == u->strike_cap) {
+			int nc = u->strike_cap ? 2 * u->strike_cap : 8;
+			struct upd_strike *n =
+				realloc(u->strike, (size_t)nc * sizeof(*n));
+
+			if (!n)
+				return -1;
+			u->strike = n;
+			u->strike_cap = nc;
+		}
+		i = strike_at(u, guid);
+		t = &u->strike[i];
+		memmove(t + 1, t,
+			((size_t)u->nstrike - (size_t)i) * sizeof(*t));
+		u->nstrike++;
+		memset(t, 0, sizeof(*t));
+		t->guid = guid;
+	}
+	for (k = 0; k < UPD_MISS_N; k++)
+		if (misses[k] > t->misses[k])
+			t->misses[k] = misses[k];
+	return 0;
+}
+
+static void strike_clear(struct update *u, uint64_t guid, int k)
+{
+	struct upd_strike *t = strike_of(u, guid);
+	size_t i;
+
+	if (!t)
+		return;
+	t->misses[k] = 0;
+	if (t->misses[UPD_MISS_UNPATH] || t->misses[UPD_MISS_REPATH])
+		return;
+	i = (size_t)(t - u->strike);
+	memmove(t, t + 1, ((size_t)u->nstrike - i - 1) * sizeof(*t));
+	u->nstrike--;
 }
 
 static void drop(struct update *u, struct upd_sub *s)
@@ -98,15 +197,15 @@ static void drop(struct update *u, struct upd_sub *s)
 	u->nsub--;
 }
 
-/* A random, non-zero id unlike old (getrandom; the clock and a counter
- * if the kernel has no randomness to give, which only costs
- * unguessability against processes on the subscriber's own port). */
-static uint32_t new_id(uint32_t old)
+/* A random, non-zero id (getrandom; the clock and a counter if the
+ * kernel has no randomness to give, which only costs unguessability
+ * against processes on the subscriber's own port). */
+static uint32_t random_id(void)
 {
 	static uint32_t fallback;
 	uint32_t id = 0;
 
-	while (!id || id == old) {
+	while (!id) {
 		if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id)) {
 			struct timespec ts;
 
@@ -118,45 +217,91 @@ static uint32_t new_id(uint32_t old)
 	return id;
 }
 
-uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
-			  double now)
+/* Room for one more session: 0, or -1. */
+static int grow(struct update *u)
 {
-	int i = lower_bound(u, guid);
-	struct upd_sub *s;
-	uint32_t old = 0;
+	int nc;
+	struct upd_sub *n;
 
-	if (i < u->nsub && u->sub[i].guid == guid) {
-		s = &u->sub[i]; /* a restarted client: a new id */
-		old = s->id;
-	} else {
-		if (u->o.max_subs > 0 && u->nsub >= u->o.max_subs)
-			return 0;
-		if (u->nsub == u->cap) {
-			int nc = u->cap ? 2 * u->cap : 8;
-			struct upd_sub *n =
-				realloc(u->sub, (size_t)nc * sizeof(*n));
+	if (u->nsub < u->cap)
+		return 0;
+	nc = u->cap ? 2 * u->cap : 8;
+	n = realloc(u->sub, (size_t)nc * sizeof(*n));
+	if (!n)
+		return -1;
+	u->sub = n;
+	u->cap = nc;
+	return 0;
+}
 
-			if (!n)
-				return 0;
-			u->sub = n;
-			u->cap = nc;
-		}
-		s = &u->sub[i];
-		memmove(s + 1, s, ((size_t)u->nsub - (size_t)i) * sizeof(*s));
-		u->nsub++;
+/* Inserts s in order: 0, or -1 (no memory, or its key is taken). */
+static int insert(struct update *u, const struct upd_sub *s)
+{
+	int i = lower_bound(u, s->guid, s->id);
+
+	if (i < u->nsub && u->sub[i].guid == s->guid && u->sub[i].id == s->id)
+		return -1;
+	if (grow(u))
+		return -1;
+	memmove(&u->sub[i + 1], &u->sub[i],
+		((size_t)u->nsub - (size_t)i) * sizeof(*u->sub));
+	u->sub[i] = *s;
+	u->nsub++;
+	return 0;
+}
+
+/* The first epoch a session registering now takes part in: the one
+ * computing (its UNPATH is still to come), else the next. */
+static uint32_t joining_epoch(const struct update *u)
+{
+	return u->phase == UPD_COMPUTE ? u->epoch : u->epoch + 1;
+}
+
+uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
+			  double now, int *why)
+{
+	struct upd_sub s = { 0 };
+	struct upd_strike *t;
+	int tries, dummy;
+
+	if (!why)
+		why = &dummy;
+	*why = UPD_REFUSE_NONE;
+	if (u->o.max_subs > 0 && u->nsub >= u->o.max_subs) {
+		*why = UPD_REFUSE_FULL;
+		return 0;
 	}
-	memset(s, 0, sizeof(*s));
-	s->id = u->ops.new_id ? u->ops.new_id(u->ctx) : 0;
-	if (!s->id || s->id == old)
-		s->id = new_id(old);
-	s->guid = guid;
-	s->lid = lid;
-	s->seen = now;
+	if (u->o.max_per_port > 0 &&
+	    port_sessions(u, guid) >= u->o.max_per_port) {
+		*why = UPD_REFUSE_PORT;
+		return 0;
+	}
+	s.guid = guid;
+	s.lid = lid;
+	s.seen = now;
+	s.from_epoch = joining_epoch(u);
+	t = strike_of(u, guid);
+	if (t) { /* a dropped session's counts go on */
+		memcpy(s.misses, t->misses, sizeof(s.misses));
+		s.inherited = 1;
+	}
+	for (tries = 0; tries < 16; tries++) {
+		s.id = u->ops.new_id ? u->ops.new_id(u->ctx) : 0;
+		if (!s.id || find(u, guid, s.id))
+			s.id = random_id();
+		if (!find(u, guid, s.id))
+			break;
+	}
+	if (insert(u, &s)) {
+		*why = UPD_REFUSE_NOMEM;
+		return 0;
+	}
 	say(u, 0,
 	    "subscriber %u: port 0x%016" PRIx64
-	    " LID %u registered (%d in all)",
-	    s->id, guid, lid, u->nsub);
-	return s->id;
+	    " LID %u registered (%d in all, %d on the port%s)",
+	    s.id, guid, lid, u->nsub, port_sessions(u, guid),
+	    t ? "; the counts of a session dropped there go on" : "");
+	return s.id;
 }
 
 int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id)
@@ -183,20 +328,102 @@ int update_poll(struct update *u, uint64_t guid, uint32_t id, double now,
 	return 0;
 }
 
+/* The miss-count index of phase (-1: not a phase that is acked). */
+static int miss_index(int phase)
+{
+	return phase == UPD_UNPATH ? UPD_MISS_UNPATH :
+	       phase == UPD_REPATH ? UPD_MISS_REPATH :
+				     -1;
+}
+
 int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	       int phase, double now)
 {
 	struct upd_sub *s = find(u, guid, id);
+	int k = miss_index(phase);
 
 	if (!s)
 		return -1;
 	s->seen = now;
-	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked)
+	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked ||
+	    k < 0)
 		return 0;
 	s->acked = 1;
-	s->misses = 0;
+	s->misses[k] = 0; /* this phase's count only */
+	if (s->inherited)
+		strike_clear(u, guid, k);
 	u->acked++;
 	return 1;
+}
+
+/* s missed this phase (k), why says how: counted, logged, dropped at
+ * max_misses; 1 when it was dropped (s is gone). */
+static int miss(struct update *u, struct upd_sub *s, int k, const char *why)
+{
+	s->asked = 0;
+	s->misses[k]++;
+	if (u->phase == UPD_UNPATH)
+		u->unmoved++;
+	say(u, 1,
+	    "subscriber %u: port 0x%016" PRIx64 " LID %u: %s (%d/%d misses)",
+	    s->id, s->guid, s->lid, why,
+	    s->misses[UPD_MISS_UNPATH] + s->misses[UPD_MISS_REPATH],
+	    u->o.max_misses);
+	if (s->misses[UPD_MISS_UNPATH] + s->misses[UPD_MISS_REPATH] <
+	    u->o.max_misses)
+		return 0;
+	if (strike_keep(u, s->guid, s->misses))
+		say(u, 1, "subscriber %u: out of memory: its counts are lost",
+		    s->id);
+	say(u, 1,
+	    "subscriber %u: dropped: %d UNPATH and %d REPATH miss(es) not made good by an ack",
+	    s->id, s->misses[UPD_MISS_UNPATH], s->misses[UPD_MISS_REPATH]);
+	u->dropped++;
+	drop(u, s);
+	return 1;
+}
+
+int update_nack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
+		int phase, double now)
+{
+	struct upd_sub *s = find(u, guid, id);
+	int k = miss_index(phase);
+	char why[96];
+
+	if (!s)
+		return -1;
+	s->seen = now;
+	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked ||
+	    k < 0)
+		return 0;
+
+	u->nacked++;
+	snprintf(why, sizeof(why), "NACK of %s in epoch %u: its hook failed",
+		 upd_phase_name(phase), epoch);
+	miss(u, s, k, why);
+	return 1;
+}
+
+void update_resume(struct update *u, uint32_t epoch)
+{
+	if (epoch > u->epoch)
+		u->epoch = epoch;
+}
+
+int update_restore(struct update *u, const struct upd_sub *s)
+{
+	struct upd_sub c = *s;
+
+	if (!c.id)
+		return -1;
+	c.asked = c.acked = 0;
+	c.from_epoch = u->epoch + 1;
+	return insert(u, &c);
+}
+
+int update_restore_strike(struct update *u, const struct upd_strike *k)
+{
+	return strike_keep(u, k->guid, k->misses);
 }
 
 static void enter(struct update *u, int phase, double now)
@@ -214,7 +441,7 @@ static void ask_all(struct update *u, double now)
 	int i;
 
 	for (i = 0; i < u->nsub; i++) {
-		u->sub[i].asked = 1;
+		u->sub[i].asked = u->epoch >= u->sub[i].from_epoch;
 		u->sub[i].acked = 0;
 	}
 	u->deadline = now + u->o.ack_timeout;
@@ -233,25 +460,18 @@ static int acks_done(struct update *u, double now)
 		return 0;
 	for (i = 0; i < u->nsub;) {
 		struct upd_sub *s = &u->sub[i];
+		char why[96];
 
 		if (!s->asked || s->acked) {
 			i++;
 			continue;
 		}
-		s->asked = 0;
-		s->misses++;
 		u->timed_out++;
-		say(u, 1,
-		    "subscriber %u: port 0x%016" PRIx64
-		    " LID %u: no %s ack of epoch %u within %.1f s (%d/%d in a row)",
-		    s->id, s->guid, s->lid, upd_phase_name(u->phase), u->epoch,
-		    u->o.ack_timeout, s->misses, u->o.max_misses);
-		if (s->misses >= u->o.max_misses) {
-			say(u, 1, "subscriber %u: dropped", s->id);
-			drop(u, s);
-		} else {
+		snprintf(why, sizeof(why),
+			 "no %s ack of epoch %u within %.1f s",
+			 upd_phase_name(u->phase), u->epoch, u->o.ack_timeout);
+		if (!miss(u, s, miss_index(u->phase), why))
 			i++;
-		}
 	}
 	return 1;
 }
@@ -281,10 +501,11 @@ static void commit(struct update *u, double now)
 		u->ops.commit(u->ctx);
 	u->runs++;
 	say(u, 0,
-	    "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, timeouts %d; restarts %d",
+	    "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, nacks %d, timeouts %d, dropped %d; changed before %d session(s) had moved; restarts %d",
 	    u->epoch, now - u->t_run, u->dur[UPD_COMPUTE], u->dur[UPD_UNPATH],
 	    u->dur[UPD_UPDATE], u->dur[UPD_REPATH], u->blocks, u->nsub,
-	    u->acked, u->timed_out, u->restarts);
+	    u->acked, u->nacked, u->timed_out, u->dropped, u->unmoved,
+	    u->restarts);
 	enter(u, UPD_IDLE, now);
 }
 
@@ -301,6 +522,7 @@ void update_tick(struct update *u, double now)
 			memset(u->dur, 0, sizeof(u->dur));
 			u->t_run = now;
 			u->restarts = u->acked = u->timed_out = 0;
+			u->nacked = u->dropped = u->unmoved = 0;
 			u->blocks = 0;
 			u->t_phase = now;
 			start_compute(u, now);

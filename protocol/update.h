@@ -22,20 +22,28 @@
  *   escape simply ack again);
  * - an ack counts only for the current epoch and phase (older ones, and
  *   duplicates, are ignored);
- * - a subscriber that times out max_misses phases in a row is dropped; an
- *   ack resets its count;
- * - subscribers that register during a run are asked from the next phase
- *   on (they are on the base LIDs while UNPATH is asked of the others: the
- *   transport tells them the phase, and they join in).
+ * - a subscriber that cannot move says so (a NACK: its hook failed) or
+ *   does not answer within ack_timeout: either is a miss of that phase,
+ *   and the run goes on without it (the commit line counts it).  Misses
+ *   are counted per phase and only an ack of the same phase clears its
+ *   count (a REPATH ack does not make good a failed UNPATH); a session
+ *   whose counts add up to max_misses is dropped.  A session that
+ *   registers from a port whose session was dropped takes over the
+ *   dropped one's counts until it acks;
+ * - sessions that register during a run join the next epoch: they are
+ *   not waited for in this one (the transport tells them the phase and a
+ *   client moves anyway; the SM does not count on it).
  *
- * Trust: a subscriber is its port.  The transport proves the requester's
- * port (its GUID and base LID, from the source LID of the MAD resolved
- * through the SM's port table) and every call below takes that GUID:
- * at most one subscriber per port, a registration replaces the port's
- * own entry only, and POLL/ACK/LEAVE count only when the port and the
- * subscriber id both match.  Ids are random 32-bit numbers (getrandom):
- * another process on the same port cannot guess one.  The subscribers
- * are kept sorted by GUID: every lookup is a binary search.
+ * Trust: a session belongs to its port.  The transport proves the
+ * requester's port (its GUID and base LID, from the source LID of the MAD
+ * resolved through the SM's port table) and every call below takes that
+ * GUID: several sessions per port (one per client process, at most
+ * max_per_port), each with its own random id; a registration never
+ * touches another session, and POLL/ACK/NACK/LEAVE count only when the
+ * port and the session id both match.  Ids are random 32-bit numbers
+ * (getrandom): another process on the same port cannot guess one.  The
+ * sessions are kept sorted by (GUID, id): every lookup is a binary
+ * search.
  */
 #ifndef OSMRE_UPDATE_H
 #define OSMRE_UPDATE_H
@@ -78,18 +86,38 @@ struct upd_ops {
 struct upd_opts {
 	double ack_timeout;  /* s a subscriber has for each ack */
 	double push_timeout; /* s before pushing again */
-	int max_misses;	     /* timeouts in a row before a drop */
-	int max_subs;	     /* subscribers in all; 0: no cap */
+	int max_misses;	     /* misses (both phases' counts) before a drop */
+	int max_subs;	     /* sessions in all; 0: no cap */
+	int max_per_port;    /* sessions of one port; 0: no cap */
 };
 
+/* The phases a session acks, as indexes of its miss counts. */
+enum { UPD_MISS_UNPATH, UPD_MISS_REPATH, UPD_MISS_N };
+
 struct upd_sub {
-	uint32_t id;   /* 0: free slot */
-	uint64_t guid; /* the subscriber's port */
-	uint16_t lid;  /* its base LID */
-	int misses;
-	int asked; /* must ack the current phase */
+	uint32_t id;		/* random, never 0 */
+	uint64_t guid;		/* the session's port */
+	uint16_t lid;		/* its base LID */
+	int misses[UPD_MISS_N]; /* since the last ack of each phase */
+	int inherited;		/* took over a dropped session's counts */
+	uint32_t from_epoch;	/* the first epoch it takes part in */
+	int asked;		/* must ack the current phase */
 	int acked;
 	double seen; /* last message */
+};
+
+/* The counts of a dropped session, kept for its port's next sessions. */
+struct upd_strike {
+	uint64_t guid;
+	int misses[UPD_MISS_N];
+};
+
+/* Why update_subscribe refused. */
+enum upd_refusal {
+	UPD_REFUSE_NONE = 0,
+	UPD_REFUSE_FULL, /* max_subs sessions */
+	UPD_REFUSE_PORT, /* max_per_port sessions on this port */
+	UPD_REFUSE_NOMEM,
 };
 
 struct update {
@@ -104,10 +132,14 @@ struct update {
 	double dur[UPD_NPHASES];
 	long blocks;
 	int restarts;
-	int acked, timed_out; /* over the run */
+	/* over the run: acks, NACKs, timeouts, drops, and UNPATH misses
+	 * (sessions whose routes may change before they moved) */
+	int acked, nacked, timed_out, dropped, unmoved;
 	int nsub, cap;
-	struct upd_sub *sub; /* sorted by guid */
-	unsigned long runs;  /* committed */
+	struct upd_sub *sub; /* sorted by (guid, id) */
+	int nstrike, strike_cap;
+	struct upd_strike *strike; /* sorted by guid */
+	unsigned long runs;	   /* committed */
 };
 
 void update_init(struct update *u, const struct upd_ops *ops, void *ctx,
@@ -122,11 +154,11 @@ void update_topology(struct update *u);
  * below.  Never blocks, apart from the ops it calls. */
 void update_tick(struct update *u, double now);
 
-/* Port guid (base LID lid) registers, or registers again (a restarted
- * client: a new id, the old one unknown): returns its id, 0 when out of
- * memory or at max_subs. */
+/* A new session of port guid (base LID lid): its id, or 0 with *why
+ * (enum upd_refusal; why may be NULL).  Other sessions, the port's own
+ * included, are not touched. */
 uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
-			  double now);
+			  double now, int *why);
 /* Subscriber id of port guid leaves; 0, or -1 when unknown. */
 int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id);
 /* It asks for the state: fills epoch and phase; -1 when unknown (it
@@ -137,5 +169,20 @@ int update_poll(struct update *u, uint64_t guid, uint32_t id, double now,
  * asked), -1 unknown subscriber. */
 int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	       int phase, double now);
+/* It cannot move (its hook failed) in (epoch, phase): a miss at once;
+ * 1 counted, 0 ignored, -1 unknown (as update_ack). */
+int update_nack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
+		int phase, double now);
+/* The session (guid, id), or NULL. */
+const struct upd_sub *update_session(const struct update *u, uint64_t guid,
+				     uint32_t id);
+/* The epoch and phase a restarted SM goes on from (updstate.c): the
+ * epoch counter continues, and every session restored is asked from the
+ * next epoch on. */
+void update_resume(struct update *u, uint32_t epoch);
+/* Restores a session (a restart): 0, or -1 (no memory, a duplicate). */
+int update_restore(struct update *u, const struct upd_sub *s);
+/* Restores a dropped session's counts for its port: 0, or -1. */
+int update_restore_strike(struct update *u, const struct upd_strike *k);
 
 #endif

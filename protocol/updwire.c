@@ -127,12 +127,13 @@ static const char *const reject_names[] = {
 	"no such subscriber on the sender's port",
 	"update_max_subscribers reached",
 	"malformed request",
+	"update_max_sessions_per_port reached",
 };
 /* clang-format on */
 
 const char *updw_reject_name(int why)
 {
-	return why >= 0 && why <= UPDW_REJ_BAD ? reject_names[why] : "?";
+	return why >= 0 && why <= UPDW_REJ_PORT_FULL ? reject_names[why] : "?";
 }
 
 uint16_t updw_reply_lid(const struct updw_msg *req,
@@ -172,14 +173,17 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 				resp->result = UPDW_DENIED;
 				break;
 			}
-			resp->sub =
-				update_subscribe(u, peer->guid, peer->lid, now);
-			if (!resp->sub) {
-				int full = u->o.max_subs > 0 &&
-					   u->nsub >= u->o.max_subs;
-
-				why = full ? UPDW_REJ_FULL : UPDW_REJ_BAD;
-				resp->result = full ? UPDW_FULL : UPDW_BAD;
+			resp->sub = update_subscribe(u, peer->guid, peer->lid,
+						     now, &r);
+			if (r == UPD_REFUSE_FULL) {
+				why = UPDW_REJ_FULL;
+				resp->result = UPDW_FULL;
+			} else if (r == UPD_REFUSE_PORT) {
+				why = UPDW_REJ_PORT_FULL;
+				resp->result = UPDW_PORT_FULL;
+			} else if (r) {
+				why = UPDW_REJ_BAD;
+				resp->result = UPDW_BAD;
 			}
 			break;
 		case UPDW_POLL:
@@ -188,8 +192,12 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 				why = UPDW_REJ_UNKNOWN;
 			break;
 		case UPDW_ACK:
-			r = update_ack(u, peer->guid, req->sub, req->epoch,
-				       req->phase, now);
+		case UPDW_NACK:
+			r = req->op == UPDW_ACK ?
+				    update_ack(u, peer->guid, req->sub,
+					       req->epoch, req->phase, now) :
+				    update_nack(u, peer->guid, req->sub,
+						req->epoch, req->phase, now);
 			if (r < 0)
 				why = UPDW_REJ_UNKNOWN;
 			else

@@ -55,26 +55,29 @@ enum updw_op {
 	UPDW_POLL = 2,
 	UPDW_ACK = 3,
 	UPDW_LEAVE = 4,
+	UPDW_NACK = 5, /* the hook of (epoch, phase) failed: cannot move */
 };
 
 enum updw_result {
 	UPDW_OK = 0,
-	UPDW_UNKNOWN = 1, /* no such subscriber: register again */
-	UPDW_IGNORED = 2, /* a stale or duplicate ack */
-	UPDW_BAD = 3,	  /* malformed, or no memory */
-	UPDW_DENIED = 4,  /* not the sender's port, or a wrong key */
-	UPDW_FULL = 5,	  /* update_max_subscribers reached */
+	UPDW_UNKNOWN = 1,   /* no such subscriber: register again */
+	UPDW_IGNORED = 2,   /* a stale or duplicate ack */
+	UPDW_BAD = 3,	    /* malformed, or no memory */
+	UPDW_DENIED = 4,    /* not the sender's port, or a wrong key */
+	UPDW_FULL = 5,	    /* update_max_subscribers reached */
+	UPDW_PORT_FULL = 6, /* update_max_sessions_per_port reached */
 };
 
 /* Why updw_serve turned a request down (0: it did not), for the log. */
 enum updw_reject {
 	UPDW_REJ_NONE = 0,
-	UPDW_REJ_NO_PORT, /* the source LID is no port of the subnet */
-	UPDW_REJ_GUID,	  /* REGISTER for another port's GUID */
-	UPDW_REJ_KEY,	  /* wrong or missing shared key */
-	UPDW_REJ_UNKNOWN, /* no such subscriber on that port */
-	UPDW_REJ_FULL,	  /* update_max_subscribers reached */
-	UPDW_REJ_BAD,	  /* an unknown operation, or no memory */
+	UPDW_REJ_NO_PORT,   /* the source LID is no port of the subnet */
+	UPDW_REJ_GUID,	    /* REGISTER for another port's GUID */
+	UPDW_REJ_KEY,	    /* wrong or missing shared key */
+	UPDW_REJ_UNKNOWN,   /* no such subscriber on that port */
+	UPDW_REJ_FULL,	    /* update_max_subscribers reached */
+	UPDW_REJ_BAD,	    /* an unknown operation, or no memory */
+	UPDW_REJ_PORT_FULL, /* update_max_sessions_per_port reached */
 };
 
 /* What the transport proves about a requester: the port that owns the

@@ -131,8 +131,8 @@ static void test_run(void **state)
 
 	(void)state;
 	setup(&u, &f);
-	a = update_subscribe(&u, 0x10, 2, 0.0);
-	b = update_subscribe(&u, 0x20, 4, 0.0);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	b = update_subscribe(&u, 0x20, 4, 0.0, NULL);
 	update_tick(&u, 0.1);
 	assert_int_equal(u.phase, UPD_IDLE); /* no request: nothing */
 	update_request(&u);
@@ -161,7 +161,7 @@ static void test_run(void **state)
 	assert_true(p1 && p2 && p3 && p4 && p1 < p2 && p2 < p3 && p3 < p4);
 	assert_non_null(strstr(
 		f.log,
-		"epoch 1 committed in 0.500 s: compute 0.000 s, unpath 0.200 s, update 0.000 s, repath 0.300 s; 3 block(s) changed; subscribers 2, acks 4, timeouts 0"));
+		"epoch 1 committed in 0.500 s: compute 0.000 s, unpath 0.200 s, update 0.000 s, repath 0.300 s; 3 block(s) changed; subscribers 2, acks 4, nacks 0, timeouts 0, dropped 0; changed before 0 session(s) had moved"));
 	assert_int_equal(f.errors, 0);
 	/* nothing changed: no phase beyond COMPUTE */
 	f.changes = 0;
@@ -179,8 +179,8 @@ static void two_and_run(struct update *u, struct fake *f, uint32_t *a,
 			uint32_t *b)
 {
 	setup(u, f);
-	*a = update_subscribe(u, 0x10, 2, 0.0);
-	*b = update_subscribe(u, 0x20, 4, 0.0);
+	*a = update_subscribe(u, 0x10, 2, 0.0, NULL);
+	*b = update_subscribe(u, 0x20, 4, 0.0, NULL);
 	update_request(u);
 	update_tick(u, 0.0);
 	assert_int_equal(u->phase, UPD_UNPATH);
@@ -215,7 +215,7 @@ static void test_acks(void **state)
 	assert_int_equal(u.phase, UPD_REPATH);
 	snprintf(
 		want, sizeof(want),
-		"subscriber %u: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 in a row)",
+		"subscriber %u: port 0x0000000000000020 LID 4: no UNPATH ack of epoch 1 within 2.0 s (1/2 misses)",
 		b);
 	assert_non_null(strstr(f.log, want));
 	/* b's UNPATH ack arrives late, during REPATH: ignored */
@@ -223,11 +223,16 @@ static void test_acks(void **state)
 			 0);
 	update_tick(&u, 2.1);
 	assert_int_equal(u.phase, UPD_REPATH);
-	ack_both(&u, a, b, 2.2); /* b acks REPATH: its count resets */
+	ack_both(&u, a, b, 2.2); /* b acks REPATH: its UNPATH miss stays */
 	update_tick(&u, 2.2);
 	assert_int_equal(f.commits, 1);
-	assert_non_null(strstr(f.log, "acks 3, timeouts 1"));
-	assert_int_equal(u.sub[1].misses, 0);
+	assert_non_null(strstr(
+		f.log,
+		"acks 3, nacks 0, timeouts 1, dropped 0; changed before 1 session(s) had moved"));
+	assert_int_equal(update_session(&u, 0x20, b)->misses[UPD_MISS_UNPATH],
+			 1);
+	assert_int_equal(update_session(&u, 0x20, b)->misses[UPD_MISS_REPATH],
+			 0);
 	update_free(&u);
 }
 
@@ -278,7 +283,7 @@ static void test_topology(void **state)
 
 	(void)state;
 	setup(&u, &f);
-	a = update_subscribe(&u, 0x10, 2, 0.0);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
 	update_topology(&u); /* idle: OpenSM routes as usual */
 	update_tick(&u, 0.0);
 	assert_int_equal(f.computes, 0);
@@ -340,7 +345,7 @@ static void test_coalesce_and_push(void **state)
 
 	(void)state;
 	setup(&u, &f);
-	a = update_subscribe(&u, 0x10, 2, 0.0);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
 	update_request(&u);
 	update_tick(&u, 0.0);
 	for (i = 0; i < 5; i++)
@@ -371,11 +376,170 @@ static void test_coalesce_and_push(void **state)
 	assert_int_equal(f.commits, 2);
 	assert_int_equal(f.computes, 2);
 	assert_int_equal(u.phase, UPD_IDLE);
-	/* a client that restarts registers again: a new id, the old one
-	 * unknown */
-	assert_int_not_equal(update_subscribe(&u, 0x10, 2, 6.0), a);
-	assert_int_equal(update_poll(&u, 0x10, a, 6.0, &e, &ph), -1);
-	assert_int_equal(u.nsub, 1);
+	/* a client that restarts registers again: a new session beside
+	 * the old one, which stays until it leaves or is dropped */
+	assert_int_not_equal(update_subscribe(&u, 0x10, 2, 6.0, NULL), a);
+	assert_int_equal(update_poll(&u, 0x10, a, 6.0, &e, &ph), 0);
+	assert_int_equal(u.nsub, 2);
+	update_free(&u);
+}
+
+/* The index of session id in u->sub. */
+static int index_of(const struct update *u, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < u->nsub; i++)
+		if (u->sub[i].id == id)
+			return i;
+	return -1;
+}
+
+/*
+ * Several sessions per port: two clients of one host are waited for
+ * apart; one that restarts during UNPATH leaves its old session to be
+ * waited for (and timed out), and its new session joins the next epoch;
+ * the per-port cap.
+ */
+static void test_sessions(void **state)
+{
+	static const struct upd_opts o = {
+		.ack_timeout = 2.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
+		.max_per_port = 3,
+	};
+	struct update u;
+	struct fake f;
+	uint32_t a, b, c, d, e;
+	int why, ph;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.changes = 3;
+	f.switches_have = 1;
+	update_init(&u, &ops, &f, &o);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	b = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	assert_int_not_equal(a, b);
+	assert_int_equal(u.nsub, 2);
+	update_request(&u);
+	update_tick(&u, 0.0);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	/* a acks; b is still moving: UNPATH waits */
+	phase_of(&u, a, 0.1, &e);
+	assert_int_equal(update_ack(&u, 0x10, a, e, UPD_UNPATH, 0.1), 1);
+	update_tick(&u, 0.2);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	assert_int_equal(f.pushes, 0);
+	/* b's process restarts: a new session, b's still waited for */
+	c = update_subscribe(&u, 0x10, 2, 0.3, NULL);
+	assert_int_not_equal(c, 0);
+	assert_int_equal(u.nsub, 3);
+	update_tick(&u, 0.3);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	assert_int_equal(f.pushes, 0);
+	/* c is not asked this epoch: its ack is ignored */
+	assert_int_equal(update_ack(&u, 0x10, c, e, UPD_UNPATH, 0.4), 0);
+	/* the cap of the port */
+	d = update_subscribe(&u, 0x10, 2, 0.4, &why);
+	assert_int_equal(d, 0);
+	assert_int_equal(why, UPD_REFUSE_PORT);
+	assert_int_not_equal(update_subscribe(&u, 0x11, 4, 0.4, NULL), 0);
+	/* b times out: a miss, and the routes change under it */
+	update_tick(&u, 1.9);
+	assert_int_equal(f.pushes, 0);
+	update_tick(&u, 2.0);
+	assert_int_equal(f.pushes, 1);
+	assert_int_equal(u.phase, UPD_REPATH);
+	assert_int_equal(u.sub[index_of(&u, b)].misses[UPD_MISS_UNPATH], 1);
+	/* REPATH: a and c answer (c is asked from the next phase on: the
+	 * transport told it the phase), b does not */
+	ph = phase_of(&u, a, 2.1, &e);
+	assert_int_equal(update_ack(&u, 0x10, a, e, ph, 2.1), 1);
+	assert_int_equal(update_ack(&u, 0x10, c, e, ph, 2.1), 0);
+	update_tick(&u, 4.0);
+	assert_int_equal(f.commits, 1);
+	assert_non_null(strstr(
+		f.log,
+		"subscribers 3, acks 2, nacks 0, timeouts 2, dropped 1; changed before 1 session(s) had moved"));
+	assert_int_equal(index_of(&u, b), -1); /* 1 + 1 misses: dropped */
+	assert_int_not_equal(index_of(&u, a), -1);
+	/* the next epoch asks c */
+	update_request(&u);
+	update_tick(&u, 5.0);
+	assert_int_equal(update_ack(&u, 0x10, c, u.epoch, UPD_UNPATH, 5.0), 1);
+	update_free(&u);
+}
+
+/*
+ * A session that cannot move NACKs: the SM stops waiting for it, counts
+ * a miss, and goes on; a later REPATH ack does not make the UNPATH miss
+ * good; the next NACK drops it; registering again takes the counts over
+ * until an ack of the phase clears them.
+ */
+static void test_nack(void **state)
+{
+	struct update u;
+	struct fake f;
+	uint32_t a, b, b2, b3;
+	int i;
+
+	(void)state;
+	two_and_run(&u, &f, &a, &b);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_nack(&u, 0x20, b, 1, UPD_REPATH, 0.1), 0);
+	assert_int_equal(update_nack(&u, 0x20, b, 1, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_nack(&u, 0x20, b, 1, UPD_UNPATH, 0.1), 0);
+	assert_int_equal(update_nack(&u, 0x20, 77, 1, UPD_UNPATH, 0.1), -1);
+	update_tick(&u, 0.1); /* no wait for the timeout */
+	assert_int_equal(f.pushes, 1);
+	assert_int_equal(u.phase, UPD_REPATH);
+	ack_both(&u, a, b, 0.2);
+	update_tick(&u, 0.2);
+	assert_non_null(strstr(
+		f.log,
+		"acks 3, nacks 1, timeouts 0, dropped 0; changed before 1 session(s) had moved"));
+	assert_int_equal(update_session(&u, 0x20, b)->misses[UPD_MISS_UNPATH],
+			 1);
+	/* the next run: b fails again and is dropped */
+	update_request(&u);
+	update_tick(&u, 1.0);
+	assert_int_equal(update_ack(&u, 0x10, a, 2, UPD_UNPATH, 1.0), 1);
+	assert_int_equal(update_nack(&u, 0x20, b, 2, UPD_UNPATH, 1.0), 1);
+	assert_null(update_session(&u, 0x20, b));
+	assert_non_null(strstr(f.log, "dropped: 2 UNPATH and 0 REPATH"));
+	update_tick(&u, 1.0);
+	assert_int_equal(update_ack(&u, 0x10, a, 2, UPD_REPATH, 1.1), 1);
+	update_tick(&u, 1.1);
+	assert_non_null(strstr(f.log, "nacks 1, timeouts 0, dropped 1"));
+	/* b registers again: the counts go on, one more miss drops it */
+	b2 = update_subscribe(&u, 0x20, 4, 2.0, NULL);
+	assert_int_equal(update_session(&u, 0x20, b2)->misses[UPD_MISS_UNPATH],
+			 2);
+	update_request(&u);
+	update_tick(&u, 2.0);
+	assert_int_equal(update_ack(&u, 0x10, a, 3, UPD_UNPATH, 2.0), 1);
+	assert_int_equal(update_nack(&u, 0x20, b2, 3, UPD_UNPATH, 2.0), 1);
+	assert_null(update_session(&u, 0x20, b2));
+	update_tick(&u, 2.0);
+	assert_int_equal(update_ack(&u, 0x10, a, 3, UPD_REPATH, 2.1), 1);
+	update_tick(&u, 2.1);
+	/* once it moves, the port's record is gone */
+	b3 = update_subscribe(&u, 0x20, 4, 3.0, NULL);
+	update_request(&u);
+	update_tick(&u, 3.0);
+	for (i = 0; i < 2; i++) {
+		int ph = u.phase;
+
+		assert_int_equal(update_ack(&u, 0x10, a, 4, ph, 3.0), 1);
+		assert_int_equal(update_ack(&u, 0x20, b3, 4, ph, 3.0), 1);
+		update_tick(&u, 3.0);
+	}
+	assert_int_equal(f.commits, 4);
+	assert_int_equal(u.nstrike, 0);
+	assert_int_equal(update_session(&u, 0x20, b3)->misses[UPD_MISS_UNPATH],
+			 0);
 	update_free(&u);
 }
 
@@ -452,6 +616,9 @@ static void test_wire(void **state)
 	assert_int_equal(r.result, UPDW_OK);
 	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7,
 		   &r); /* the same ack again */
+	assert_int_equal(r.result, UPDW_IGNORED);
+	m.op = UPDW_NACK; /* acked already: ignored */
+	updw_serve(&u, &m, &p10, NULL, 0.2, 200, 7, &r);
 	assert_int_equal(r.result, UPDW_IGNORED);
 	m.op = UPDW_LEAVE;
 	updw_serve(&u, &m, &p10, NULL, 0.3, 200, 7, &r);
@@ -575,15 +742,17 @@ static void test_trust(void **state)
 			    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 <
 		    1.0);
 	assert_int_equal(u.nsub, 2); /* a and the rogue's own */
-	/* one subscriber per port: the same port again is a new id */
+	/* a second session of the same port: a new id, a untouched */
 	a2 = reg(&u, &real, 0.9, NULL);
 	assert_int_not_equal(a2, 0);
 	assert_int_not_equal(a2, a);
-	assert_int_equal(u.nsub, 2);
-	assert_int_equal(req(&u, &real, UPDW_POLL, a, 0, 0, 0.9, &r),
-			 UPDW_UNKNOWN);
+	assert_int_equal(u.nsub, 3);
+	assert_int_equal(req(&u, &real, UPDW_POLL, a, 0, 0, 0.9, &r), UPDW_OK);
 	assert_int_equal(req(&u, &real, UPDW_POLL, a2, 0, 0, 0.9, &r), UPDW_OK);
 	assert_int_equal(r.phase, UPD_REPATH);
+	/* the rogue cannot poll a2 either */
+	assert_int_equal(req(&u, &rogue, UPDW_POLL, a2, 0, 0, 0.9, &r),
+			 UPDW_UNKNOWN);
 	/* garbage: whatever decodes is answered BAD or UNKNOWN, never OK */
 	for (i = 0; i < 2000; i++) {
 		uint8_t mad[UPDW_MAD_SIZE];
@@ -696,6 +865,8 @@ int main(void)
 		cmocka_unit_test(test_death),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_coalesce_and_push),
+		cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_nack),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_key_and_cap),

@@ -3,8 +3,10 @@
  * osmre subscribe: a subscriber of the update protocol from the command
  * line (libosmre-client).  Runs --on-unpath before the base-LID tables
  * change and --on-repath after, acking each phase when its command exits
- * 0.  The commands run under /bin/sh with OSMRE_EPOCH, OSMRE_PHASE
- * (unpath, repath), OSMRE_LID and OSMRE_ESCAPE_LID set.
+ * 0 and NACKing it otherwise (the SM then goes on without this client).
+ * The commands run under /bin/sh with OSMRE_EPOCH, OSMRE_PHASE (unpath,
+ * repath), OSMRE_LID, OSMRE_ESCAPE_LID and OSMRE_SESSION (the session id)
+ * set.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -70,6 +72,8 @@ static int run_cmd(struct sub_ctx *x, const char *cmd, const char *phase,
 		setenv("OSMRE_LID", buf, 1);
 		snprintf(buf, sizeof(buf), "%u", osmre_client_lid(x->c) + 1);
 		setenv("OSMRE_ESCAPE_LID", buf, 1);
+		snprintf(buf, sizeof(buf), "%u", osmre_client_id(x->c));
+		setenv("OSMRE_SESSION", buf, 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}

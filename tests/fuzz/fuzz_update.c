@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct upd_opts o = { .ack_timeout = 1.0,
 				    .push_timeout = 2.0,
 				    .max_misses = 2,
-				    .max_subs = 3 };
+				    .max_subs = 3,
+				    .max_per_port = 2 };
 	struct fake f = { 3, 1, 0 };
 	struct update u;
 	double now = 0;
@@ -100,10 +101,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i += n;
 		now += (act >> 4 & 1) ? 1.5 : 0.01;
 		update_tick(&u, now);
-		/* one subscriber per port, sorted, within the cap */
+		/* sorted by (port, id), within the caps */
 		assert(u.nsub <= 3);
-		for (k = 1; k < u.nsub; k++)
-			assert(u.sub[k - 1].guid < u.sub[k].guid);
+		for (k = 1; k < u.nsub; k++) {
+			assert(u.sub[k - 1].guid < u.sub[k].guid ||
+			       (u.sub[k - 1].guid == u.sub[k].guid &&
+				u.sub[k - 1].id < u.sub[k].id));
+			assert(k < 2 || u.sub[k - 2].guid != u.sub[k].guid);
+		}
 		assert(u.phase >= UPD_IDLE && u.phase < UPD_NPHASES);
 	}
 	update_free(&u);

@@ -111,10 +111,14 @@ int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
 			    parse_jobs(p->jobs_text, path, f, jobs, err))
 				return -1;
 		}
-		if (jobs->unknown)
+		if (jobs->unknown) {
+			char msg[512];
+
+			/* down nodes are normal: logged, not an error */
+			jobs_unknown_msg(jobs, msg, sizeof(msg));
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-				"osmre: sar: %d hostname(s) of %s not in the fabric, first \"%s\"\n",
-				jobs->unknown, path, jobs->first_unknown);
+				"osmre: sar: job file %s: %s\n", path, msg);
+		}
 	}
 	if (p->opt.sar_io_guid_file[0] &&
 	    guidlist_read(p->opt.sar_io_guid_file, io, err)) {

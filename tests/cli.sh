@@ -149,6 +149,15 @@ expect "bandwidth: csv" 0 "^shift:3,hash,2,\"12.5,7\",16,1,16,0," \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth shift:3 --rail hash --speed 12.5,7 --format csv
 expect "bandwidth: bad pattern" 2 "expected shift:K, perm, a2a or jobs, got \"ring\"" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth ring
+# a shift is a host count: 1..hosts - 1 (16 hosts), not taken modulo
+for k in 99999999999 16 99999999999999999999999 0 " 3" +3; do
+	expect "bandwidth: shift:$k refused" 2 "--bandwidth shift:K: expected K in 1\.\.15 (the 16 hosts less one), got \"shift:$k\"" \
+		$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth "shift:$k"
+done
+expect "bandwidth: shift:15" 0 "16 hosts, 16 flows" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth shift:15
+expect "bandwidth: perm, no permutation" 2 "--rp: expected 1\.\.10000000 with --bandwidth perm, got 0" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth perm --rp 0
 expect "bandwidth: bad rail" 2 "expected random, first or hash, got \"any\"" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts" --bandwidth a2a --rail any
 expect "bandwidth: bad speed" 2 "comma-separated, got \"7,,7\"" \
@@ -510,6 +519,17 @@ expect "route --partial-lids: warns" 0 "warning: 109 port(s)" \
 	$OSMRE route -e dmodc --topo "$T/sar.net" --lids "$T/trunc.lfts" --partial-lids --out "$T/part.lfts"
 expect "check: a partial routing is INVALID" 1 "ports without a LID 109" \
 	$OSMRE check --topo "$T/sar.net" --lfts "$T/part.lfts"
+
+# hosts of a job file not in the fabric: ignored (nodes may be down) but
+# reported, the count and the first three names
+printf 'H_0_0 1\nghost1 1\nH_0_1 1\nghost2 2\nghost3 2\nghost4 2\n' >"$T/ghost.jobs"
+unk="4 host(s) not in the fabric ignored: ghost1, ghost2, ghost3, \.\.\."
+expect "route --jobs: hosts not in the fabric" 0 "osmre route: $T/ghost.jobs: warning: $unk" \
+	$OSMRE route -e sar --topo "$T/sar.net" --jobs "$T/ghost.jobs" --out "$T/ghost.lfts"
+expect "analyze --jobs: hosts not in the fabric" 0 "osmre analyze: $T/ghost.jobs: warning: $unk" \
+	$OSMRE analyze -q --rp 10 --jobs "$T/ghost.jobs" --topo "$T/sar.net" --lfts "$T/sar.lfts"
+expect "bandwidth jobs: hosts not in the fabric" 0 "osmre analyze: $T/ghost.jobs: warning: $unk" \
+	$OSMRE analyze --bandwidth jobs --jobs "$T/ghost.jobs" --topo "$T/sar.net" --lfts "$T/sar.lfts"
 
 : >"$T/empty.jobs"
 expect "analyze: an empty job file" 0 "" \

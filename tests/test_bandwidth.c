@@ -133,6 +133,9 @@ static void test_planes(void **state)
 	const double edr[] = { 12.5 }, mixed[] = { 12.5, 7 };
 	struct lft_set s1, s2;
 	struct dmodc_opts d = { .threads = 1 };
+	struct bw_opts o = { .pattern = BW_SHIFT,
+			     .nspeed = 1,
+			     .max_pairs = 1L << 24 };
 	struct osmre_err err;
 	struct bw_result r;
 
@@ -175,6 +178,19 @@ static void test_planes(void **state)
 	assert_true(r.host_max <= 12.5 + 1e-9);
 	printf("PGFT(2;4,4;1,4) random permutations: aggregate %.1f GB/s, host min %.2f avg %.2f max %.2f\n",
 	       r.aggregate, r.host_min, r.host_avg, r.host_max);
+
+	/* a shift of the host count or more is refused, not taken modulo */
+	assert_int_equal(bw_hosts(two, &err), 16);
+	o.speed = edr;
+	o.shift = 15;
+	assert_int_equal(bw_estimate(one, &s1, &o, &r, &err), 0);
+	assert_int_equal(r.flows, 16);
+	o.shift = 16;
+	assert_int_equal(bw_estimate(one, &s1, &o, &r, &err), -1);
+	assert_string_equal(err.msg,
+			    "shift 16: expected 1..15 (the hosts less one)");
+	o.shift = 0;
+	assert_int_equal(bw_estimate(one, &s1, &o, &r, &err), -1);
 
 	lft_set_free(&s1);
 	lft_set_free(&s2);

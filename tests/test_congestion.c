@@ -189,6 +189,7 @@ static void test_efi(void **state)
 	struct efi_result e;
 	struct lft_set s;
 	struct jobs j;
+	char msg[512];
 	const char *p;
 
 	(void)state;
@@ -199,7 +200,9 @@ static void test_efi(void **state)
 	assert_int_equal(j.njobs, 2);
 	assert_int_equal(j.nhosts, 4);
 	assert_int_equal(j.unknown, 1);
-	assert_string_equal(j.first_unknown, "nobody");
+	assert_string_equal(j.unknown_name[0], "nobody");
+	jobs_unknown_msg(&j, msg, sizeof(msg));
+	assert_string_equal(msg, "1 host(s) not in the fabric ignored: nobody");
 	assert_int_equal(jobs_efi(f, &s, &j, &e, &err), 0);
 	assert_int_equal(e.links, 4);
 	assert_int_equal(e.max, 2);
@@ -212,6 +215,22 @@ static void test_efi(void **state)
 	assert_int_equal(jobs_efi(f, &s, &j, &e, &err), 0);
 	assert_int_equal(e.max, 0);
 	assert_true(e.dark_pct > 99.99);
+	jobs_free(&j);
+	unlink(p);
+	/* hosts not in the fabric (down): the count, the first three */
+	p = tmpfile_with("a 1\nH_0_0 1\nb\001 1\nc 2\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), 0);
+	jobs_unknown_msg(&j, msg, sizeof(msg));
+	assert_string_equal(
+		msg, "3 host(s) not in the fabric ignored: a, b\\x01, c");
+	jobs_free(&j);
+	unlink(p);
+	p = tmpfile_with("a 1\nb 1\nc 1\nd 2\ne 2\nH_0_0 2\n");
+	assert_int_equal(jobs_read(p, f, &j, &err), 0);
+	assert_int_equal(j.nhosts, 1);
+	jobs_unknown_msg(&j, msg, sizeof(msg));
+	assert_string_equal(
+		msg, "5 host(s) not in the fabric ignored: a, b, c, ...");
 	jobs_free(&j);
 	unlink(p);
 	/* malformed: file:line */

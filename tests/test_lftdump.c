@@ -117,16 +117,22 @@ static void test_round_trip(void **state)
 	fabric_free(f);
 }
 
-static void expect_error(const char *text, const char *what)
+/* text: len bytes, NULs included */
+static void expect_error_len(const char *text, size_t len, const char *what)
 {
 	struct osmre_err err;
 	struct lft_set s;
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	FILE *fp = fmemopen((void *)text, len, "r");
 
 	assert_int_equal(lftdump_read_stream(fp, "x.dump", &s, &err), -1);
 	fclose(fp);
 	if (!strstr(err.msg, what))
 		fail_msg("expected \"%s\" in \"%s\"", what, err.msg);
+}
+
+static void expect_error(const char *text, const char *what)
+{
+	expect_error_len(text, strlen(text), what);
 }
 
 static void test_malformed(void **state)
@@ -136,6 +142,8 @@ static void test_malformed(void **state)
 	struct osmre_err err;
 	static const char unknown[] =
 		"Unicast lids [0-1] of switch Lid 1 guid 0x0000000000abcdef ('X'):\n0x0001 000 # x\n";
+	static const char nul[] =
+		"Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 00\0001\n";
 	FILE *fp;
 
 	(void)state;
@@ -155,6 +163,9 @@ static void test_malformed(void **state)
 	expect_error("Multicast mlids [0xc000-0xc3ff] of switch\n",
 		     "multicast");
 	expect_error("\n", "no \"Unicast lids\" switch table");
+	/* a NUL is no end of row: "00<NUL>1" must not read as port 0 */
+	expect_error_len(nul, sizeof(nul) - 1,
+			 "x.dump:2: column 10: a NUL byte");
 	fp = fmemopen((void *)unknown, strlen(unknown), "r");
 	assert_int_equal(lftdump_read_stream(fp, "u", &s, &err), 0);
 	fclose(fp);

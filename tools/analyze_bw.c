@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* osmre analyze --bandwidth (analyze_bw.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +32,41 @@ int bw_parse_speed(struct bw_args *b, const char *v)
 	}
 }
 
-static int parse(const struct bw_args *b, int nperm, long seed,
-		 struct bw_opts *o)
+/* shift:K, K in 1 .. hosts - 1: more would be taken modulo the hosts (0
+ * flows at a multiple), so it is refused; 0, or -1 after a message */
+static int parse_shift(const struct fabric *f, const char *p, long *shift)
+{
+	const char *k = p + strlen("shift:");
+	struct osmre_err err;
+	char *end = (char *)k, hosts[64] = "";
+	long max = INT_MAX;
+	int n = bw_hosts(f, &err);
+
+	if (n < 0) {
+		fprintf(stderr, "osmre analyze: bandwidth: %s\n", err.msg);
+		return -1;
+	}
+	if (n >= 2) { /* else bw_estimate refuses the fabric */
+		max = n - 1;
+		snprintf(hosts, sizeof(hosts), " (the %d hosts less one)", n);
+	}
+	errno = 0;
+	*shift = 0;
+	if (isdigit((unsigned char)*k)) /* no sign, no blank */
+		*shift = strtol(k, &end, 10);
+	if (end == k || *end || errno || *shift < 1 || *shift > max) {
+		fprintf(stderr,
+			"osmre analyze: --bandwidth shift:K: expected K in 1..%ld%s, got \"%s\"\n",
+			max, hosts, p);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse(const struct fabric *f, const struct bw_args *b, int nperm,
+		 long seed, struct bw_opts *o)
 {
 	const char *p = b->pattern;
-	char *end;
 
 	memset(o, 0, sizeof(*o));
 	o->nperm = nperm;
@@ -41,15 +74,16 @@ static int parse(const struct bw_args *b, int nperm, long seed,
 	o->max_pairs = 400L * 1000 * 1000; /* 4.8 GB of (flow, link) pairs */
 	if (!strncmp(p, "shift:", 6)) {
 		o->pattern = BW_SHIFT;
-		o->shift = strtol(p + 6, &end, 10);
-		if (end == p + 6 || *end || o->shift <= 0) {
-			fprintf(stderr,
-				"osmre analyze: --bandwidth shift:K: expected K > 0, got \"%s\"\n",
-				p);
+		if (parse_shift(f, p, &o->shift))
 			return -1;
-		}
 	} else if (!strcmp(p, "perm")) {
 		o->pattern = BW_PERM;
+		if (nperm < 1) { /* a mean over no permutation */
+			fprintf(stderr,
+				"osmre analyze: --rp: expected 1..%d with --bandwidth perm, got %d\n",
+				BW_MAX_PERMS, nperm);
+			return -1;
+		}
 	} else if (!strcmp(p, "a2a")) {
 		o->pattern = BW_A2A;
 	} else if (!strcmp(p, "jobs")) {
@@ -94,7 +128,7 @@ int bw_report(FILE *out, const struct fabric *f, const struct lft_set *s,
 	char speeds[256] = "";
 	int i, rc = 1;
 
-	if (parse(b, nperm, seed, &o))
+	if (parse(f, b, nperm, seed, &o))
 		return EXIT_USAGE;
 	o.speed = b->nspeed ? b->speed : &edr;
 	o.nspeed = b->nspeed ? b->nspeed : 1;
@@ -108,6 +142,7 @@ int bw_report(FILE *out, const struct fabric *f, const struct lft_set *s,
 			fprintf(stderr, "osmre analyze: %s\n", err.msg);
 			return EXIT_USAGE;
 		}
+		tool_jobs_unknown(jobs_path, &jobs);
 		o.jobs = &jobs;
 	}
 	if (bw_estimate(f, s, &o, &r, &err)) {

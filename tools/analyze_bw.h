@@ -12,6 +12,7 @@
 #include "bandwidth.h"
 
 #define BW_MAX_SPEEDS 16
+#define BW_MAX_PERMS  10000000 /* --rp */
 
 struct bw_args {
 	const char *pattern; /* NULL: no estimate */

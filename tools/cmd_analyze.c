@@ -47,8 +47,9 @@ static void analyze_usage(FILE *out)
 		"      --no-updown       do not check the fat-tree up-down property\n"
 		"      --bandwidth P     instead of the congestion risk, a flow-level\n"
 		"                        bandwidth estimate (max-min fair rates) of the\n"
-		"                        pattern P: shift:K, perm (--rp N of them, --seed),\n"
-		"                        a2a, or jobs (--jobs FILE, intra-job pairs)\n"
+		"                        pattern P: shift:K (K in 1..hosts - 1), perm\n"
+		"                        (--rp N >= 1 of them, --seed), a2a, or jobs\n"
+		"                        (--jobs FILE, intra-job pairs)\n"
 		"      --rail R          which planes a host pair uses: random (split\n"
 		"                        evenly over the planes that route it; default),\n"
 		"                        first, or hash (one plane per pair)\n"
@@ -149,7 +150,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			a->heatmap = optarg;
 			break;
 		case 'r':
-			a->nperm = (int)tool_number("--rp", optarg, 10000000);
+			a->nperm =
+				(int)tool_number("--rp", optarg, BW_MAX_PERMS);
 			break;
 		case 's':
 			a->seed = tool_number("--seed", optarg, 0x7fffffffL);
@@ -380,10 +382,7 @@ static int job_metrics(const struct fabric *f, const struct lft_set *s,
 		jobs_free(&jobs);
 		return -1;
 	}
-	if (jobs.unknown)
-		fprintf(stderr,
-			"osmre analyze: %s: %d hostname(s) not in the topology, first \"%s\"\n",
-			path, jobs.unknown, jobs.first_unknown);
+	tool_jobs_unknown(path, &jobs);
 	r->has_jobs = 1;
 	r->njobs = jobs.njobs;
 	r->nhosts = jobs.nhosts;

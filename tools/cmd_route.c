@@ -298,6 +298,8 @@ int cmd_route(int argc, char **argv)
 		fprintf(stderr, "osmre route: %s\n", err.msg);
 		goto out;
 	}
+	if (jobsf && (e->needs & ENGINE_TAKES_JOBS))
+		tool_jobs_unknown(jobsf, &jobs);
 	if (prevf) {
 		int dropped;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "jobs.h"
 #include "lft.h"
 #include "lids.h"
 #include "netfile.h"
@@ -133,6 +134,16 @@ int tool_tables_empty(const char *cmd, const char *lfts,
 		"osmre %s: %s: every table is empty, no switch forwards any LID (dumped before OpenSM programmed the switches? wait for SUBNET UP): nothing to analyze\n",
 		cmd, lfts);
 	return 1;
+}
+
+void tool_jobs_unknown(const char *path, const struct jobs *j)
+{
+	char msg[512];
+
+	if (!j->unknown)
+		return;
+	jobs_unknown_msg(j, msg, sizeof(msg));
+	fprintf(stderr, "osmre %s: %s: warning: %s\n", tool_cmd, path, msg);
 }
 
 long tool_number(const char *opt, const char *val, long max)

@@ -42,6 +42,10 @@ int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 /* 1 (after a message) when no table of s forwards any LID. */
 int tool_tables_empty(const char *cmd, const char *lfts,
 		      const struct lft_set *s);
+/* Warns on stderr of a job file's hosts not in the fabric, if any: ignored
+ * (they may be down), never silently. */
+struct jobs;
+void tool_jobs_unknown(const char *path, const struct jobs *j);
 /* Parses a non-negative integer option value or exits with a message. */
 long tool_number(const char *opt, const char *val, long max);
 double tool_now(void);

@@ -439,6 +439,17 @@ static int solve(struct bw_work *w, double *hsum, struct bw_result *r,
 	return 0;
 }
 
+int bw_hosts(const struct fabric *f, struct osmre_err *err)
+{
+	static const double one = 1;
+	struct bw_opts o = { .speed = &one, .nspeed = 1 };
+	struct bw_work w = { .f = f, .o = &o };
+	int n = bw_setup(&w, err) ? -1 : w.nhosts;
+
+	bw_free(&w);
+	return n;
+}
+
 int bw_plane_pairs(const struct fabric *f, const struct lft_set *s, int *planes,
 		   long *pairs, long *any, long *every, struct osmre_err *err)
 {
@@ -492,6 +503,12 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		osmre_fail(err, "fewer than two hosts with a port");
 		goto out;
 	}
+	if (o->pattern == BW_SHIFT && (o->shift < 1 || o->shift >= w.nhosts)) {
+		osmre_fail(err,
+			   "shift %ld: expected 1..%d (the hosts less one)",
+			   o->shift, w.nhosts - 1);
+		goto out;
+	}
 	rng_seed(&g, o->seed);
 	for (q = 0; q < (o->pattern == BW_PERM ? o->nperm : 1); q++) {
 		w.nflows = 0;
@@ -501,8 +518,7 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 				rng_permutation(&g, perm, w.nhosts);
 			for (i = 0; i < w.nhosts; i++) {
 				int b = o->pattern == BW_SHIFT ?
-						(int)((i + o->shift % w.nhosts +
-						       w.nhosts) %
+						(int)((i + o->shift) %
 						      w.nhosts) :
 						perm[i];
 

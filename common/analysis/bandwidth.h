@@ -81,7 +81,12 @@ struct bw_result {
 int bw_plane_pairs(const struct fabric *f, const struct lft_set *s, int *planes,
 		   long *pairs, long *any, long *every, struct osmre_err *err);
 
-/* The estimate for a pattern on f routed by s; 0, or -1 with err. */
+/* The hosts an estimate on f counts (those with a port on a plane), or -1
+ * with err: a shift is 1 .. that less one. */
+int bw_hosts(const struct fabric *f, struct osmre_err *err);
+
+/* The estimate for a pattern on f routed by s; 0, or -1 with err (a shift
+ * outside 1 .. hosts - 1 too: it would be taken modulo the hosts). */
 int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		const struct bw_opts *o, struct bw_result *r,
 		struct osmre_err *err);

@@ -84,8 +84,11 @@ ssize_t infile_getline(char **buf, size_t *cap, FILE *fp, size_t max,
 	}
 	while ((c = getc_unlocked(fp)) != EOF) {
 		if (n >= max) {
+			/* left for infile_skip_line(): it may be the newline */
+			ungetc(c, fp);
 			osmre_fail(err, "%s:%ld: line longer than %zu bytes",
 				   name, lineno, max);
+			errno = EOVERFLOW;
 			return -2;
 		}
 		if (n + 2 > *cap) {
@@ -110,4 +113,14 @@ ssize_t infile_getline(char **buf, size_t *cap, FILE *fp, size_t max,
 		return -2;
 	}
 	return n ? (ssize_t)n : -1;
+}
+
+int infile_skip_line(FILE *fp)
+{
+	int c;
+
+	while ((c = getc_unlocked(fp)) != EOF)
+		if (c == '\n')
+			return 0;
+	return -1;
 }

@@ -42,9 +42,17 @@ FILE *infile_open(const char *path, const char *what, long long max_size,
  * Like getline(3) with a bound: the next line (newline kept) into *buf,
  * its length; -1 at end of file; -2 when the line is longer than max
  * bytes, with "name:lineno: line longer than max bytes" in err (lineno:
- * the number of this line).  *buf never grows beyond max + 2 bytes.
+ * the number of this line) and errno EOVERFLOW, the stream then at the
+ * first byte over the limit; -2 with the reason in err on other errors.
+ * *buf never grows beyond max + 2 bytes.
  */
 ssize_t infile_getline(char **buf, size_t *cap, FILE *fp, size_t max,
 		       const char *name, long lineno, struct osmre_err *err);
+
+/*
+ * Reads and drops the rest of a line, its newline included, storing
+ * nothing: 0, or -1 at end of file or on a read error.
+ */
+int infile_skip_line(FILE *fp);
 
 #endif

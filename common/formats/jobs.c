@@ -65,12 +65,14 @@ int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		}
 		node = fabric_find_host(f, host);
 		if (node < 0) {
-			if (!j->unknown++) {
-				snprintf(j->first_unknown,
-					 sizeof(j->first_unknown), "%s", host);
-				osmre_sanitize(j->first_unknown,
-					       sizeof(j->first_unknown));
+			if (j->unknown < JOBS_UNKNOWN_SHOWN) {
+				char *u = j->unknown_name[j->unknown];
+
+				snprintf(u, sizeof(j->unknown_name[0]), "%s",
+					 host);
+				osmre_sanitize(u, sizeof(j->unknown_name[0]));
 			}
+			j->unknown++;
 			continue;
 		}
 		if (seen[node]) {
@@ -144,6 +146,24 @@ void jobs_free(struct jobs *j)
 	free(j->count);
 	free(j->node);
 	memset(j, 0, sizeof(*j));
+}
+
+void jobs_unknown_msg(const struct jobs *j, char *buf, size_t size)
+{
+	size_t len;
+	int i;
+
+	len = (size_t)snprintf(buf, size,
+			       "%d host(s) not in the fabric ignored:",
+			       j->unknown);
+	/* the first names, then "..." for the others */
+	for (i = 0; i < j->unknown && i <= JOBS_UNKNOWN_SHOWN && len < size;
+	     i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %s",
+					i ? "," : "",
+					i < JOBS_UNKNOWN_SHOWN ?
+						j->unknown_name[i] :
+						"...");
 }
 
 int jobs_host_port(const struct fab_node *nd)

@@ -12,14 +12,17 @@
 #include "fabric.h"
 #include "lft.h"
 
+/* Hostnames not in the fabric named in messages. */
+#define JOBS_UNKNOWN_SHOWN 3
+
 struct jobs {
 	int njobs;
 	char **id;	    /* job ids, in order of first appearance */
 	int *first, *count; /* hosts of job j: node[first[j] .. +count[j]] */
 	int *node;	    /* fabric node of each host */
 	int nhosts;
-	int unknown; /* hostnames not in the fabric */
-	char first_unknown[128];
+	int unknown; /* lines whose hostname is not in the fabric: ignored */
+	char unknown_name[JOBS_UNKNOWN_SHOWN][128]; /* the first, escaped */
 };
 
 /* Reads a job file against fabric f: file:line errors for bad lines and
@@ -30,6 +33,9 @@ int jobs_read(const char *path, const struct fabric *f, struct jobs *j,
 int jobs_read_stream(FILE *fp, const char *path, const struct fabric *f,
 		     struct jobs *j, struct osmre_err *err);
 void jobs_free(struct jobs *j);
+/* "N host(s) not in the fabric ignored: a, b, c[, ...]" into buf; the
+ * hosts of a job file that are down must never vanish silently. */
+void jobs_unknown_msg(const struct jobs *j, char *buf, size_t size);
 
 /*
  * Effective edge forwarding index (SAR, Domke & Hoefler): for every

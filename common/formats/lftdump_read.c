@@ -88,9 +88,17 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 	memset(s, 0, sizeof(*s));
 	while ((n = infile_getline(&line, &sz, fp, INFILE_LFT_LINE, name,
 				   lineno + 1, err)) >= 0) {
-		char *p = line, *q;
+		char *p = line, *q = memchr(line, 0, (size_t)n);
 
 		lineno++;
+		/* C strings end at a NUL: "00<NUL>1" would read as port 0 */
+		if (q) {
+			osmre_fail(
+				err,
+				"%s:%d: column %td: a NUL byte, expected text",
+				name, lineno, q - line + 1);
+			goto out;
+		}
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '#' || !*p)

@@ -44,6 +44,10 @@ static const char *result_name(int r)
 		return "denied: not this port's subscription, or a wrong or missing key (update_key)";
 	case UPDW_FULL:
 		return "the SM has update_max_subscribers subscribers";
+	case UPDW_PORT_FULL:
+		return "this port has update_max_sessions_per_port sessions";
+	case UPDW_NO_ESCAPE:
+		return "the escape VL is missing on some port: the SM's update protocol is off";
 	default:
 		return "unknown result";
 	}

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 /* first: it sets the options (ENABLE_OSM_PERF_MGR, ...) that shape
  * OpenSM's structures as the installed opensm was built */
@@ -44,9 +46,19 @@ struct proto {
 	int inited, started, running;
 	pthread_t thread;
 	int request, topo; /* flags for the thread */
-	/* refused requests: the thread's alone */
-	struct updw_ratelimit rejlog;
-	unsigned long rejected;
+	/* under lock: SUBNET UP seen (the base tables in force); ports
+	 * without the escape VL at the last pass (-1: not checked yet) */
+	int ready, escape_bad;
+	/* the thread's alone: refused and dropped requests, the rates */
+	struct updw_ratelimit rejlog, esclog;
+	unsigned long rejected, over_rate, unanswered, send_failed;
+	struct updw_bucket *by_lid; /* one per source LID */
+	struct updw_bucket refused;
+	int restored;	       /* committed tables restored: an epoch */
+	uint64_t saved_digest; /* the sessions last saved */
+	double saved_at;
+	/* the routing thread's: the committed pass's generation saved */
+	unsigned long tables_gen;
 };
 
 /* the hop counts of the switch LIDs going into OpenSM (hopfill.c) */
@@ -175,11 +187,29 @@ void proto_stop(struct osmre *p);
 void proto_request(struct osmre *p);
 /* a pass found a new topology: a run in progress restarts */
 void proto_topology(struct osmre *p);
+/* After a routing pass (OpenSM's lock held): checks that every port has
+ * the escape VL, saves the committed tables when they changed. */
+void proto_pass_done(struct osmre *p);
+/* SUBNET UP: the tables of the first pass are in force. */
+void proto_ready(struct osmre *p);
 unsigned proto_epoch(struct osmre *p);
 /* The SL of a path to dlid: the escape's for a high LID, sl otherwise. */
 uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
 /* SL-to-VL with the escape's VL apart (updn_sl2vl). */
 void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t);
+
+/* cachefile.c: the plugin's files in OpenSM's cache directory.
+ * Writes <cache dir>/name whole (fn(fp, arg) writes the content, 0 when
+ * it did) or leaves the old one: 0, or -1 with why in err. */
+int cachefile_write(const char *name, mode_t mode,
+		    int (*fn)(FILE *fp, void *arg), void *arg, char *err,
+		    size_t errlen);
+/* Opens <cache dir>/name to read: a regular file (no link) owned by us,
+ * not writable by others, max_size bytes at most (its size in *size);
+ * NULL with why in err (*missing: there is none). */
+FILE *cachefile_open(const char *name, long max_size, long *size, int *missing,
+		     char *err, size_t errlen);
+void cachefile_remove(const char *name);
 
 /* status.c: <cache dir>/osmre.status after every pass, for osmre status:
  * the engine, the result ("routed", "kept", "refused", "failed"), one

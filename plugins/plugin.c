@@ -203,6 +203,7 @@ static int routing_pass(void *ctx)
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3,
 		bg ? ", those of the switch LIDs on a plugin thread" : "");
 	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, n);
+	proto_pass_done(p);
 	rc = 0;
 	goto out;
 fail:
@@ -424,6 +425,8 @@ static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
 	    id == OSM_EVENT_ID_SUBNET_UP)
 		reroute_pass_done(data);
+	if (id == OSM_EVENT_ID_SUBNET_UP)
+		proto_ready(data);
 }
 
 __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {

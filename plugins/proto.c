@@ -28,6 +28,23 @@
  *   switch as OpenSM last read it back (OpenSM stores the blocks of the
  *   switches' answers), the new one.
  *
+ * - Restarts (osmre(8), RESTARTS): the committed tables (with sar's
+ *   layers) are saved in OpenSM's cache directory whenever they change
+ *   (osmre-committed.bin), the sessions and the epoch counter within a
+ *   second of a change (osmre-sessions).  A restarted SM installs the
+ *   saved tables at its first pass when the topology is the same, and
+ *   brings the tables of the current configuration in with an epoch, the
+ *   restored sessions asked as before; on another topology it routes at
+ *   once.  The thread answers nobody before SUBNET UP, so that a
+ *   subscriber that comes back from the escape finds consistent tables.
+ * - No peer can make the SM spend its time on it: each source LID may
+ *   make update_port_rate requests a second (more are dropped
+ *   unanswered), refused requests get at most update_refused_rate
+ *   answers a second in all, and a failed send is counted, not retried.
+ * - The escape VL must exist on every port (VLCap and, once set,
+ *   OperVLs): checked at every pass; while a port lacks it, registrations
+ *   are answered "no escape" and re-route requests are refused.
+ *
  * Lock order: OpenSM's lock, then the staging object's; the protocol's
  * own lock (its flags) is never held while another is taken.
  */
@@ -44,10 +61,17 @@
 #include "clock.h"
 #include "umadport.h"
 #include "updn.h"
+#include "updstate.h"
 #include "updwire.h"
 
-#define PASS_WAIT_S 120 /* a staged pass that never comes */
-#define TICK_MS	    10
+#define PASS_WAIT_S   120 /* a staged pass that never comes */
+#define TICK_MS	      10
+#define SESSIONS_FILE "osmre-sessions"
+#define TABLES_FILE   "osmre-committed.bin"
+#define SESSIONS_MAX  (16L << 20)
+#define TABLES_MAX    (4L << 30)
+#define SAVE_PERIOD_S 1.0
+#define LIDS	      0xC000 /* unicast LIDs */
 
 
 static void proto_log(void *ctx, int level, const char *msg)
@@ -191,48 +215,279 @@ static struct updw_peer peer_of(struct osmre *p, unsigned slid)
 	return peer;
 }
 
+/* Under the flags' lock: SUBNET UP seen, ports without the escape. */
+static void gate(struct osmre *p, int *ready, int *escape_bad)
+{
+	pthread_mutex_lock(&p->proto.lock);
+	*ready = p->proto.ready;
+	*escape_bad = p->proto.escape_bad;
+	pthread_mutex_unlock(&p->proto.lock);
+}
+
+/* An answer that tells the requester the protocol is off (no escape). */
+static void no_escape(const struct updw_msg *req, const struct updw_peer *peer,
+		      struct updw_msg *resp)
+{
+	memset(resp, 0, sizeof(*resp));
+	resp->op = req->op;
+	resp->guid = peer->guid;
+	resp->lid = peer->lid;
+	resp->reply_lid = updw_reply_lid(req, peer);
+	resp->result = UPDW_NO_ESCAPE;
+}
+
 static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
-		  int len, unsigned slid)
+		  int len, unsigned slid, int escape_bad)
 {
 	struct proto *u = &p->proto;
 	struct updw_msg req, resp;
 	struct updw_peer peer;
 	uint8_t out[UPDW_MAD_SIZE];
+	double now = clock_mono();
 	uint64_t tid;
 	int method, why;
 	long held;
 
+	/* a port's rate first: a flood costs a table lookup */
+	if (slid && slid < LIDS && u->by_lid &&
+	    !updw_bucket_take(&u->by_lid[slid], now, p->opt.update_port_rate)) {
+		u->over_rate++;
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: LID %u sends more than update_port_rate (%d) requests a second: %lu dropped unanswered in all (%ld line(s) held back)\n",
+				slid, p->opt.update_port_rate, u->over_rate,
+				held);
+		return;
+	}
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
 	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
-		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0,
-				      &held))
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped%s%ld earlier line(s) held back\n",
-				slid, len, held ? "; " : "", held);
+				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped (%ld line(s) held back)\n",
+				slid, len, held);
 		return;
 	}
 	peer = peer_of(p, slid);
-	why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, clock_mono(),
-			 p->opt.update_poll_ms, p->opt.update_escape_vl, &resp);
+	if (escape_bad > 0 && peer.guid) {
+		why = UPDW_REJ_BAD;
+		no_escape(&req, &peer, &resp);
+	} else {
+		why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, now,
+				 p->opt.update_poll_ms, p->opt.update_escape_vl,
+				 &resp);
+	}
 	if (why) {
 		u->rejected++;
-		if (updw_ratelimit_ok(&u->rejlog, clock_mono(), 10, 10.0,
-				      &held))
+		if (escape_bad > 0 && peer.guid) {
+			if (updw_ratelimit_ok(&u->esclog, now, 10, 10.0, &held))
+				OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+					"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64
+					") answered \"no escape\": %d port(s) lack VL %d (%ld line(s) held back)\n",
+					req.op, slid, peer.guid, escape_bad,
+					p->opt.update_escape_vl, held);
+		} else if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0,
+					     &held)) {
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64
-				") refused: %s (%lu refused in all; %ld line(s) held back)\n",
+				") refused: %s (%lu refused in all, %lu unanswered; %ld line(s) held back)\n",
 				req.op, slid, peer.guid, updw_reject_name(why),
-				u->rejected, held);
-		if (why == UPDW_REJ_NO_PORT)
-			return; /* nowhere safe to answer */
+				u->rejected, u->unanswered, held);
+		}
+		/* no port: nowhere safe to answer; else a bounded rate */
+		if (why == UPDW_REJ_NO_PORT ||
+		    !updw_bucket_take(&u->refused, now,
+				      p->opt.update_refused_rate)) {
+			u->unanswered++;
+			return;
+		}
 	}
 	updw_encode(out, p->opt.update_mgmt_class, UPDW_METHOD_GET_RESP, tid,
 		    &resp);
-	if (umadport_send(l, out, resp.reply_lid, p->opt.update_escape_vl, 0))
+	/* never retried: the subscriber asks again */
+	if (umadport_send(l, out, resp.reply_lid, p->opt.update_escape_vl, 0)) {
+		u->send_failed++;
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: cannot answer LID %u (%lu failed sends in all; %ld line(s) held back)\n",
+				resp.reply_lid, u->send_failed, held);
+	}
+}
+
+/* ---- restarts: the sessions and the committed tables on disk ---- */
+
+static int write_sessions(FILE *fp, void *arg)
+{
+	return updstate_write(fp, arg);
+}
+
+/* Saves the sessions when they changed (at most every SAVE_PERIOD_S
+ * unless force). */
+static void save_sessions(struct osmre *p, double now, int force)
+{
+	struct proto *u = &p->proto;
+	uint64_t d;
+	char err[300];
+
+	if (!force && now - u->saved_at < SAVE_PERIOD_S)
+		return;
+	u->saved_at = now;
+	d = updstate_digest(&u->sm);
+	if (d == u->saved_digest)
+		return;
+	if (cachefile_write(SESSIONS_FILE, 0600, write_sessions, &u->sm, err,
+			    sizeof(err))) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"osmre ERR: update: cannot answer LID %u\n",
-			resp.reply_lid);
+			"osmre ERR: update: the sessions are not saved: %s\n",
+			err);
+		return;
+	}
+	u->saved_digest = d;
+}
+
+static int write_tables(FILE *fp, void *arg)
+{
+	struct osmre_err err;
+
+	return staging_save(arg, fp, &err);
+}
+
+/* What a restarted SM needs: the sessions and the epoch, the committed
+ * tables.  Either may be missing (a fresh fabric: nothing to keep). */
+static void restore(struct osmre *p)
+{
+	struct proto *u = &p->proto;
+	struct osmre_err e;
+	char err[300];
+	long size;
+	int missing;
+	FILE *fp;
+
+	fp = cachefile_open(SESSIONS_FILE, SESSIONS_MAX, &size, &missing, err,
+			    sizeof(err));
+	if (fp) {
+		if (updstate_read(fp, &u->sm, err, sizeof(err)))
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: %s: %s: not used\n",
+				SESSIONS_FILE, err);
+		else
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: update: restored %d session(s) and epoch %u from the cache directory\n",
+				u->sm.nsub, u->sm.epoch);
+		fclose(fp);
+		u->saved_digest = updstate_digest(&u->sm);
+	} else if (!missing) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: %s: not used\n", err);
+	}
+	fp = cachefile_open(TABLES_FILE, TABLES_MAX, &size, &missing, err,
+			    sizeof(err));
+	if (!fp) {
+		if (!missing)
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: %s: not used: the first pass routes at once\n",
+				err);
+		return;
+	}
+	if (staging_load(&p->stage, fp, size, &e)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: %s: %s: not used: the first pass routes at once\n",
+			TABLES_FILE, e.msg);
+	} else {
+		u->restored = 1;
+		p->proto.tables_gen = staging_generation(&p->stage);
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: update: restored the committed tables (%d switch(es)): installed again on the same topology, then an epoch brings in the current configuration\n",
+			p->stage.cur.tables.n);
+	}
+	fclose(fp);
+}
+
+/* ---- the escape on every port ---- */
+
+/* The OperVLs/VLCap code (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5:
+ * VL0-14) a port needs for VL vl. */
+static int vls_code(int vl)
+{
+	return vl < 1 ? 1 : vl < 2 ? 2 : vl < 4 ? 3 : vl < 8 ? 4 : 5;
+}
+
+/* Ports that lack the escape VL (logged, the first few by GUID). */
+static int check_escape(struct osmre *p)
+{
+	cl_qmap_t *nodes = &p->osm->subn.node_guid_tbl;
+	int need = vls_code(p->opt.update_escape_vl), bad = 0;
+	cl_map_item_t *it;
+
+	for (it = cl_qmap_head(nodes); it != cl_qmap_end(nodes);
+	     it = cl_qmap_next(it)) {
+		osm_node_t *nd = (osm_node_t *)it;
+		int n = osm_node_get_num_physp(nd), i;
+
+		for (i = 1; i < n; i++) {
+			osm_physp_t *ph =
+				osm_node_get_physp_ptr(nd, (uint8_t)i);
+			int cap, op;
+
+			if (!ph || !osm_physp_get_remote(ph))
+				continue;
+			cap = ib_port_info_get_vl_cap(&ph->port_info);
+			op = ib_port_info_get_op_vls(&ph->port_info);
+			if (cap >= need && (!op || op >= need))
+				continue;
+			if (++bad <= 5)
+				OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+					"osmre ERR: update: port %d of node 0x%016" PRIx64
+					" (port GUID 0x%016" PRIx64
+					") has VLCap code %d, OperVLs code %d: no VL %d for the escape\n",
+					i,
+					cl_ntoh64(osm_node_get_node_guid(nd)),
+					cl_ntoh64(osm_physp_get_port_guid(ph)),
+					cap, op, p->opt.update_escape_vl);
+		}
+	}
+	return bad;
+}
+
+void proto_pass_done(struct osmre *p)
+{
+	struct proto *u = &p->proto;
+	unsigned long g;
+	char err[300];
+	int bad, was;
+
+	if (!p->opt.update_protocol)
+		return;
+	bad = check_escape(p);
+	pthread_mutex_lock(&u->lock);
+	was = u->escape_bad;
+	u->escape_bad = bad;
+	pthread_mutex_unlock(&u->lock);
+	if (bad && was != bad)
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: %d port(s) lack VL %d (update_escape_vl): the update protocol refuses to run until every port has it (registrations answered \"no escape\", re-route requests refused)\n",
+			bad, p->opt.update_escape_vl);
+	else if (!bad && was > 0)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: update: every port has VL %d again: the update protocol runs\n",
+			p->opt.update_escape_vl);
+	g = staging_generation(&p->stage);
+	if (!g || g == u->tables_gen)
+		return;
+	if (cachefile_write(TABLES_FILE, 0600, write_tables, &p->stage, err,
+			    sizeof(err)))
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: the committed tables are not saved: %s: a restart routes at once\n",
+			err);
+	else
+		u->tables_gen = g;
+}
+
+void proto_ready(struct osmre *p)
+{
+	pthread_mutex_lock(&p->proto.lock);
+	p->proto.ready = 1;
+	pthread_mutex_unlock(&p->proto.lock);
 }
 
 static void *proto_thread(void *arg)
@@ -245,17 +500,20 @@ static void *proto_thread(void *arg)
 	int open = 0;
 
 	for (;;) {
-		int req, topo, n = 0;
+		int req, topo, n = 0, ready, escape_bad;
 		unsigned slid = 0;
+		double now;
 
 		pthread_mutex_lock(&u->lock);
 		if (!u->running) {
 			pthread_mutex_unlock(&u->lock);
 			break;
 		}
-		req = u->request;
+		req = u->request && u->ready;
 		topo = u->topo;
-		u->request = u->topo = 0;
+		if (u->ready)
+			u->request = 0;
+		u->topo = 0;
 		pthread_mutex_unlock(&u->lock);
 		/* the SM's port is known once OpenSM has bound it */
 		if (!open && p->osm->subn.sm_port_guid &&
@@ -283,13 +541,30 @@ static void *proto_thread(void *arg)
 			n = umadport_recv(&l, mad, sizeof(mad), &slid, TICK_MS);
 		else
 			usleep(TICK_MS * 1000);
-		if (n > 0)
-			serve(p, &l, mad, n, slid);
-		if (req)
-			update_request(&u->sm);
+		gate(p, &ready, &escape_bad);
+		/* before SUBNET UP the base tables may not be in force yet:
+		 * no answers (the subscribers ask again) */
+		if (n > 0 && ready)
+			serve(p, &l, mad, n, slid, escape_bad);
+		else if (n > 0)
+			u->unanswered++;
 		if (topo)
 			update_topology(&u->sm);
-		update_tick(&u->sm, clock_mono());
+		if (!ready)
+			continue;  /* requests wait for SUBNET UP */
+		if (u->restored) { /* bring the current configuration in */
+			u->restored = 0;
+			req = 1;
+		}
+		if (req && escape_bad > 0)
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: update: re-route refused: %d port(s) lack the escape's VL %d\n",
+				escape_bad, p->opt.update_escape_vl);
+		else if (req)
+			update_request(&u->sm);
+		now = clock_mono();
+		update_tick(&u->sm, now);
+		save_sessions(p, clock_mono(), 0);
 	}
 	if (open)
 		umadport_close(&l);
@@ -329,13 +604,20 @@ int proto_start(struct osmre *p)
 		.push_timeout = p->opt.update_push_timeout_ms / 1000.0,
 		.max_misses = p->opt.update_max_misses,
 		.max_subs = p->opt.update_max_subscribers,
+		.max_per_port = p->opt.update_max_sessions_per_port,
 	};
 
 	pthread_mutex_init(&u->lock, NULL);
 	update_init(&u->sm, &ops, p, &o);
+	u->escape_bad = -1;
 	u->inited = 1;
 	if (!p->opt.update_protocol)
 		return 0;
+	restore(p);
+	u->by_lid = calloc(LIDS, sizeof(*u->by_lid));
+	if (!u->by_lid)
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: out of memory: no update_port_rate\n");
 	u->running = 1;
 	if (pthread_create(&u->thread, NULL, proto_thread, p)) {
 		u->running = 0;
@@ -355,9 +637,13 @@ void proto_stop(struct osmre *p)
 	u->running = 0;
 	pthread_mutex_unlock(&u->lock);
 	staging_close(&p->stage); /* a COMPUTE waiting ends */
-	if (u->started)
+	if (u->started) {
 		pthread_join(u->thread, NULL);
+		save_sessions(p, clock_mono(), 1);
+	}
 	update_free(&u->sm);
+	free(u->by_lid);
+	u->by_lid = NULL;
 	pthread_mutex_destroy(&u->lock);
 	u->inited = 0;
 }

@@ -5,7 +5,6 @@
 
 #include "updwire.h"
 
-#define HDR 24 /* MAD common header */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -43,7 +42,7 @@ static uint64_t get64(const uint8_t *p)
 void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 		 const struct updw_msg *m)
 {
-	uint8_t *d = mad + HDR;
+	uint8_t *d = mad + UPDW_HDR;
 
 	memset(mad, 0, UPDW_MAD_SIZE);
 	mad[0] = 1; /* base version */
@@ -52,44 +51,45 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 	mad[3] = (uint8_t)method;
 	put64(mad + 8, tid);
 	put16(mad + 16, UPDW_ATTR);
-	put32(d, UPDW_MAGIC);
-	d[4] = UPDW_VERSION;
-	d[5] = m->op;
-	d[6] = m->phase;
-	d[7] = m->result;
-	put32(d + 8, m->sub);
-	put32(d + 12, m->epoch);
-	put64(d + 16, m->guid);
-	put16(d + 24, m->lid);
-	put16(d + 26, m->reply_lid);
-	put16(d + 28, m->poll_ms);
-	d[30] = m->sl;
-	memcpy(d + 32, m->key, UPDW_KEY_MAX);
+	put32(d + UPDW_OFF_MAGIC, UPDW_MAGIC);
+	d[UPDW_OFF_VERSION] = UPDW_VERSION;
+	d[UPDW_OFF_OP] = m->op;
+	d[UPDW_OFF_PHASE] = m->phase;
+	d[UPDW_OFF_RESULT] = m->result;
+	put32(d + UPDW_OFF_SUB, m->sub);
+	put32(d + UPDW_OFF_EPOCH, m->epoch);
+	put64(d + UPDW_OFF_GUID, m->guid);
+	put16(d + UPDW_OFF_LID, m->lid);
+	put16(d + UPDW_OFF_REPLY, m->reply_lid);
+	put16(d + UPDW_OFF_POLL, m->poll_ms);
+	d[UPDW_OFF_SL] = m->sl;
+	memcpy(d + UPDW_OFF_KEY, m->key, UPDW_KEY_MAX);
 }
 
 int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 		struct updw_msg *m, int *method, uint64_t *tid)
 {
-	const uint8_t *d = mad + HDR;
+	const uint8_t *d = mad + UPDW_HDR;
 
-	if (len < HDR + 32 + UPDW_KEY_MAX || mad[0] != 1 ||
+	if (len < UPDW_HDR + UPDW_PAYLOAD_SIZE || mad[0] != 1 ||
 	    mad[1] != mgmt_class || mad[2] != UPDW_CLASS_VERSION ||
-	    get16(mad + 16) != UPDW_ATTR || get32(d) != UPDW_MAGIC ||
-	    d[4] != UPDW_VERSION)
+	    get16(mad + 16) != UPDW_ATTR ||
+	    get32(d + UPDW_OFF_MAGIC) != UPDW_MAGIC ||
+	    d[UPDW_OFF_VERSION] != UPDW_VERSION)
 		return -1;
 	*method = mad[3];
 	*tid = get64(mad + 8);
-	m->op = d[5];
-	m->phase = d[6];
-	m->result = d[7];
-	m->sub = get32(d + 8);
-	m->epoch = get32(d + 12);
-	m->guid = get64(d + 16);
-	m->lid = get16(d + 24);
-	m->reply_lid = get16(d + 26);
-	m->poll_ms = get16(d + 28);
-	m->sl = d[30];
-	memcpy(m->key, d + 32, UPDW_KEY_MAX);
+	m->op = d[UPDW_OFF_OP];
+	m->phase = d[UPDW_OFF_PHASE];
+	m->result = d[UPDW_OFF_RESULT];
+	m->sub = get32(d + UPDW_OFF_SUB);
+	m->epoch = get32(d + UPDW_OFF_EPOCH);
+	m->guid = get64(d + UPDW_OFF_GUID);
+	m->lid = get16(d + UPDW_OFF_LID);
+	m->reply_lid = get16(d + UPDW_OFF_REPLY);
+	m->poll_ms = get16(d + UPDW_OFF_POLL);
+	m->sl = d[UPDW_OFF_SL];
+	memcpy(m->key, d + UPDW_OFF_KEY, UPDW_KEY_MAX);
 	return 0;
 }
 
@@ -224,6 +224,24 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 	resp->epoch = u->epoch;
 	resp->phase = (uint8_t)u->phase;
 	return UPDW_REJ_NONE;
+}
+
+int updw_bucket_take(struct updw_bucket *b, double now, double rate)
+{
+	if (rate <= 0)
+		return 0;
+	if (!b->t || now < b->t) { /* a fresh bucket is full */
+		b->t = now;
+		b->tokens = rate;
+	}
+	b->tokens += (now - b->t) * rate;
+	if (b->tokens > rate)
+		b->tokens = rate;
+	b->t = now;
+	if (b->tokens < 1)
+		return 0;
+	b->tokens -= 1;
+	return 1;
 }
 
 int updw_ratelimit_ok(struct updw_ratelimit *r, double now, int burst,

@@ -12,16 +12,12 @@
  * and never changed by a job-driven update), so the protocol's own MADs
  * are not disturbed by the tables they announce.
  *
- * Payload, at byte 24 of the 256-byte MAD, big-endian:
- *   0  u32 magic 0x4F535245 ("OSRE")
- *   4  u8  version (1)   5 u8 op   6 u8 phase   7 u8 result
- *   8  u32 subscriber id (0 in REGISTER)
- *   12 u32 epoch
- *   16 u64 port GUID of the subscriber
- *   24 u16 its base LID   26 u16 the LID to answer (its escape LID)
- *   28 u16 poll period the SM asks for, in ms (in answers)
- *   30 u8  the escape's SL (in answers: the SL of the MADs to come)
- *   32 u8[32] the shared key (update_key), zero-padded; zero in answers
+ * Payload, at byte 24 of the 256-byte MAD, big-endian: the UPDW_OFF_*
+ * offsets below (osmre(8) gives the same table; tests/wire_doc.sh keeps
+ * them in step).  Compatibility: a MAD of another version is not ours
+ * (dropped unanswered); within a version, new operations and results may
+ * be added: an SM answers an operation it does not know "bad", a client
+ * treats a result it does not know as a refusal.
  *
  * Trust (osmre(8), SECURITY): the SM identifies a requester by the source
  * LID of its MAD, resolved through its own port table (struct
@@ -46,6 +42,24 @@
 #define UPDW_VERSION	   2
 #define UPDW_KEY_MAX	   32
 
+/* The payload's fields: offset from byte 24, then "type name" as
+ * osmre(8) writes it. */
+#define UPDW_HDR	  24
+#define UPDW_OFF_MAGIC	  0  /* u32 magic */
+#define UPDW_OFF_VERSION  4  /* u8 version */
+#define UPDW_OFF_OP	  5  /* u8 op */
+#define UPDW_OFF_PHASE	  6  /* u8 phase */
+#define UPDW_OFF_RESULT	  7  /* u8 result */
+#define UPDW_OFF_SUB	  8  /* u32 session */
+#define UPDW_OFF_EPOCH	  12 /* u32 epoch */
+#define UPDW_OFF_GUID	  16 /* u64 port */
+#define UPDW_OFF_LID	  24 /* u16 base */
+#define UPDW_OFF_REPLY	  26 /* u16 reply */
+#define UPDW_OFF_POLL	  28 /* u16 poll */
+#define UPDW_OFF_SL	  30 /* u8 sl */
+#define UPDW_OFF_KEY	  32 /* u8[32] key */
+#define UPDW_PAYLOAD_SIZE 64
+
 #define UPDW_METHOD_GET	     0x01
 #define UPDW_METHOD_SET	     0x02
 #define UPDW_METHOD_GET_RESP 0x81
@@ -66,6 +80,8 @@ enum updw_result {
 	UPDW_DENIED = 4,    /* not the sender's port, or a wrong key */
 	UPDW_FULL = 5,	    /* update_max_subscribers reached */
 	UPDW_PORT_FULL = 6, /* update_max_sessions_per_port reached */
+	UPDW_NO_ESCAPE = 7, /* the escape VL is missing on some port: the
+			     * protocol is off until it is there */
 };
 
 /* Why updw_serve turned a request down (0: it did not), for the log. */
@@ -124,6 +140,14 @@ uint16_t updw_reply_lid(const struct updw_msg *req,
 
 /* Copies key (at most UPDW_KEY_MAX bytes, NULL: none) into m, padded. */
 void updw_set_key(struct updw_msg *m, const char *key);
+
+/* A token bucket: at most rate events a second, rate at once. */
+struct updw_bucket {
+	double t;      /* last refill */
+	double tokens; /* what may pass now */
+};
+/* 1 when one more event may pass now (and takes its token). */
+int updw_bucket_take(struct updw_bucket *b, double now, double rate);
 
 /* Log rate limiting: at most burst lines per window seconds. */
 struct updw_ratelimit {

@@ -135,6 +135,56 @@ static void test_key_and_bounds(void **state)
 	}
 }
 
+/* Appends n bytes c to text (at *len), then a newline. */
+static void add_line(char *text, size_t *len, const char *head, char c,
+		     size_t n)
+{
+	size_t h = strlen(head);
+
+	memcpy(text + *len, head, h);
+	memset(text + *len + h, c, n - h);
+	*len += n;
+	text[(*len)++] = '\n';
+	text[*len] = 0;
+}
+
+/* A line too long: refused with its file:line, skipped; the rest applies. */
+static void test_long_line(void **state)
+{
+	static char text[16384];
+	struct osmre_options o;
+	struct reports r = { 0 };
+	char where[128];
+	const char *path;
+	size_t len = 0;
+
+	(void)state;
+	add_line(text, &len, "dmodc_threads 4", '4', 15);
+	add_line(text, &len, "update_key ", 'k', 5000);
+	/* 4,096 bytes: its newline is the first byte over the limit */
+	add_line(text, &len, "# ", 'y', 4096);
+	/* 4,095 bytes and the newline: the longest line taken */
+	add_line(text, &len, "# ", 'z', 4095);
+	add_line(text, &len, "update_key later-key-789", 0, 24);
+	add_line(text, &len, "reroute_coalesce_ms 50", 0, 22);
+	path = write_conf(text);
+	options_defaults(&o);
+	assert_int_equal(options_read(path, 0, &o, collect, &r), 2);
+	assert_int_equal(r.n, 2);
+	snprintf(where, sizeof(where), "%s:2: line longer than 4096 bytes",
+		 path);
+	assert_non_null(strstr(r.msg[0], where));
+	assert_non_null(strstr(r.msg[0], "ignored"));
+	snprintf(where, sizeof(where), "%s:3: line longer than 4096 bytes",
+		 path);
+	assert_non_null(strstr(r.msg[1], where));
+	/* the lines before and after still apply */
+	assert_int_equal(o.dmodc_threads, 4);
+	assert_string_equal(o.update_key, "later-key-789");
+	assert_int_equal(o.reroute_coalesce_ms, 50);
+	unlink(path);
+}
+
 static void test_missing_file(void **state)
 {
 	struct osmre_options o;
@@ -168,7 +218,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 22);
+	assert_int_equal(r.n, 25);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -190,12 +240,15 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[18], "update_poll_ms 100");
 	assert_string_equal(r.msg[19], "update_mgmt_class 9");
 	assert_string_equal(r.msg[20], "update_max_subscribers 4096");
-	assert_string_equal(r.msg[21], "update_key (none)");
+	assert_string_equal(r.msg[21], "update_max_sessions_per_port 16");
+	assert_string_equal(r.msg[22], "update_port_rate 1000");
+	assert_string_equal(r.msg[23], "update_refused_rate 100");
+	assert_string_equal(r.msg[24], "update_key (none)");
 	/* a key is never shown, neither when listed nor when refused */
 	strcpy(o.update_key, "sekrit-key-1");
 	r.n = 0;
 	options_each(&o, each, &r);
-	assert_string_equal(r.msg[21], "update_key (set, not shown)");
+	assert_string_equal(r.msg[24], "update_key (set, not shown)");
 }
 
 int main(void)
@@ -204,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_values_and_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_key_and_bounds),
+		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_each),
 	};
 

@@ -6,7 +6,9 @@
  * middle of a run, or lost to a failed pass, with the layers (path SLs)
  * switching with the tables.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -447,6 +449,91 @@ static void test_wait_across_threads(void **state)
 	fabric_free(f);
 }
 
+/* The bytes of st's committed pass as staging_save writes them. */
+static char *saved(struct staging *st, size_t *len)
+{
+	struct osmre_err err;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	assert_non_null(fp);
+	assert_int_equal(staging_save(st, fp, &err), 0);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+/* staging_load of len bytes of buf into a fresh st: its result. */
+static int load(struct staging *st, const char *buf, size_t len)
+{
+	struct osmre_err err;
+	FILE *fp = fmemopen((void *)buf, len ? len : 1, "r");
+	int rc;
+
+	assert_non_null(fp);
+	assert_int_equal(staging_init(st, 1), 0);
+	rc = staging_load(st, fp, (long)len, &err);
+	fclose(fp);
+	return rc;
+}
+
+/*
+ * A restarted SM: the committed pass (sar's tables and layers) saved and
+ * read back is the same pass, installed again on the same topology and
+ * not on another; a file cut short or with any byte changed is refused
+ * whole.
+ */
+static void test_save_and_load(void **state)
+{
+	struct fabric *f = fab(1);
+	struct staging st, back;
+	struct route_result r;
+	struct lft_set s = { 0 }, again = { 0 };
+	struct osmre_err err;
+	unsigned a, b, maxlid;
+	size_t len, i;
+	char *buf;
+
+	(void)state;
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("sar", f, 7, &r);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_int_equal(staging_generation(&st), 1ul);
+	buf = saved(&st, &len);
+	assert_int_equal(load(&back, buf, len), 0);
+	assert_int_equal(staging_take_restored(&back), 1);
+	assert_int_equal(staging_take_restored(&back), 0);
+	assert_int_equal(staging_reuse(&back, SIG_A, &again, &err),
+			 STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &again, NULL, 0), 1);
+	maxlid = st.cur.layers.res.maxlid;
+	assert_true(st.cur.layers.have && maxlid > 0);
+	for (a = 1; a <= maxlid; a++)
+		for (b = 1; b <= maxlid; b++)
+			assert_int_equal(staging_path_sl(&back, a, b),
+					 staging_path_sl(&st, a, b));
+	lft_set_free(&again);
+	assert_int_equal(staging_reuse(&back, SIG_B, &again, &err),
+			 STAGING_RUN);
+	staging_free(&back);
+	/* cut short anywhere, or any byte changed: refused, nothing kept */
+	for (i = 0; i < len; i += 1 + i / 64) {
+		assert_int_equal(load(&back, buf, i), -1);
+		assert_int_equal(staging_generation(&back), 0ul);
+		staging_free(&back);
+		buf[i] ^= 0x41;
+		assert_int_equal(load(&back, buf, len), -1);
+		assert_int_equal(staging_take_restored(&back), 0);
+		staging_free(&back);
+		buf[i] ^= 0x41;
+	}
+	assert_int_equal(load(&back, buf, len), 0);
+	staging_free(&back);
+	free(buf);
+	lft_set_free(&s);
+	staging_free(&st);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_topology_change),
 		cmocka_unit_test(test_failed_pass),
 		cmocka_unit_test(test_wait_across_threads),
+		cmocka_unit_test(test_save_and_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

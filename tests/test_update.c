@@ -6,17 +6,19 @@
  * changes in the middle of a run, coalesced requests, a push that does not
  * arrive.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
 #include "update.h"
+#include "updstate.h"
 #include "updwire.h"
 
 struct fake {
@@ -543,6 +545,101 @@ static void test_nack(void **state)
 	update_free(&u);
 }
 
+/* What updstate_write writes of u (a string to free). */
+static char *state_text(const struct update *u)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(updstate_write(fp, u), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* updstate_read of text into a fresh u (with f): its result. */
+static int state_read(struct update *u, struct fake *f, const char *text,
+		      char *err, size_t errlen)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text) ? strlen(text) : 1, "r");
+	int rc;
+
+	assert_non_null(fp);
+	if (!*text)
+		fgetc(fp);
+	setup(u, f);
+	rc = updstate_read(fp, u, err, errlen);
+	fclose(fp);
+	return rc;
+}
+
+/*
+ * A restarted SM: the sessions, their counts, the dropped ones' counts
+ * and the epoch read back as written; the restored sessions poll and are
+ * asked from the next epoch on, which continues the count.  A damaged
+ * file is refused whole, with its line.
+ */
+static void test_saved_sessions(void **state)
+{
+	static const char *const bad[] = {
+		"osmre-update-sessions 2\nend\n",
+		"osmre-update-sessions 1\nepoch 3\n",
+		"osmre-update-sessions 1\nsession 0 0x10 2 0 0 0\nend\n",
+		"osmre-update-sessions 1\nsession 5 0x10 2 0 0 0\nsession 5 0x10 2 0 0 0\nend\n",
+		"osmre-update-sessions 1\nsession 5 0x10 2 101 0 0\nend\n",
+		"osmre-update-sessions 1\nsession 5 0x10 2 0 0 0 x\nend\n",
+		"osmre-update-sessions 1\nend\nsession 5 0x10 2 0 0 0\n",
+		"osmre-update-sessions 1\nstrike 0x10 -1 0\nend\n",
+		"osmre-update-sessions 1\nepoch 3\nsession 5 0x10 2 0 0 0\nsess\0ion\nend\n",
+		"",
+	};
+	struct update u, v;
+	struct fake f, g;
+	uint32_t a, b, e;
+	char err[300], *text, *again;
+	size_t i;
+	int ph;
+
+	(void)state;
+	two_and_run(&u, &f, &a, &b);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 0.1), 1);
+	assert_int_equal(update_nack(&u, 0x20, b, 1, UPD_UNPATH, 0.1), 1);
+	update_tick(&u, 0.1);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_REPATH, 0.2), 1);
+	assert_int_equal(update_nack(&u, 0x20, b, 1, UPD_REPATH, 0.2), 1);
+	update_tick(&u, 0.2); /* b dropped: its counts kept for its port */
+	assert_int_equal(u.nstrike, 1);
+	update_subscribe(&u, 0x20, 4, 0.3, NULL);
+	text = state_text(&u);
+	assert_int_equal(state_read(&v, &g, text, err, sizeof(err)), 0);
+	again = state_text(&v);
+	assert_string_equal(text, again);
+	assert_int_equal(v.epoch, 1u);
+	assert_int_equal(v.nsub, 2);
+	assert_int_equal(update_poll(&v, 0x10, a, 1.0, &e, &ph), 0);
+	assert_int_equal(e, 1u);
+	/* the next epoch is 2, and asks the restored sessions */
+	update_request(&v);
+	update_tick(&v, 1.0);
+	assert_int_equal(v.epoch, 2u);
+	assert_int_equal(v.phase, UPD_UNPATH);
+	assert_int_equal(update_ack(&v, 0x10, a, 2, UPD_UNPATH, 1.0), 1);
+	free(text);
+	free(again);
+	update_free(&u);
+	update_free(&v);
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		err[0] = 0;
+		assert_int_equal(state_read(&v, &g, bad[i], err, sizeof(err)),
+				 -1);
+		assert_int_equal(v.nsub, 0);
+		assert_int_equal(v.epoch, 0u);
+		assert_non_null(strstr(err, "line "));
+		update_free(&v);
+	}
+}
+
 /* The MADs: a round trip, what is not ours, and the SM's answers. */
 static void test_wire(void **state)
 {
@@ -857,6 +954,24 @@ static void test_ratelimit(void **state)
 	assert_int_equal(held, 990);
 }
 
+/* The token bucket of the request rates: rate at once, then rate a
+ * second. */
+static void test_bucket(void **state)
+{
+	struct updw_bucket b = { 0 };
+	int i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		n += updw_bucket_take(&b, 10.0, 100);
+	assert_int_equal(n, 100);
+	n = 0;
+	for (i = 0; i < 1000; i++) /* 1 s, one try every ms */
+		n += updw_bucket_take(&b, 10.0 + (i + 1) * 0.001, 100);
+	assert_true(n >= 99 && n <= 101);
+	assert_int_equal(updw_bucket_take(&b, 20.0, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -867,10 +982,12 @@ int main(void)
 		cmocka_unit_test(test_coalesce_and_push),
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_nack),
+		cmocka_unit_test(test_saved_sessions),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_key_and_cap),
 		cmocka_unit_test(test_ratelimit),
+		cmocka_unit_test(test_bucket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,11 +8,12 @@
 #include "clock.h"
 #include "staging.h"
 
-static void pass_free(struct staging_pass *p)
+void staging_pass_free(struct staging_pass *p)
 {
 	lft_set_free(&p->tables);
 	route_layers_free(&p->layers);
 }
+
 
 int staging_init(struct staging *st, int keep_tables)
 {
@@ -29,8 +30,8 @@ int staging_init(struct staging *st, int keep_tables)
 
 void staging_free(struct staging *st)
 {
-	pass_free(&st->cur);
-	pass_free(&st->next);
+	staging_pass_free(&st->cur);
+	staging_pass_free(&st->next);
 	free(st->changed);
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->cond);
@@ -42,10 +43,44 @@ static void promote_locked(struct staging *st)
 {
 	if (!st->have_next)
 		return;
-	pass_free(&st->cur);
+	staging_pass_free(&st->cur);
 	st->cur = st->next;
 	memset(&st->next, 0, sizeof(st->next));
 	st->have_next = 0;
+	st->cur_gen++;
+}
+
+void staging_restore(struct staging *st, uint64_t sig, struct staging_pass *p)
+{
+	pthread_mutex_lock(&st->lock);
+	staging_pass_free(&st->cur);
+	st->cur = *p;
+	memset(p, 0, sizeof(*p));
+	st->have_cur = 1;
+	st->cur_sig = sig;
+	st->restored = 1;
+	pthread_mutex_unlock(&st->lock);
+}
+
+unsigned long staging_generation(struct staging *st)
+{
+	unsigned long g;
+
+	pthread_mutex_lock(&st->lock);
+	g = st->have_cur ? st->cur_gen : 0;
+	pthread_mutex_unlock(&st->lock);
+	return g;
+}
+
+int staging_take_restored(struct staging *st)
+{
+	int r;
+
+	pthread_mutex_lock(&st->lock);
+	r = st->restored;
+	st->restored = 0;
+	pthread_mutex_unlock(&st->lock);
+	return r;
 }
 
 void staging_promote(struct staging *st)
@@ -84,7 +119,7 @@ static int stage_locked(struct staging *st, struct route_result *r,
 {
 	int rc = 0;
 
-	pass_free(&st->next);
+	staging_pass_free(&st->next);
 	st->next.tables = r->tables;
 	st->next.layers = r->layers;
 	st->have_next = 1;
@@ -109,14 +144,16 @@ static int commit_locked(struct staging *st, uint64_t sig,
 {
 	if (st->mode == STAGING_STAGE)
 		st->staged = 0;
-	pass_free(&st->cur);
-	pass_free(&st->next);
+	staging_pass_free(&st->cur);
+	staging_pass_free(&st->next);
 	st->have_next = 0;
 	free(st->changed); /* blocks of the old topology */
 	st->changed = NULL;
 	st->cur.layers = r->layers;
 	st->have_cur = 1;
 	st->cur_sig = sig;
+	st->cur_gen++;
+	st->restored = 0;
 	if (!st->keep_tables) {
 		*s = r->tables;
 		return 0;
@@ -162,7 +199,7 @@ void staging_failed(struct staging *st)
 void staging_drop(struct staging *st)
 {
 	pthread_mutex_lock(&st->lock);
-	pass_free(&st->next);
+	staging_pass_free(&st->next);
 	st->have_next = 0;
 	free(st->changed);
 	st->changed = NULL;

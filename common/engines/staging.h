@@ -27,6 +27,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "lft.h"
@@ -55,6 +56,8 @@ struct staging {
 	 * topology) */
 	long staged;
 	struct lft_block *changed;
+	unsigned long cur_gen; /* cur changed this many times */
+	int restored;	       /* cur is from staging_load */
 };
 
 /* keep_tables: the update protocol is on.  0, or -1 (no memory). */
@@ -99,6 +102,25 @@ int staging_each_changed(struct staging *st,
 			 int (*fn)(void *ctx, const struct lft *t,
 				   unsigned block),
 			 void *ctx);
+
+/* Frees a pass's tables and layers. */
+void staging_pass_free(struct staging_pass *p);
+/* p (taken over, left empty) becomes the committed pass, on the
+ * topology sig: what a restarted SM read back (staging_load). */
+void staging_restore(struct staging *st, uint64_t sig, struct staging_pass *p);
+/* Changes of the committed pass so far (0: none committed), to tell
+ * when to save it again. */
+unsigned long staging_generation(struct staging *st);
+/* 1 once, when the committed pass is still the one restored. */
+int staging_take_restored(struct staging *st);
+
+/* staging_file.c: the committed pass on disk, for a restarted SM.
+ * Writes it (tables, layers, topology) to fp: 0, or -1 with err. */
+int staging_save(struct staging *st, FILE *fp, struct osmre_err *err);
+/* Reads what staging_save wrote, size bytes at most, as the committed
+ * pass: 0, or -1 with err and nothing changed. */
+int staging_load(struct staging *st, FILE *fp, long size,
+		 struct osmre_err *err);
 
 /* The committed layers' SL of the path slid -> dlid (0: no layers). */
 uint8_t staging_path_sl(struct staging *st, unsigned slid, unsigned dlid);

@@ -107,6 +107,12 @@ static const struct opt_def defs[] = {
 	  9, 15, 9, "a vendor class 9..15 (0x09..0x0F)", 0, NULL },
 	{ "update_max_subscribers", offsetof(struct osmre_options, update_max_subscribers),
 	  1, 65535, 4096, "an integer 1..65535", 0, NULL },
+	{ "update_max_sessions_per_port", offsetof(struct osmre_options, update_max_sessions_per_port),
+	  1, 1024, 16, "an integer 1..1024", 0, NULL },
+	{ "update_port_rate", offsetof(struct osmre_options, update_port_rate),
+	  10, 1000000, 1000, "requests per second 10..1000000", 0, NULL },
+	{ "update_refused_rate", offsetof(struct osmre_options, update_refused_rate),
+	  0, 100000, 100, "answers per second 0..100000", 0, NULL },
 	{ "update_key", offsetof(struct osmre_options, update_key),
 	  0, 0, 0, "8 to 32 printable characters without blanks",
 	  sizeof(((struct osmre_options *)0)->update_key), check_key },
@@ -183,12 +189,34 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 	int lineno = 0, problems = 0;
 	ssize_t n;
 
-	while ((n = infile_getline(&line, &sz, fp, INFILE_CONF_LINE, path,
-				   lineno + 1, &err)) >= 0) {
-		char *p = line, *name, *val, *end;
+	for (;;) {
+		char *p, *name, *val, *end;
 		size_t i;
 		long v;
 
+		errno = 0;
+		n = infile_getline(&line, &sz, fp, INFILE_CONF_LINE, path,
+				   lineno + 1, &err);
+		if (n == -2 && errno == EOVERFLOW) {
+			/* one bad line must not cost the options after it */
+			reportf(report, arg,
+				"%s: expected one option per line; the line is ignored",
+				err.msg);
+			problems++;
+			lineno++;
+			if (!infile_skip_line(fp))
+				continue;
+			n = -1;
+			if (ferror(fp)) {
+				osmre_fail(&err, "%s:%d: %s", path, lineno,
+					   strerror(errno));
+				n = -2;
+			}
+			break;
+		}
+		if (n < 0)
+			break;
+		p = line;
 		lineno++;
 		p[strcspn(p, "#\r\n")] = 0;
 		while (isspace((unsigned char)*p))

@@ -31,11 +31,14 @@ struct osmre_options {
 	int update_escape_vl; /* SL and VL of the escape */
 	int update_ack_timeout_ms;
 	int update_push_timeout_ms;
-	int update_max_misses;	    /* ack timeouts in a row before a drop */
+	int update_max_misses;	    /* misses before a drop */
 	int update_poll_ms;	    /* poll period asked of subscribers */
 	int update_mgmt_class;	    /* vendor class of the MADs */
-	int update_max_subscribers; /* in all, one per port at most */
-	char update_key[33];	    /* "": no shared key */
+	int update_max_subscribers; /* sessions in all */
+	int update_max_sessions_per_port;
+	int update_port_rate;	 /* requests/s one port may make */
+	int update_refused_rate; /* answers/s to refused requests */
+	char update_key[33];	 /* "": no shared key */
 };
 
 void options_defaults(struct osmre_options *o);

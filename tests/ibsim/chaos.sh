@@ -24,7 +24,7 @@ for s in a:H_3_5 b:H_9_12; do
 		>"$W/$n.log" 2>&1 &
 	eval "SUB_$n=\$!"
 done
-check "two subscribers" wait_log "update: subscriber .* registered (2 in all)" 1 30
+check "two subscribers" wait_log "update: subscriber .* registered (2 in all" 1 30
 
 links='"S1_5_0"[19] "S1_7_0"[20] "S1_9_0"[21]'
 end=$(($(date +%s) + ${CHAOS_SECONDS:-25}))

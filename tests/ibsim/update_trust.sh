@@ -77,7 +77,7 @@ unpath_waited() {
 		sed 's/.*unpath \([0-9.]*\) s.*/\1/' | awk '{ exit !($1 >= 3.5) }'
 }
 check "UNPATH lasted until the real ack (>= 3.5 s)" unpath_waited
-check "commit: one subscriber, its own two acks" grep -q "epoch $ep committed.*subscribers 1, acks 2, timeouts 0" "$W/osm.log"
+check "commit: one subscriber, its own two acks" grep -q "epoch $ep committed.*subscribers 1, acks 2, nacks 0, timeouts 0, dropped 0; changed before 0 session" "$W/osm.log"
 check "the real subscriber: unpath then repath" sh -c "grep -q 'repath $ep' '$W/a.events'"
 check "refusals logged with the reason" grep -q "refused: no such subscriber on the sender's port" "$W/osm.log"
 check "foreign REGISTER logged" grep -q "refused: REGISTER for a GUID that is not the sender's port" "$W/osm.log"

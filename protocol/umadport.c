@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <infiniband/umad.h>
 
@@ -74,6 +76,18 @@ int umadport_open(struct umad_link *l, const char *ca, int port, uint64_t guid,
 		snprintf(err, errlen, "cannot open %s port %d: %s", l->ca,
 			 l->port, strerror(-l->fd));
 		return -1;
+	}
+	/* the SM's side never waits on a send: one that cannot go now fails
+	 * and is counted (under umad2sim the descriptor is not a real one
+	 * and this does nothing; the SM's rate caps bound its sends there) */
+	if (server) {
+		struct stat sb;
+		int fl = fstat(l->fd, &sb) || !S_ISCHR(sb.st_mode) ?
+				 -1 :
+				 fcntl(l->fd, F_GETFL);
+
+		if (fl >= 0)
+			fcntl(l->fd, F_SETFL, fl | O_NONBLOCK);
 	}
 	memset(mask, 0, sizeof(mask));
 	mask[0] = (1L << 1) | (1L << 2); /* Get, Set */

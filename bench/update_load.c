@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A load generator for the update protocol: N subscriber sessions from
+ * one port (under umad2sim, SIM_HOST picks the host), each polling the SM
+ * every poll period and acking UNPATH and REPATH after a hook of H ms, as
+ * libosmre-client would, over one umad agent (ibsim takes 10 clients at
+ * most, so many sessions share a process).  A share of the sessions may
+ * stay silent (register, then never answer again).
+ *
+ *   update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT]
+ *               [-t SECONDS] [-c CLASS]
+ *
+ * Prints "registered N" once every session has its id, one line per
+ * epoch and phase when every answering session has acked it, and at the
+ * end the MADs sent and received; on SIGTERM or after SECONDS every
+ * session leaves.  Exit status 0, or 1 when a session could not
+ * register.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "umadport.h"
+#include "updwire.h"
+
+#define RESEND_S 1.0 /* a request without an answer is sent again */
+
+struct sess {
+	uint32_t id;
+	uint16_t seq; /* of the request in flight */
+	int op;	      /* in flight (0: none) */
+	double sent, next;
+	uint32_t epoch; /* of the ack in flight or the last one */
+	int phase;
+	uint32_t done_epoch; /* (epoch, phase) acked */
+	int done_phase;
+	double hook_end; /* > 0: a hook runs until then */
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static struct umad_link l = { .fd = -1, .agent = -1 };
+static int mclass = UPDW_CLASS_DEFAULT;
+static unsigned long sent, received;
+
+static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
+		     double now)
+{
+	struct updw_msg m = { 0 };
+	uint8_t mad[UPDW_MAD_SIZE];
+	unsigned dlid = l.lmc ? l.sm_lid + 1 : l.sm_lid;
+
+	m.op = (uint8_t)op;
+	m.sub = s->id;
+	m.epoch = epoch;
+	m.phase = (uint8_t)phase;
+	m.guid = l.guid;
+	m.lid = (uint16_t)l.lid;
+	m.reply_lid = (uint16_t)(l.lmc ? l.lid + 1 : l.lid);
+	s->seq++;
+	updw_encode(mad, mclass,
+		    op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET,
+		    (uint64_t)s->seq << 16 | (uint64_t)i, &m);
+	if (!umadport_send(&l, mad, dlid, 0, 1000))
+		sent++;
+	s->op = op;
+	s->sent = now;
+	s->epoch = epoch;
+	s->phase = phase;
+}
+
+int main(int argc, char **argv)
+{
+	int n = 1, poll_ms = 100, hook_ms = 0, silent = 0, c, i, regd = 0;
+	double seconds = 60, t0, now;
+	struct sess *ss;
+	char err[256];
+	/* the epoch and phase last reported, and how many acked it */
+	uint32_t rep_epoch = 0;
+	int rep_phase = 0, rep_n = 0;
+
+	while ((c = getopt(argc, argv, "n:p:H:s:t:c:")) != -1) {
+		switch (c) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'p':
+			poll_ms = atoi(optarg);
+			break;
+		case 'H':
+			hook_ms = atoi(optarg);
+			break;
+		case 's':
+			silent = atoi(optarg);
+			break;
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'c':
+			mclass = (int)strtol(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr,
+				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS]\n");
+			return 2;
+		}
+	}
+	if (n < 1 || n > 65535 || poll_ms < 1 || silent < 0 || silent > 100) {
+		fprintf(stderr,
+			"update_load: sessions 1..65535, poll >= 1 ms, silent 0..100 %%\n");
+		return 2;
+	}
+	ss = calloc((size_t)n, sizeof(*ss));
+	if (!ss || umadport_open(&l, NULL, 0, 0, mclass, 0, err, sizeof(err))) {
+		fprintf(stderr, "update_load: %s\n",
+			ss ? err : "out of memory");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTERM, on_stop);
+	signal(SIGINT, on_stop);
+	t0 = clock_mono();
+	for (i = 0; i < n; i++)
+		ss[i].next = t0 + (double)i * poll_ms / 1000.0 / n;
+	while (!stop && (now = clock_mono()) - t0 < seconds) {
+		uint8_t in[UPDW_MAD_SIZE];
+		struct updw_msg r;
+		unsigned slid;
+		uint64_t tid;
+		int method, k, len, acked = 0;
+
+		/* what is due: registrations, polls, acks after a hook, and
+		 * requests that went unanswered */
+		for (i = 0; i < n; i++) {
+			struct sess *s = &ss[i];
+			int mute = s->id && i < (long)n * silent / 100;
+
+			if (s->op && now - s->sent < RESEND_S)
+				continue;
+			if (s->op == UPDW_ACK) { /* again */
+				send_req(s, i, UPDW_ACK, s->epoch, s->phase,
+					 now);
+			} else if (!s->id) {
+				send_req(s, i, UPDW_REGISTER, 0, 0, now);
+			} else if (s->hook_end > 0 && now >= s->hook_end) {
+				s->hook_end = 0;
+				send_req(s, i, UPDW_ACK, s->epoch, s->phase,
+					 now);
+			} else if (!mute && s->hook_end <= 0 &&
+				   now >= s->next) {
+				s->next = now + poll_ms / 1000.0;
+				send_req(s, i, UPDW_POLL, 0, 0, now);
+			}
+		}
+		len = umadport_recv(&l, in, sizeof(in), &slid, 1);
+		if (len <= 0 ||
+		    updw_decode(in, (size_t)len, mclass, &r, &method, &tid) ||
+		    method != UPDW_METHOD_GET_RESP)
+			continue;
+		received++;
+		k = (int)(tid & 0xFFFF);
+		if (k >= n || ss[k].seq != (uint16_t)(tid >> 16 & 0xFFFF))
+			continue; /* late */
+		ss[k].op = 0;
+		switch (r.op) {
+		case UPDW_REGISTER:
+			if (r.result != UPDW_OK || !r.sub) {
+				fprintf(stderr,
+					"update_load: session %d: REGISTER answered %d\n",
+					k, r.result);
+				return 1;
+			}
+			ss[k].id = r.sub;
+			if (++regd == n)
+				printf("registered %d %.3f\n", n,
+				       clock_mono() - t0);
+			break;
+		case UPDW_POLL:
+			if (r.result == UPDW_UNKNOWN) {
+				ss[k].id = 0; /* forgotten: again */
+				regd--;
+				break;
+			}
+			if ((r.phase == UPD_UNPATH || r.phase == UPD_REPATH) &&
+			    !(ss[k].done_epoch == r.epoch &&
+			      ss[k].done_phase == r.phase)) {
+				ss[k].epoch = r.epoch;
+				ss[k].phase = r.phase;
+				ss[k].hook_end = clock_mono() + hook_ms / 1e3;
+			}
+			break;
+		case UPDW_ACK:
+			ss[k].done_epoch = ss[k].epoch;
+			ss[k].done_phase = ss[k].phase;
+			acked = 1;
+			break;
+		default:
+			break;
+		}
+		if (!acked)
+			continue;
+		if (ss[k].epoch != rep_epoch || ss[k].phase != rep_phase) {
+			rep_epoch = ss[k].epoch;
+			rep_phase = ss[k].phase;
+			rep_n = 0;
+		}
+		if (++rep_n == n - (int)((long)n * silent / 100))
+			printf("epoch %u phase %d acked by %d %.3f\n",
+			       rep_epoch, rep_phase, rep_n, clock_mono() - t0);
+		fflush(stdout);
+	}
+	/* the sessions leave, so that the SM does not wait for them */
+	for (i = 0; i < n; i++)
+		if (ss[i].id)
+			send_req(&ss[i], i, UPDW_LEAVE, 0, 0, clock_mono());
+	for (now = clock_mono(); clock_mono() - now < 0.5;) {
+		uint8_t in[UPDW_MAD_SIZE];
+		unsigned slid;
+
+		if (umadport_recv(&l, in, sizeof(in), &slid, 10) > 0)
+			received++;
+	}
+	printf("sent %lu received %lu in %.1f s\n", sent, received,
+	       clock_mono() - t0);
+	umadport_close(&l);
+	free(ss);
+	return 0;
+}

@@ -7,8 +7,11 @@
 # several hosts; hooks of HOOK_MS, default 0), then RUNS epochs (default
 # 3), each a new job file and SIGUSR2.  With FLOOD=1 two more hosts send
 # refused requests as fast as they can all along (tests/ibsim/rogue
-# blast).  One CSV row per epoch on stdout:
-#   sessions,hosts,flood,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts
+# blast, vendor class 0x09).  CLASS (default 9) is the protocol's class:
+# FLOOD=1 CLASS=10 is the control, the same flood at a class nobody
+# serves (what the flood costs the fabric, the SM doing nothing for it).
+# One CSV row per epoch on stdout:
+#   sessions,hosts,flood,class,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts
 #   sh bench/update-epoch.sh >OUT.csv        (from a build directory)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ SESSIONS=${SESSIONS:-1 10 100}
 RUNS=${RUNS:-3}
 HOOK_MS=${HOOK_MS:-0}
 FLOOD=${FLOOD:-0}
+CLASS=${CLASS:-9}
 . "$top/tests/ibsim/lib.sh"
 NET=$W/f.net
 "$OSMRE" gen pgft 3 6,6,18 1,6,6 1,1,1 -o "$NET" 2>/dev/null || exit 1
@@ -29,7 +33,7 @@ job_file() {	# job_file K: the hosts in 4 jobs drawn with seed K
 	awk -v k="$1" 'BEGIN { srand(k) } /^Hca/ { h = $3; gsub(/"/, "", h); print h, "j" int(rand() * 4) }' "$NET" >"$J"
 }
 job_file 4
-printf 'sar_job_file %s\nsar_max_vls 4\nupdate_protocol 1\nupdate_escape_vl 7\nupdate_ack_timeout_ms 5000\nupdate_poll_ms 100\nupdate_max_sessions_per_port 32\n' "$J" >"$W/osmre.conf"
+printf 'sar_job_file %s\nsar_max_vls 4\nupdate_protocol 1\nupdate_escape_vl 7\nupdate_ack_timeout_ms 5000\nupdate_poll_ms 100\nupdate_max_sessions_per_port 32\nupdate_mgmt_class %s\n' "$J" "$CLASS" >"$W/osmre.conf"
 OSMRE_CONF=$W/osmre.conf
 export OSMRE_CONF
 sim_start "$NET" >&2 || exit 1
@@ -38,7 +42,7 @@ wait_log "osmre: update: serving class" 1 60 >&2 || exit 1
 # a host of the k-th group of sessions
 host() { awk -v k="$1" '/^Hca/ { if (n++ == 7 * k + 3) { h = $3; gsub(/"/, "", h); print h; exit } }' "$NET"; }
 now_s() { date '+%H %M %S %N' | awk '{ printf "%.6f\n", $1 * 3600 + $2 * 60 + $3 + $4 / 1e9 }'; }
-echo "sessions,hosts,flood,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts"
+echo "sessions,hosts,flood,class,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts"
 FLOODERS=
 if [ "$FLOOD" = 1 ]; then
 	for h in H_0_5 H_0_11; do
@@ -57,7 +61,7 @@ for n in $SESSIONS; do
 	while [ "$left" -gt 0 ]; do
 		m=$per
 		[ "$m" -gt "$left" ] && m=$left
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$(host $((i + 10 * n % 7))) "$LOAD" -n "$m" -H "$HOOK_MS" -t 100000 \
+		LD_PRELOAD=$UMAD2SIM SIM_HOST=$(host $((i + 10 * n % 7))) "$LOAD" -n "$m" -H "$HOOK_MS" -t 100000 -c "$CLASS" \
 			>"$W/load-$n-$i.log" 2>&1 &
 		LOADERS="$LOADERS $!"
 		left=$((left - m))
@@ -82,7 +86,7 @@ for n in $SESSIONS; do
 		ep=$(echo "$line" | sed 's/.*epoch \([0-9]*\) committed.*/\1/')
 		tc=$(grep "osmre: update: epoch $ep: COMPUTE" "$W/osm.log" | tail -1 | log_secs)
 		echo "$line" | sed 's/.*osmre: update: //' |
-			awk -v n="$n" -v h="$hosts" -v fl="$FLOOD" -v ep="$ep" -v t="$t" -v tc="$tc" '{
+			awk -v n="$n" -v h="$hosts" -v fl="$FLOOD" -v cl="$CLASS" -v ep="$ep" -v t="$t" -v tc="$tc" '{
 				for (i = 1; i <= NF; i++) { w = $i; gsub(/[,;]/, "", w)
 					if ($(i - 1) == "in" && $(i + 1) == "s:") c = w
 					if ($(i - 1) == "unpath") u = w
@@ -91,7 +95,7 @@ for n in $SESSIONS; do
 					if ($(i - 1) == "acks") a = w
 					if ($(i - 1) == "nacks") na = w
 					if ($(i - 1) == "timeouts") to = w }
-				printf "%d,%d,%d,%d,%.3f,%s,%s,%s,%s,%s,%s,%s\n", n, h, fl, ep, tc - t, c, u, d, p, a, na, to }'
+				printf "%d,%d,%d,%d,%d,%.3f,%s,%s,%s,%s,%s,%s,%s\n", n, h, fl, cl, ep, tc - t, c, u, d, p, a, na, to }'
 		r=$((r + 1))
 	done
 	# shellcheck disable=SC2086

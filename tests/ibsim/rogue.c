@@ -11,15 +11,22 @@
  *   rogue flood N               N REGISTERs with forged GUIDs
  *   rogue garbage N             N requests with random payloads
  *   rogue key KEY               REGISTER of its own port with KEY
+ *   rogue blast SECONDS         for SECONDS, requests the SM refuses
+ *                               (REGISTERs naming another port, POLLs
+ *                               with ids nobody has), without waiting
+ *                               for answers (see blast())
  *
- * Prints one line per answer: "result R epoch E phase P sub S", and for
- * flood/garbage a summary "N sent, A answered, OK K".
+ * Prints one line per answer: "result R epoch E phase P sub S", for
+ * flood/garbage a summary "N sent, A answered, OK K", for blast
+ * "N sent in S s, A answered, OK K".
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "umadport.h"
 #include "updwire.h"
@@ -56,6 +63,82 @@ static void show(const struct updw_msg *r)
 	       r->phase, r->sub);
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Requests the SM refuses, for secs seconds, each sent as soon as the one
+ * before is out, without waiting for answers: whatever answers came in
+ * meanwhile are only drained.  SIGTERM ends it early (also a send that
+ * blocks).
+ *
+ * ibsim has little room for a flood: a unix datagram socket queues 10
+ * datagrams (net.unix.max_dgram_qlen), ibsim busy-waits on a full one,
+ * and umad2sim holds, while a send blocks, the lock that its receiving
+ * thread needs.  An SM that answers every refused request at the rate they
+ * come fills this host's queue while its send waits for ibsim, and ibsim
+ * then spins on delivering the answers: the simulator stalls, the SM
+ * with it.  An SM that does not answer refusals at that rate does not
+ * stall.
+ */
+static void blast(struct updw_msg *m, double secs)
+{
+	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
+	double t0 = now_s(), t = t0;
+	long sent = 0, answered = 0, ok = 0;
+	uint64_t own = m->guid, rtid;
+	unsigned dlid = l.lmc ? l.sm_lid + 1 : l.sm_lid, slid;
+	struct updw_msg r;
+	struct sigaction sa;
+	int n, meth;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term; /* no SA_RESTART: a blocked send ends */
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop && (t = now_s()) - t0 < secs) {
+		if (sent % 2) { /* a POLL with an id nobody has */
+			m->op = UPDW_POLL;
+			m->guid = own;
+			m->sub = 0x5eed0000u + (uint32_t)(sent % 4096);
+		} else { /* a REGISTER naming another port */
+			m->op = UPDW_REGISTER;
+			m->guid = own + 0x100 + (uint64_t)(sent % 64);
+			m->sub = 0;
+		}
+		updw_encode(mad, UPDW_CLASS_DEFAULT,
+			    m->op == UPDW_POLL ? UPDW_METHOD_GET :
+						 UPDW_METHOD_SET,
+			    ++tid, m);
+		if (umadport_send(&l, mad, dlid, 0, 1000))
+			break;
+		sent++;
+		while ((n = umadport_recv(&l, in, sizeof(in), &slid, 0)) > 0)
+			if (!updw_decode(in, (size_t)n, UPDW_CLASS_DEFAULT, &r,
+					 &meth, &rtid)) {
+				answered++;
+				ok += r.result == UPDW_OK;
+			}
+	}
+	t = now_s();
+	printf("%ld sent in %.1f s, %ld answered, OK %ld\n", sent, t - t0,
+	       answered, ok);
+	fflush(stdout);
+}
+
+
 int main(int argc, char **argv)
 {
 	struct updw_msg m = { 0 }, r;
@@ -64,7 +147,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: rogue ack|leave|poll|register|flood|garbage|key ARG...\n");
+			"usage: rogue ack|leave|poll|register|flood|garbage|key|blast ARG...\n");
 		return 2;
 	}
 	if (umadport_open(&l, NULL, 0, 0, UPDW_CLASS_DEFAULT, 0, err,
@@ -89,6 +172,10 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "key")) {
 		m.op = UPDW_REGISTER;
 		updw_set_key(&m, argv[2]);
+	} else if (!strcmp(argv[1], "blast")) {
+		blast(&m, strtod(argv[2], NULL));
+		umadport_close(&l);
+		return 0;
 	} else if (!strcmp(argv[1], "flood") || !strcmp(argv[1], "garbage")) {
 		n = strtol(argv[2], NULL, 0);
 		srand(7);

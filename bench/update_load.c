@@ -8,7 +8,18 @@
  * stay silent (register, then never answer again).
  *
  *   update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT]
- *               [-t SECONDS] [-c CLASS]
+ *               [-t SECONDS] [-c CLASS] [-w] [-S SILENT]
+ *
+ * -S: SILENT sessions (a count) instead of a share.
+ * -W: requests in flight at most (default 1): ibsim's sockets hold 10
+ *     datagrams (net.unix.max_dgram_qlen), and a sender that blocks on a
+ *     full one holds umad2sim's lock, which its own receiving thread
+ *     needs: a few loaders with more in flight can wedge ibsim.
+ * -w: WAIT (the long poll) instead of POLL, as libosmre-client does with
+ * an SM that holds WAITs: one WAIT in flight per session, sent again
+ * when it comes back or after the keep-alive period and a second.
+ * Every 10 s a line "stats T sent S received R" (totals so far), and
+ * "keepalive S" when the SM's keep-alive period changes.
  *
  * Prints "registered N" once every session has its id, one line per
  * epoch and phase when every answering session has acked it, and at the
@@ -38,7 +49,9 @@ struct sess {
 	int phase;
 	uint32_t done_epoch; /* (epoch, phase) acked */
 	int done_phase;
-	double hook_end; /* > 0: a hook runs until then */
+	double hook_end;     /* > 0: a hook runs until then */
+	uint32_t seen_epoch; /* the SM's state in the last answer */
+	int seen_phase;
 };
 
 static volatile sig_atomic_t stop;
@@ -52,6 +65,7 @@ static void on_stop(int sig)
 static struct umad_link l = { .fd = -1, .agent = -1 };
 static int mclass = UPDW_CLASS_DEFAULT;
 static unsigned long sent, received;
+static double keepalive; /* s, from the SM's answers */
 
 static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 		     double now)
@@ -69,7 +83,8 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 	m.reply_lid = (uint16_t)(l.lmc ? l.lid + 1 : l.lid);
 	s->seq++;
 	updw_encode(mad, mclass,
-		    op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET,
+		    op == UPDW_POLL || op == UPDW_WAIT ? UPDW_METHOD_GET :
+							 UPDW_METHOD_SET,
 		    (uint64_t)s->seq << 16 | (uint64_t)i, &m);
 	if (!umadport_send(&l, mad, dlid, 0, 1000))
 		sent++;
@@ -79,17 +94,89 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 	s->phase = phase;
 }
 
+/* The epoch and phase last reported, and how many acked it. */
+static uint32_t rep_epoch;
+static int rep_phase, rep_n, regd, hook_ms, nsilent;
+static int window = 1, rot;
+
+/* One MAD that came in. */
+static void handle(struct sess *ss, int n, const uint8_t *in, int len,
+		   double t0)
+{
+	struct updw_msg r;
+	uint64_t tid;
+	int method, k, acked = 0;
+
+	if (updw_decode(in, (size_t)len, mclass, &r, &method, &tid) ||
+	    method != UPDW_METHOD_GET_RESP)
+		return;
+	received++;
+	if (r.keepalive_ms && r.keepalive_ms / 1e3 != keepalive) {
+		keepalive = r.keepalive_ms / 1e3;
+		printf("keepalive %.3f\n", keepalive);
+	}
+	k = (int)(tid & 0xFFFF);
+	if (k >= n || ss[k].seq != (uint16_t)(tid >> 16 & 0xFFFF))
+		return; /* late */
+	ss[k].op = 0;
+	switch (r.op) {
+	case UPDW_REGISTER:
+		if (r.result != UPDW_OK || !r.sub) {
+			fprintf(stderr,
+				"update_load: session %d: REGISTER answered %d\n",
+				k, r.result);
+			exit(1);
+		}
+		ss[k].id = r.sub;
+		if (++regd == n)
+			printf("registered %d %.3f\n", n, clock_mono() - t0);
+		break;
+	case UPDW_POLL:
+	case UPDW_WAIT:
+		if (r.result == UPDW_UNKNOWN) {
+			ss[k].id = 0; /* forgotten: again */
+			regd--;
+			break;
+		}
+		ss[k].seen_epoch = r.epoch;
+		ss[k].seen_phase = r.phase;
+		if ((r.phase == UPD_UNPATH || r.phase == UPD_REPATH) &&
+		    !(ss[k].done_epoch == r.epoch &&
+		      ss[k].done_phase == r.phase)) {
+			ss[k].epoch = r.epoch;
+			ss[k].phase = r.phase;
+			ss[k].hook_end = clock_mono() + hook_ms / 1e3;
+		}
+		break;
+	case UPDW_ACK:
+		ss[k].done_epoch = ss[k].epoch;
+		ss[k].done_phase = ss[k].phase;
+		acked = 1;
+		break;
+	default:
+		break;
+	}
+	if (!acked)
+		return;
+	if (ss[k].epoch != rep_epoch || ss[k].phase != rep_phase) {
+		rep_epoch = ss[k].epoch;
+		rep_phase = ss[k].phase;
+		rep_n = 0;
+	}
+	if (++rep_n == n - nsilent)
+		printf("epoch %u phase %d acked by %d %.3f\n", rep_epoch,
+		       rep_phase, rep_n, clock_mono() - t0);
+}
+
 int main(int argc, char **argv)
 {
-	int n = 1, poll_ms = 100, hook_ms = 0, silent = 0, c, i, regd = 0;
-	double seconds = 60, t0, now;
+	int n = 1, poll_ms = 100, silent = 0, c, i;
+	int wait = 0;
+	double seconds = 60, t0, now, next_stats;
 	struct sess *ss;
 	char err[256];
-	/* the epoch and phase last reported, and how many acked it */
-	uint32_t rep_epoch = 0;
-	int rep_phase = 0, rep_n = 0;
 
-	while ((c = getopt(argc, argv, "n:p:H:s:t:c:")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wS:W:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -109,9 +196,18 @@ int main(int argc, char **argv)
 		case 'c':
 			mclass = (int)strtol(optarg, NULL, 0);
 			break;
+		case 'w':
+			wait = 1;
+			break;
+		case 'S':
+			nsilent = atoi(optarg);
+			break;
+		case 'W':
+			window = atoi(optarg);
+			break;
 		default:
 			fprintf(stderr,
-				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS]\n");
+				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w] [-S SILENT] [-W WINDOW]\n");
 			return 2;
 		}
 	}
@@ -120,6 +216,10 @@ int main(int argc, char **argv)
 			"update_load: sessions 1..65535, poll >= 1 ms, silent 0..100 %%\n");
 		return 2;
 	}
+	if (nsilent < 0 || !nsilent)
+		nsilent = (int)((long)n * silent / 100);
+	if (nsilent > n)
+		nsilent = n;
 	ss = calloc((size_t)n, sizeof(*ss));
 	if (!ss || umadport_open(&l, NULL, 0, 0, mclass, 0, err, sizeof(err))) {
 		fprintf(stderr, "update_load: %s\n",
@@ -130,23 +230,55 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
 	t0 = clock_mono();
+	next_stats = t0 + 10;
 	for (i = 0; i < n; i++)
 		ss[i].next = t0 + (double)i * poll_ms / 1000.0 / n;
 	while (!stop && (now = clock_mono()) - t0 < seconds) {
 		uint8_t in[UPDW_MAD_SIZE];
-		struct updw_msg r;
 		unsigned slid;
-		uint64_t tid;
-		int method, k, len, acked = 0;
+		int len, got = 0, budget = window, start;
 
+		if (now >= next_stats) {
+			printf("stats %.1f sent %lu received %lu\n", now - t0,
+			       sent, received);
+			next_stats += 10;
+		}
+		/* everything that came first (ibsim's sockets hold 10
+		 * datagrams: never send much without reading) */
+		while (got < 256 && (len = umadport_recv(&l, in, sizeof(in),
+							 &slid, 0)) > 0) {
+			handle(ss, n, in, len, t0);
+			got++;
+		}
+		/* requests in flight that will be answered at once: the
+		 * window (a WAIT counts until it looks held) */
+		for (i = 0; i < n; i++)
+			budget -= ss[i].op && (ss[i].op != UPDW_WAIT ||
+					       now - ss[i].sent < 0.05);
 		/* what is due: registrations, polls, acks after a hook, and
-		 * requests that went unanswered */
-		for (i = 0; i < n; i++) {
-			struct sess *s = &ss[i];
-			int mute = s->id && i < (long)n * silent / 100;
+		 * requests that went unanswered; from a rotating start */
+		start = rot;
+		for (int j = 0; j < n && budget > 0; j++) {
+			struct sess *s;
+			int mute;
+			double late;
 
-			if (s->op && now - s->sent < RESEND_S)
+			i = (start + j) % n;
+			s = &ss[i];
+			mute = s->id && i < nsilent;
+			late = s->op == UPDW_WAIT ? keepalive + RESEND_S :
+						    RESEND_S;
+			if (s->op && now - s->sent < late)
 				continue;
+			rot = i + 1;
+			if (wait && s->id && !mute && s->hook_end <= 0 &&
+			    s->op != UPDW_ACK) {
+				/* one WAIT in flight: what it saw last */
+				send_req(s, i, UPDW_WAIT, s->seen_epoch,
+					 s->seen_phase, now);
+				budget--;
+				continue;
+			}
 			if (s->op == UPDW_ACK) { /* again */
 				send_req(s, i, UPDW_ACK, s->epoch, s->phase,
 					 now);
@@ -160,75 +292,33 @@ int main(int argc, char **argv)
 				   now >= s->next) {
 				s->next = now + poll_ms / 1000.0;
 				send_req(s, i, UPDW_POLL, 0, 0, now);
+			} else {
+				continue;
 			}
+			budget--;
 		}
-		len = umadport_recv(&l, in, sizeof(in), &slid, 1);
-		if (len <= 0 ||
-		    updw_decode(in, (size_t)len, mclass, &r, &method, &tid) ||
-		    method != UPDW_METHOD_GET_RESP)
-			continue;
-		received++;
-		k = (int)(tid & 0xFFFF);
-		if (k >= n || ss[k].seq != (uint16_t)(tid >> 16 & 0xFFFF))
-			continue; /* late */
-		ss[k].op = 0;
-		switch (r.op) {
-		case UPDW_REGISTER:
-			if (r.result != UPDW_OK || !r.sub) {
-				fprintf(stderr,
-					"update_load: session %d: REGISTER answered %d\n",
-					k, r.result);
-				return 1;
-			}
-			ss[k].id = r.sub;
-			if (++regd == n)
-				printf("registered %d %.3f\n", n,
-				       clock_mono() - t0);
-			break;
-		case UPDW_POLL:
-			if (r.result == UPDW_UNKNOWN) {
-				ss[k].id = 0; /* forgotten: again */
-				regd--;
-				break;
-			}
-			if ((r.phase == UPD_UNPATH || r.phase == UPD_REPATH) &&
-			    !(ss[k].done_epoch == r.epoch &&
-			      ss[k].done_phase == r.phase)) {
-				ss[k].epoch = r.epoch;
-				ss[k].phase = r.phase;
-				ss[k].hook_end = clock_mono() + hook_ms / 1e3;
-			}
-			break;
-		case UPDW_ACK:
-			ss[k].done_epoch = ss[k].epoch;
-			ss[k].done_phase = ss[k].phase;
-			acked = 1;
-			break;
-		default:
-			break;
-		}
-		if (!acked)
-			continue;
-		if (ss[k].epoch != rep_epoch || ss[k].phase != rep_phase) {
-			rep_epoch = ss[k].epoch;
-			rep_phase = ss[k].phase;
-			rep_n = 0;
-		}
-		if (++rep_n == n - (int)((long)n * silent / 100))
-			printf("epoch %u phase %d acked by %d %.3f\n",
-			       rep_epoch, rep_phase, rep_n, clock_mono() - t0);
-		fflush(stdout);
+		if (!got &&
+		    (len = umadport_recv(&l, in, sizeof(in), &slid, 1)) > 0)
+			handle(ss, n, in, len, t0);
 	}
-	/* the sessions leave, so that the SM does not wait for them */
-	for (i = 0; i < n; i++)
-		if (ss[i].id)
-			send_req(&ss[i], i, UPDW_LEAVE, 0, 0, clock_mono());
-	for (now = clock_mono(); clock_mono() - now < 0.5;) {
+	/* the sessions leave, so that the SM does not wait for them; one
+	 * at a time, as everything else */
+	for (i = 0; i < n; i++) {
 		uint8_t in[UPDW_MAD_SIZE];
 		unsigned slid;
 
-		if (umadport_recv(&l, in, sizeof(in), &slid, 10) > 0)
-			received++;
+		if (!ss[i].id)
+			continue;
+		send_req(&ss[i], i, UPDW_LEAVE, 0, 0, clock_mono());
+		for (now = clock_mono(); clock_mono() - now < 0.05;)
+			if (umadport_recv(&l, in, sizeof(in), &slid, 5) > 0 &&
+			    !updw_decode(in, UPDW_MAD_SIZE, mclass,
+					 &(struct updw_msg){ 0 }, &c,
+					 &(uint64_t){ 0 }) &&
+			    in[UPDW_HDR + UPDW_OFF_OP] == UPDW_LEAVE) {
+				received++;
+				break;
+			}
 	}
 	printf("sent %lu received %lu in %.1f s\n", sent, received,
 	       clock_mono() - t0);

@@ -17,11 +17,16 @@
  *	}
  *	osmre_client_close(c);			// leaves
  *
- * The worst-case delay between the SM entering a phase and the hook
- * starting is one poll period (the SM asks for update_poll_ms, default
- * 100 ms) plus one round trip.  Every request is answered by the SM; a
- * request without an answer within timeout_ms is sent again, up to
- * retries times.  The library's MADs go to the SM's escape LID and ask for
+ * With an SM that holds WAITs (update_keepalive_ms, the default), each
+ * step's poll is a WAIT: the SM answers it as soon as a phase this client
+ * must act on starts, or after the keep-alive period it gives (seconds,
+ * more with many subscribers), and osmre_client_poll_ms() is 0: the delay
+ * between the SM entering a phase and the hook starting is one round trip
+ * plus the SM's pacing.  With an SM that polls (or an older one), it is
+ * one poll period (update_poll_ms, default 100 ms) plus one round trip.
+ * Every request is answered by the SM; a request without an answer within
+ * timeout_ms (plus the keep-alive period for a WAIT) is sent again, up to
+ * retries times, so a silent SM is noticed.  The library's MADs go to the SM's escape LID and ask for
  * the answer on the client's own escape LID.
  *
  * The SM binds a subscription to the port it was made from (the source
@@ -98,7 +103,8 @@ struct osmre_client_hooks {
 int osmre_client_step(struct osmre_client *c,
 		      const struct osmre_client_hooks *h);
 
-/* The poll period the SM asks for (ms). */
+/* How long to sleep before the next step (ms): 0 while WAITs wait at the
+ * SM, else the poll period the SM asks for. */
 int osmre_client_poll_ms(const struct osmre_client *c);
 /* 1 while the client is on the escape. */
 int osmre_client_on_escape(const struct osmre_client *c);

@@ -21,6 +21,12 @@ struct osmre_client {
 	uint32_t tid, sub;
 	int sl; /* of our MADs: the escape's, once known */
 	int poll_ms;
+	/* WAIT (long poll): the SM's keep-alive period (0: it holds no
+	 * WAIT, or is older: the client polls), and the state it saw */
+	unsigned keepalive_ms;
+	int no_wait;
+	uint32_t seen_epoch;
+	int seen_phase;
 	int on_escape;
 	uint32_t acked_epoch; /* the last (epoch, phase) answered */
 	int acked_phase;
@@ -133,17 +139,22 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 		.reply_lid = (uint16_t)escape_lid(c->l.lid, c->l.lmc),
 	};
 	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
+	/* a WAIT may be held for the keep-alive period */
+	int wait_ms =
+		c->timeout_ms + (op == UPDW_WAIT ? (int)c->keepalive_ms : 0);
 	int try;
 
 	updw_set_key(&m, c->key);
 	for (try = 0; try < c->retries; try++) {
-		double until = mono_ms() + c->timeout_ms;
+		double until = mono_ms() + wait_ms;
 		uint32_t tid = ++c->tid;
 
 		updw_encode(mad, c->mgmt_class,
-			    op == UPDW_POLL ? UPDW_METHOD_GET : UPDW_METHOD_SET,
+			    op == UPDW_POLL || op == UPDW_WAIT ?
+				    UPDW_METHOD_GET :
+				    UPDW_METHOD_SET,
 			    tid, &m);
-		if (umadport_send(&c->l, mad, dlid, c->sl, c->timeout_ms)) {
+		if (umadport_send(&c->l, mad, dlid, c->sl, wait_ms)) {
 			fail(c, "cannot send to the SM (LID %u)", dlid);
 			return -1;
 		}
@@ -171,12 +182,14 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 				continue; /* a late answer to an earlier try */
 			if (resp->poll_ms)
 				c->poll_ms = resp->poll_ms;
+			if (resp->result == UPDW_OK)
+				c->keepalive_ms = resp->keepalive_ms;
 			c->sl = resp->sl;
 			return 0;
 		}
 	}
 	fail(c, "no answer from the SM (LID %u) in %d tries of %d ms", dlid,
-	     c->retries, c->timeout_ms);
+	     c->retries, wait_ms);
 	return -1;
 }
 
@@ -207,9 +220,15 @@ int osmre_client_register(struct osmre_client *c)
 int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 {
 	struct updw_msg r;
+	int op = c->keepalive_ms && !c->no_wait ? UPDW_WAIT : UPDW_POLL;
 
-	if (call(c, UPDW_POLL, 0, 0, &r))
+	if (call(c, op, c->seen_epoch, c->seen_phase, &r))
 		return -1;
+	if (op == UPDW_WAIT && r.result == UPDW_BAD) {
+		c->no_wait = 1; /* an SM that knows no WAIT: poll */
+		if (call(c, op = UPDW_POLL, 0, 0, &r))
+			return -1;
+	}
 	if (r.result == UPDW_UNKNOWN) {
 		fail(c, "the SM does not know subscriber %u", c->sub);
 		c->sub = 0;
@@ -219,8 +238,8 @@ int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 		fail(c, "poll refused: %s", result_name(r.result));
 		return -1;
 	}
-	*epoch = r.epoch;
-	*phase = r.phase;
+	*epoch = c->seen_epoch = r.epoch;
+	*phase = c->seen_phase = r.phase;
 	return 0;
 }
 
@@ -376,7 +395,8 @@ void osmre_client_close(struct osmre_client *c)
 
 int osmre_client_poll_ms(const struct osmre_client *c)
 {
-	return c->poll_ms;
+	/* a WAIT waits at the SM: poll again at once */
+	return c->keepalive_ms && !c->no_wait ? 0 : c->poll_ms;
 }
 
 int osmre_client_on_escape(const struct osmre_client *c)

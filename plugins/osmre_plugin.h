@@ -53,7 +53,7 @@ struct proto {
 	struct updw_ratelimit rejlog, esclog;
 	unsigned long rejected, over_rate, unanswered, send_failed;
 	struct updw_bucket *by_lid; /* one per source LID */
-	struct updw_bucket refused;
+	struct updw_bucket refused, notice;
 	int restored;	       /* committed tables restored: an epoch */
 	uint64_t saved_digest; /* the sessions last saved */
 	double saved_at;

@@ -66,6 +66,7 @@
 
 #define PASS_WAIT_S   120 /* a staged pass that never comes */
 #define TICK_MS	      10
+#define NOTIFY_BURST  8
 #define SESSIONS_FILE "osmre-sessions"
 #define TABLES_FILE   "osmre-committed.bin"
 #define SESSIONS_MAX  (16L << 20)
@@ -245,27 +246,27 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	uint8_t out[UPDW_MAD_SIZE];
 	double now = clock_mono();
 	uint64_t tid;
-	int method, why;
-	long held;
+	int method, why, held = 0;
+	long nheld;
 
 	/* a port's rate first: a flood costs a table lookup */
 	if (slid && slid < LIDS && u->by_lid &&
 	    !updw_bucket_take(&u->by_lid[slid], now, p->opt.update_port_rate)) {
 		u->over_rate++;
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: LID %u sends more than update_port_rate (%d) requests a second: %lu dropped unanswered in all (%ld line(s) held back)\n",
 				slid, p->opt.update_port_rate, u->over_rate,
-				held);
+				nheld);
 		return;
 	}
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
 	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped (%ld line(s) held back)\n",
-				slid, len, held);
+				slid, len, nheld);
 		return;
 	}
 	peer = peer_of(p, slid);
@@ -273,26 +274,30 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 		why = UPDW_REJ_BAD;
 		no_escape(&req, &peer, &resp);
 	} else {
-		why = updw_serve(&u->sm, &req, &peer, p->opt.update_key, now,
-				 p->opt.update_poll_ms, p->opt.update_escape_vl,
-				 &resp);
+		why = updw_serve_tid(&u->sm, &req, &peer, p->opt.update_key,
+				     now, p->opt.update_poll_ms,
+				     p->opt.update_escape_vl, tid, &resp,
+				     &held);
+		if (held)
+			return; /* answered when there is news */
 	}
 	if (why) {
 		u->rejected++;
 		if (escape_bad > 0 && peer.guid) {
-			if (updw_ratelimit_ok(&u->esclog, now, 10, 10.0, &held))
+			if (updw_ratelimit_ok(&u->esclog, now, 10, 10.0,
+					      &nheld))
 				OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 					"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64
 					") answered \"no escape\": %d port(s) lack VL %d (%ld line(s) held back)\n",
 					req.op, slid, peer.guid, escape_bad,
-					p->opt.update_escape_vl, held);
+					p->opt.update_escape_vl, nheld);
 		} else if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0,
-					     &held)) {
+					     &nheld)) {
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: request %u from LID %u (port 0x%016" PRIx64
 				") refused: %s (%lu refused in all, %lu unanswered; %ld line(s) held back)\n",
 				req.op, slid, peer.guid, updw_reject_name(why),
-				u->rejected, u->unanswered, held);
+				u->rejected, u->unanswered, nheld);
 		}
 		/* no port: nowhere safe to answer; else a bounded rate */
 		if (why == UPDW_REJ_NO_PORT ||
@@ -307,11 +312,42 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	/* never retried: the subscriber asks again */
 	if (umadport_send(l, out, resp.reply_lid, p->opt.update_escape_vl, 0)) {
 		u->send_failed++;
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &held))
+		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: cannot answer LID %u (%lu failed sends in all; %ld line(s) held back)\n",
-				resp.reply_lid, u->send_failed, held);
+				resp.reply_lid, u->send_failed, nheld);
 	}
+}
+
+/* Answers the held WAITs that are due, at most update_notice_rate a
+ * second and NOTIFY_BURST between two reads (a phase's news to every
+ * session goes out paced, never in a burst that fills the fabric's
+ * queues while requests wait to be read: ibsim's sockets hold 10
+ * datagrams); 1 when some are left. */
+static int notify(struct osmre *p, struct umad_link *l, double now)
+{
+	struct proto *u = &p->proto;
+	uint8_t out[UPDW_MAD_SIZE];
+	struct updw_msg resp;
+	struct upd_due d;
+	int n;
+
+	for (n = 0; n < NOTIFY_BURST; n++) {
+		if (!updw_bucket_take(&u->notice, now,
+				      p->opt.update_notice_rate))
+			return 1;
+		if (!update_take_due(&u->sm, now, &d)) {
+			u->notice.tokens += 1; /* not used */
+			return 0;
+		}
+		updw_notice(&u->sm, &d, p->opt.update_poll_ms,
+			    p->opt.update_escape_vl, &resp);
+		updw_encode(out, p->opt.update_mgmt_class, UPDW_METHOD_GET_RESP,
+			    d.tid, &resp);
+		if (umadport_send(l, out, d.lid, p->opt.update_escape_vl, 0))
+			u->send_failed++;
+	}
+	return 1;
 }
 
 /* ---- restarts: the sessions and the committed tables on disk ---- */
@@ -497,7 +533,7 @@ static void *proto_thread(void *arg)
 	struct umad_link l = { .fd = -1, .agent = -1 };
 	uint8_t mad[UPDW_MAD_SIZE];
 	double next_try = 0;
-	int open = 0;
+	int open = 0, busy = 0;
 
 	for (;;) {
 		int req, topo, n = 0, ready, escape_bad;
@@ -538,7 +574,8 @@ static void *proto_thread(void *arg)
 			}
 		}
 		if (open)
-			n = umadport_recv(&l, mad, sizeof(mad), &slid, TICK_MS);
+			n = umadport_recv(&l, mad, sizeof(mad), &slid,
+					  busy ? 0 : TICK_MS);
 		else
 			usleep(TICK_MS * 1000);
 		gate(p, &ready, &escape_bad);
@@ -564,6 +601,7 @@ static void *proto_thread(void *arg)
 			update_request(&u->sm);
 		now = clock_mono();
 		update_tick(&u->sm, now);
+		busy = open && notify(p, &l, clock_mono());
 		save_sessions(p, clock_mono(), 0);
 	}
 	if (open)
@@ -605,6 +643,8 @@ int proto_start(struct osmre *p)
 		.max_misses = p->opt.update_max_misses,
 		.max_subs = p->opt.update_max_subscribers,
 		.max_per_port = p->opt.update_max_sessions_per_port,
+		.keepalive = p->opt.update_keepalive_ms / 1000.0,
+		.idle_rate = p->opt.update_idle_rate,
 	};
 
 	pthread_mutex_init(&u->lock, NULL);

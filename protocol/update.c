@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "update.h"
+#include "update_int.h"
 
 static const char *const names[UPD_NPHASES] = {
 	"IDLE", "COMPUTE", "UNPATH", "UPDATE", "REPATH", "COMMIT",
@@ -50,8 +51,14 @@ void update_free(struct update *u)
 {
 	free(u->sub);
 	free(u->strike);
+	free(u->hold);
+	free(u->due);
 	u->sub = NULL;
 	u->strike = NULL;
+	u->hold = NULL;
+	u->due = NULL;
+	u->hold_n = u->hold_cap = u->due_n = u->due_cap = u->held = 0;
+	u->hold_head = u->due_head = 0;
 	u->nsub = u->cap = u->nstrike = u->strike_cap = 0;
 }
 
@@ -89,7 +96,7 @@ static int lower_bound(const struct update *u, uint64_t guid, uint32_t id)
 }
 
 /* Session id of port guid; NULL when either does not match. */
-static struct upd_sub *find(struct update *u, uint64_t guid, uint32_t id)
+struct upd_sub *upd_find(struct update *u, uint64_t guid, uint32_t id)
 {
 	int i = lower_bound(u, guid, id);
 
@@ -101,7 +108,7 @@ static struct upd_sub *find(struct update *u, uint64_t guid, uint32_t id)
 const struct upd_sub *update_session(const struct update *u, uint64_t guid,
 				     uint32_t id)
 {
-	return find((struct update *)u, guid, id);
+	return upd_find((struct update *)u, guid, id);
 }
 
 /* The sessions of port guid. */
@@ -193,6 +200,10 @@ static void drop(struct update *u, struct upd_sub *s)
 {
 	size_t i = (size_t)(s - u->sub);
 
+	if (s->wait_since > 0)
+		u->held--;
+	if (s->asked && !s->acked)
+		u->waiting--;
 	memmove(s, s + 1, ((size_t)u->nsub - i - 1) * sizeof(*s));
 	u->nsub--;
 }
@@ -287,9 +298,9 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 	}
 	for (tries = 0; tries < 16; tries++) {
 		s.id = u->ops.new_id ? u->ops.new_id(u->ctx) : 0;
-		if (!s.id || find(u, guid, s.id))
+		if (!s.id || upd_find(u, guid, s.id))
 			s.id = random_id();
-		if (!find(u, guid, s.id))
+		if (!upd_find(u, guid, s.id))
 			break;
 	}
 	if (insert(u, &s)) {
@@ -306,7 +317,7 @@ uint32_t update_subscribe(struct update *u, uint64_t guid, uint16_t lid,
 
 int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id)
 {
-	struct upd_sub *s = find(u, guid, id);
+	struct upd_sub *s = upd_find(u, guid, id);
 
 	if (!s)
 		return -1;
@@ -318,7 +329,7 @@ int update_unsubscribe(struct update *u, uint64_t guid, uint32_t id)
 int update_poll(struct update *u, uint64_t guid, uint32_t id, double now,
 		uint32_t *epoch, int *phase)
 {
-	struct upd_sub *s = find(u, guid, id);
+	struct upd_sub *s = upd_find(u, guid, id);
 
 	if (!s)
 		return -1;
@@ -339,7 +350,7 @@ static int miss_index(int phase)
 int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	       int phase, double now)
 {
-	struct upd_sub *s = find(u, guid, id);
+	struct upd_sub *s = upd_find(u, guid, id);
 	int k = miss_index(phase);
 
 	if (!s)
@@ -349,6 +360,7 @@ int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	    k < 0)
 		return 0;
 	s->acked = 1;
+	u->waiting--;
 	s->misses[k] = 0; /* this phase's count only */
 	if (s->inherited)
 		strike_clear(u, guid, k);
@@ -361,6 +373,7 @@ int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 static int miss(struct update *u, struct upd_sub *s, int k, const char *why)
 {
 	s->asked = 0;
+	u->waiting--;
 	s->misses[k]++;
 	if (u->phase == UPD_UNPATH)
 		u->unmoved++;
@@ -386,7 +399,7 @@ static int miss(struct update *u, struct upd_sub *s, int k, const char *why)
 int update_nack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 		int phase, double now)
 {
-	struct upd_sub *s = find(u, guid, id);
+	struct upd_sub *s = upd_find(u, guid, id);
 	int k = miss_index(phase);
 	char why[96];
 
@@ -417,6 +430,7 @@ int update_restore(struct update *u, const struct upd_sub *s)
 	if (!c.id)
 		return -1;
 	c.asked = c.acked = 0;
+	c.wait_since = 0;
 	c.from_epoch = u->epoch + 1;
 	return insert(u, &c);
 }
@@ -431,6 +445,7 @@ static void enter(struct update *u, int phase, double now)
 	u->dur[u->phase] += now - u->t_phase;
 	u->phase = phase;
 	u->t_phase = now;
+	update_waits_phase(u, now);
 	if (phase != UPD_IDLE && phase != UPD_COMMIT)
 		say(u, 0, "epoch %u: %s (%d subscriber(s))", u->epoch,
 		    upd_phase_name(phase), u->nsub);
@@ -440,9 +455,11 @@ static void ask_all(struct update *u, double now)
 {
 	int i;
 
+	u->waiting = 0;
 	for (i = 0; i < u->nsub; i++) {
 		u->sub[i].asked = u->epoch >= u->sub[i].from_epoch;
 		u->sub[i].acked = 0;
+		u->waiting += u->sub[i].asked;
 	}
 	u->deadline = now + u->o.ack_timeout;
 }
@@ -450,11 +467,9 @@ static void ask_all(struct update *u, double now)
 /* 1 when every subscriber asked has acked or timed out. */
 static int acks_done(struct update *u, double now)
 {
-	int i, waiting = 0;
+	int i;
 
-	for (i = 0; i < u->nsub; i++)
-		waiting += u->sub[i].asked && !u->sub[i].acked;
-	if (!waiting)
+	if (!u->waiting) /* kept count: no scan per tick */
 		return 1;
 	if (now < u->deadline)
 		return 0;

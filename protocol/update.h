@@ -89,6 +89,11 @@ struct upd_opts {
 	int max_misses;	     /* misses (both phases' counts) before a drop */
 	int max_subs;	     /* sessions in all; 0: no cap */
 	int max_per_port;    /* sessions of one port; 0: no cap */
+	/* WAIT (long poll): the least keep-alive period (s; 0: WAITs are
+	 * answered at once, as POLLs), and the WAIT exchanges a second the
+	 * sessions may cost between epochs, all together (the keep-alive
+	 * grows with the sessions to stay within it) */
+	double keepalive, idle_rate;
 };
 
 /* The phases a session acks, as indexes of its miss counts. */
@@ -104,6 +109,31 @@ struct upd_sub {
 	int asked;		/* must ack the current phase */
 	int acked;
 	double seen; /* last message */
+	/* a held WAIT (updwait.c): its request, and the state the client
+	 * reported (wait_since 0: none held) */
+	uint64_t wait_tid;
+	double wait_since;
+	uint32_t wait_epoch;
+	uint16_t wait_lid;
+	uint8_t wait_phase;
+	/* the answer that told it of the phase it must ack, sent again
+	 * (same transaction) with back-off until it acks, in case it was
+	 * lost: note_next 0 when none */
+	uint64_t note_tid;
+	double note_next, note_gap;
+	uint16_t note_lid;
+};
+
+/* A held WAIT in keep-alive order, and an answer due (updwait.c). */
+struct upd_hold {
+	uint64_t guid;
+	uint32_t id;
+	double since;
+};
+struct upd_due {
+	uint64_t guid, tid;
+	uint32_t id;
+	uint16_t lid;
 };
 
 /* The counts of a dropped session, kept for its port's next sessions. */
@@ -136,10 +166,21 @@ struct update {
 	 * (sessions whose routes may change before they moved) */
 	int acked, nacked, timed_out, dropped, unmoved;
 	int nsub, cap;
+	int waiting;	     /* sessions asked that have not answered */
 	struct upd_sub *sub; /* sorted by (guid, id) */
 	int nstrike, strike_cap;
 	struct upd_strike *strike; /* sorted by guid */
 	unsigned long runs;	   /* committed */
+	/* held WAITs (updwait.c): in keep-alive order; answers due */
+	struct upd_hold *hold;
+	int hold_head, hold_n, hold_cap;
+	struct upd_due *due;
+	int due_head, due_n, due_cap;
+	int held;	       /* WAITs held now */
+	double last_hold;      /* the stamp of the last WAIT held */
+	double resend_scan;    /* next look for answers to send again */
+	unsigned long resent;  /* answers sent again */
+	unsigned long notices; /* held WAITs answered */
 };
 
 void update_init(struct update *u, const struct upd_ops *ops, void *ctx,
@@ -184,5 +225,25 @@ void update_resume(struct update *u, uint32_t epoch);
 int update_restore(struct update *u, const struct upd_sub *s);
 /* Restores a dropped session's counts for its port: 0, or -1. */
 int update_restore_strike(struct update *u, const struct upd_strike *k);
+
+/* ---- WAIT, the long poll (updwait.c) ---- */
+/* The keep-alive period now (s): opts.keepalive, or more with many
+ * sessions (nsub / idle_rate); 0: no WAIT. */
+double update_keepalive(const struct update *u);
+/*
+ * Session id of port guid waits, having last seen (epoch, phase), its
+ * answer to go to lid with transaction tid: 1 when it must be answered
+ * now (the state it saw is not the SM's), 0 when held (answered later by
+ * update_take_due), -1 unknown session.  A new WAIT replaces the
+ * session's held one.
+ */
+int update_wait(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
+		int phase, uint64_t tid, uint16_t lid, double now);
+/* The next held WAIT to answer now (a phase it must learn of, or its
+ * keep-alive period over): 1 with *d, 0 when none is due. */
+int update_take_due(struct update *u, double now, struct upd_due *d);
+/* Called by the machine when the phase changes (at now): the held WAITs
+ * that must learn of it become due. */
+void update_waits_phase(struct update *u, double now);
 
 #endif

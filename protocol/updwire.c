@@ -64,6 +64,7 @@ void updw_encode(uint8_t *mad, int mgmt_class, int method, uint64_t tid,
 	put16(d + UPDW_OFF_POLL, m->poll_ms);
 	d[UPDW_OFF_SL] = m->sl;
 	memcpy(d + UPDW_OFF_KEY, m->key, UPDW_KEY_MAX);
+	put32(d + UPDW_OFF_KEEPALIVE, m->keepalive_ms);
 }
 
 int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
@@ -90,6 +91,7 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 	m->poll_ms = get16(d + UPDW_OFF_POLL);
 	m->sl = d[UPDW_OFF_SL];
 	memcpy(m->key, d + UPDW_OFF_KEY, UPDW_KEY_MAX);
+	m->keepalive_ms = get32(d + UPDW_OFF_KEEPALIVE);
 	return 0;
 }
 
@@ -148,9 +150,45 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 	       const struct updw_peer *peer, const char *key, double now,
 	       int poll_ms, int sl, struct updw_msg *resp)
 {
+	int held;
+
+	return updw_serve_tid(u, req, peer, key, now, poll_ms, sl, 0, resp,
+			      &held);
+}
+
+/* The keep-alive period in ms, for answers. */
+static uint32_t keepalive_ms(const struct update *u)
+{
+	double ka = update_keepalive(u) * 1e3;
+
+	return ka > 4e9 ? 4000000000u : (uint32_t)ka;
+}
+
+void updw_notice(const struct update *u, const struct upd_due *d, int poll_ms,
+		 int sl, struct updw_msg *resp)
+{
+	memset(resp, 0, sizeof(*resp));
+	resp->op = UPDW_WAIT;
+	resp->result = UPDW_OK;
+	resp->sub = d->id;
+	resp->guid = d->guid;
+	resp->reply_lid = d->lid;
+	resp->poll_ms = (uint16_t)poll_ms;
+	resp->sl = (uint8_t)sl;
+	resp->epoch = u->epoch;
+	resp->phase = (uint8_t)u->phase;
+	resp->keepalive_ms = keepalive_ms(u);
+}
+
+int updw_serve_tid(struct update *u, const struct updw_msg *req,
+		   const struct updw_peer *peer, const char *key, double now,
+		   int poll_ms, int sl, uint64_t tid, struct updw_msg *resp,
+		   int *held)
+{
 	uint32_t epoch = u->epoch;
 	int phase = u->phase, r, why = UPDW_REJ_NONE;
 
+	*held = 0;
 	memset(resp, 0, sizeof(*resp));
 	resp->op = req->op;
 	resp->guid = peer->guid;
@@ -191,6 +229,13 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 					&phase))
 				why = UPDW_REJ_UNKNOWN;
 			break;
+		case UPDW_WAIT:
+			r = update_wait(u, peer->guid, req->sub, req->epoch,
+					req->phase, tid, resp->reply_lid, now);
+			if (r < 0)
+				why = UPDW_REJ_UNKNOWN;
+			*held = !r;
+			break;
 		case UPDW_ACK:
 		case UPDW_NACK:
 			r = req->op == UPDW_ACK ?
@@ -223,6 +268,7 @@ int updw_serve(struct update *u, const struct updw_msg *req,
 		resp->sub = req->sub;
 	resp->epoch = u->epoch;
 	resp->phase = (uint8_t)u->phase;
+	resp->keepalive_ms = keepalive_ms(u);
 	return UPDW_REJ_NONE;
 }
 

@@ -44,21 +44,22 @@
 
 /* The payload's fields: offset from byte 24, then "type name" as
  * osmre(8) writes it. */
-#define UPDW_HDR	  24
-#define UPDW_OFF_MAGIC	  0  /* u32 magic */
-#define UPDW_OFF_VERSION  4  /* u8 version */
-#define UPDW_OFF_OP	  5  /* u8 op */
-#define UPDW_OFF_PHASE	  6  /* u8 phase */
-#define UPDW_OFF_RESULT	  7  /* u8 result */
-#define UPDW_OFF_SUB	  8  /* u32 session */
-#define UPDW_OFF_EPOCH	  12 /* u32 epoch */
-#define UPDW_OFF_GUID	  16 /* u64 port */
-#define UPDW_OFF_LID	  24 /* u16 base */
-#define UPDW_OFF_REPLY	  26 /* u16 reply */
-#define UPDW_OFF_POLL	  28 /* u16 poll */
-#define UPDW_OFF_SL	  30 /* u8 sl */
-#define UPDW_OFF_KEY	  32 /* u8[32] key */
-#define UPDW_PAYLOAD_SIZE 64
+#define UPDW_HDR	   24
+#define UPDW_OFF_MAGIC	   0  /* u32 magic */
+#define UPDW_OFF_VERSION   4  /* u8 version */
+#define UPDW_OFF_OP	   5  /* u8 op */
+#define UPDW_OFF_PHASE	   6  /* u8 phase */
+#define UPDW_OFF_RESULT	   7  /* u8 result */
+#define UPDW_OFF_SUB	   8  /* u32 session */
+#define UPDW_OFF_EPOCH	   12 /* u32 epoch */
+#define UPDW_OFF_GUID	   16 /* u64 port */
+#define UPDW_OFF_LID	   24 /* u16 base */
+#define UPDW_OFF_REPLY	   26 /* u16 reply */
+#define UPDW_OFF_POLL	   28 /* u16 poll */
+#define UPDW_OFF_SL	   30 /* u8 sl */
+#define UPDW_OFF_KEY	   32 /* u8[32] key */
+#define UPDW_OFF_KEEPALIVE 64 /* u32 keepalive */
+#define UPDW_PAYLOAD_SIZE  68
 
 #define UPDW_METHOD_GET	     0x01
 #define UPDW_METHOD_SET	     0x02
@@ -70,6 +71,7 @@ enum updw_op {
 	UPDW_ACK = 3,
 	UPDW_LEAVE = 4,
 	UPDW_NACK = 5, /* the hook of (epoch, phase) failed: cannot move */
+	UPDW_WAIT = 6, /* a POLL answered when there is news (a long poll) */
 };
 
 enum updw_result {
@@ -109,6 +111,7 @@ struct updw_msg {
 	uint64_t guid;
 	uint16_t lid, reply_lid, poll_ms;
 	uint8_t sl;
+	uint32_t keepalive_ms; /* in answers: how long a WAIT may be held */
 	uint8_t key[UPDW_KEY_MAX];
 };
 
@@ -131,6 +134,19 @@ int updw_decode(const uint8_t *mad, size_t len, int mgmt_class,
 int updw_serve(struct update *u, const struct updw_msg *req,
 	       const struct updw_peer *peer, const char *key, double now,
 	       int poll_ms, int sl, struct updw_msg *resp);
+/*
+ * As updw_serve, for a request that came with transaction tid: *held is
+ * set when the request is a WAIT the SM holds (no answer now: the
+ * transport answers it when update_take_due gives it back, with
+ * updw_notice).
+ */
+int updw_serve_tid(struct update *u, const struct updw_msg *req,
+		   const struct updw_peer *peer, const char *key, double now,
+		   int poll_ms, int sl, uint64_t tid, struct updw_msg *resp,
+		   int *held);
+/* The answer to a held WAIT d (update_take_due): the SM's state now. */
+void updw_notice(const struct update *u, const struct upd_due *d, int poll_ms,
+		 int sl, struct updw_msg *resp);
 const char *updw_reject_name(int why);
 
 /* The LID to answer req from peer on: the one it asks for when it is one

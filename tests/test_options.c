@@ -218,7 +218,7 @@ static void test_each(void **state)
 	options_defaults(&o);
 	o.dmodc_threads = 3;
 	options_each(&o, each, &r);
-	assert_int_equal(r.n, 25);
+	assert_int_equal(r.n, 28);
 	assert_string_equal(r.msg[0], "dmodc_threads 3");
 	assert_string_equal(r.msg[1], "reroute_coalesce_ms 200");
 	assert_string_equal(r.msg[2], "dmodc_ca_hops 0");
@@ -241,14 +241,17 @@ static void test_each(void **state)
 	assert_string_equal(r.msg[19], "update_mgmt_class 9");
 	assert_string_equal(r.msg[20], "update_max_subscribers 4096");
 	assert_string_equal(r.msg[21], "update_max_sessions_per_port 16");
-	assert_string_equal(r.msg[22], "update_port_rate 1000");
-	assert_string_equal(r.msg[23], "update_refused_rate 100");
-	assert_string_equal(r.msg[24], "update_key (none)");
+	assert_string_equal(r.msg[22], "update_keepalive_ms 30000");
+	assert_string_equal(r.msg[23], "update_idle_rate 500");
+	assert_string_equal(r.msg[24], "update_notice_rate 20000");
+	assert_string_equal(r.msg[25], "update_port_rate 1000");
+	assert_string_equal(r.msg[26], "update_refused_rate 100");
+	assert_string_equal(r.msg[27], "update_key (none)");
 	/* a key is never shown, neither when listed nor when refused */
 	strcpy(o.update_key, "sekrit-key-1");
 	r.n = 0;
 	options_each(&o, each, &r);
-	assert_string_equal(r.msg[24], "update_key (set, not shown)");
+	assert_string_equal(r.msg[27], "update_key (set, not shown)");
 }
 
 int main(void)

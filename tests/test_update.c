@@ -640,6 +640,177 @@ static void test_saved_sessions(void **state)
 	}
 }
 
+/* The held WAITs' answers due now, their tids sorted into out. */
+static int due_tids(struct update *u, double now, uint64_t *out, int max)
+{
+	struct upd_due d;
+	int n = 0, i, j;
+
+	while (n < max && update_take_due(u, now, &d))
+		out[n++] = d.tid;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			uint64_t x = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = x;
+		}
+	return n;
+}
+
+/*
+ * WAIT, the long poll: held while there is nothing new for the session,
+ * answered when UNPATH and REPATH start (each session once, with its own
+ * transaction), at once when it saw another state, after the keep-alive
+ * period otherwise; back in IDLE only the sessions that may still be on
+ * the escape hear of it.  The keep-alive grows with the sessions.
+ */
+static void test_wait(void **state)
+{
+	static const struct upd_opts o = {
+		.ack_timeout = 2.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
+		.keepalive = 30.0,
+		.idle_rate = 1.0,
+	};
+	struct update u;
+	struct fake f;
+	uint32_t a, b, c;
+	uint64_t t[8];
+	int i;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.changes = 3;
+	f.switches_have = 0;
+	update_init(&u, &ops, &f, &o);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	b = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	c = update_subscribe(&u, 0x20, 4, 0.0, NULL);
+	assert_true(update_keepalive(&u) == 30.0);
+	/* idle, nothing new: held */
+	assert_int_equal(update_wait(&u, 0x10, a, 0, UPD_IDLE, 101, 3, 0.0), 0);
+	assert_int_equal(update_wait(&u, 0x10, b, 0, UPD_IDLE, 102, 3, 0.0), 0);
+	assert_int_equal(update_wait(&u, 0x20, c, 0, UPD_IDLE, 103, 5, 0.0), 0);
+	assert_int_equal(update_wait(&u, 0x20, 9, 0, UPD_IDLE, 104, 5, 0.0),
+			 -1);
+	assert_int_equal(u.held, 3);
+	assert_int_equal(due_tids(&u, 1.0, t, 8), 0);
+	/* c waits again (its answer lost): replaces the held one */
+	assert_int_equal(update_wait(&u, 0x20, c, 0, UPD_IDLE, 105, 5, 1.0), 0);
+	assert_int_equal(u.held, 3);
+	/* UNPATH: every held WAIT is due, each once, with its own tid */
+	update_request(&u);
+	update_tick(&u, 2.0);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	assert_int_equal(due_tids(&u, 2.0, t, 8), 3);
+	assert_true(t[0] == 101 && t[1] == 102 && t[2] == 105);
+	assert_int_equal(u.held, 0);
+	/* a session that saw UNPATH of this epoch: held until REPATH; one
+	 * that saw an older state: answered at once */
+	assert_int_equal(update_wait(&u, 0x10, a, 1, UPD_IDLE, 106, 3, 2.1), 1);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 2.1), 1);
+	assert_int_equal(update_wait(&u, 0x10, a, 1, UPD_UNPATH, 107, 3, 2.1),
+			 0);
+	assert_int_equal(update_ack(&u, 0x10, b, 1, UPD_UNPATH, 2.1), 1);
+	assert_int_equal(update_wait(&u, 0x10, b, 1, UPD_UNPATH, 108, 3, 2.1),
+			 0);
+	assert_int_equal(update_ack(&u, 0x20, c, 1, UPD_UNPATH, 2.1), 1);
+	assert_int_equal(update_wait(&u, 0x20, c, 1, UPD_UNPATH, 109, 5, 2.1),
+			 0);
+	update_tick(&u, 2.2); /* UPDATE: nothing new for them */
+	assert_int_equal(u.phase, UPD_UPDATE);
+	assert_int_equal(due_tids(&u, 2.2, t, 8), 0);
+	assert_int_equal(update_wait(&u, 0x10, a, 1, UPD_UPDATE, 110, 3, 2.2),
+			 0);
+	f.switches_have = 1;
+	update_tick(&u, 2.3); /* REPATH */
+	assert_int_equal(u.phase, UPD_REPATH);
+	assert_int_equal(due_tids(&u, 2.3, t, 8), 3);
+	assert_true(t[0] == 108 && t[1] == 109 && t[2] == 110);
+	/* a and b ack REPATH and wait; c missed it: still on the escape */
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_REPATH, 2.4), 1);
+	assert_int_equal(update_wait(&u, 0x10, a, 1, UPD_REPATH, 111, 3, 2.4),
+			 0);
+	assert_int_equal(update_ack(&u, 0x10, b, 1, UPD_REPATH, 2.4), 1);
+	assert_int_equal(update_wait(&u, 0x10, b, 1, UPD_REPATH, 112, 3, 2.4),
+			 0);
+	assert_int_equal(update_wait(&u, 0x20, c, 1, UPD_UNPATH, 113, 5, 2.4),
+			 1); /* it saw UNPATH, the SM is in REPATH: at once */
+	assert_int_equal(update_wait(&u, 0x20, c, 1, UPD_UPDATE, 114, 5, 2.4),
+			 1);
+	update_tick(&u, 4.4); /* c times out: commit, IDLE */
+	assert_int_equal(u.phase, UPD_IDLE);
+	/* back in IDLE: a and b moved back already, nothing for them */
+	assert_int_equal(due_tids(&u, 4.4, t, 8), 0);
+	/* keep-alive: 30 s after each was held */
+	assert_int_equal(due_tids(&u, 32.3, t, 8), 0);
+	assert_int_equal(due_tids(&u, 32.5, t, 8), 2);
+	assert_true(t[0] == 111 && t[1] == 112);
+	/* the keep-alive grows with the sessions: 40 at 1 a second */
+	for (i = 0; i < 37; i++)
+		update_subscribe(&u, 0x100 + (uint64_t)i, 10, 40.0, NULL);
+	assert_true(update_keepalive(&u) == 40.0);
+	/* a session dropped while held: its answer is not sent */
+	assert_int_equal(update_wait(&u, 0x10, a, 1, UPD_IDLE, 115, 3, 41.0),
+			 0);
+	assert_int_equal(update_unsubscribe(&u, 0x10, a), 0);
+	assert_int_equal(u.held, 0);
+	assert_int_equal(due_tids(&u, 100.0, t, 8), 0);
+	update_free(&u);
+}
+
+/*
+ * An answer that tells a session of UNPATH is lost on the wire: it is
+ * sent again (the same transaction) after 0.1 s, 0.2 s more, ... until
+ * the session acks; a session that waits again is not sent it.
+ */
+static void test_lost_notice(void **state)
+{
+	static const struct upd_opts o = {
+		.ack_timeout = 5.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
+		.keepalive = 30.0,
+	};
+	struct update u;
+	struct fake f;
+	uint32_t a, b;
+	uint64_t t[8];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.changes = 3;
+	f.switches_have = 1;
+	update_init(&u, &ops, &f, &o);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	b = update_subscribe(&u, 0x20, 4, 0.0, NULL);
+	assert_int_equal(update_wait(&u, 0x10, a, 0, UPD_IDLE, 7, 3, 0.0), 0);
+	assert_int_equal(update_wait(&u, 0x20, b, 0, UPD_IDLE, 8, 5, 0.0), 0);
+	update_request(&u);
+	update_tick(&u, 1.0);
+	assert_int_equal(due_tids(&u, 1.0, t, 8), 2); /* both lost */
+	/* b's WAIT comes again (it saw nothing: its timeout): answered at
+	 * once, and no more resends of the old answer */
+	assert_int_equal(update_wait(&u, 0x20, b, 0, UPD_IDLE, 9, 5, 1.05), 1);
+	assert_int_equal(due_tids(&u, 1.05, t, 8), 0);
+	assert_int_equal(due_tids(&u, 1.11, t, 8), 1);
+	assert_true(t[0] == 7);
+	assert_int_equal(due_tids(&u, 1.2, t, 8), 0);  /* looked at 0.1 s on */
+	assert_int_equal(due_tids(&u, 1.25, t, 8), 1); /* b's answer of 1.05 */
+	assert_true(t[0] == 9);
+	assert_int_equal(due_tids(&u, 1.35, t, 8), 1); /* a's, 0.2 s more */
+	assert_true(t[0] == 7);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 1.4), 1);
+	assert_int_equal(update_ack(&u, 0x20, b, 1, UPD_UNPATH, 1.4), 1);
+	assert_int_equal(due_tids(&u, 3.0, t, 8), 0);
+	assert_int_equal(u.resent, 3ul);
+	update_tick(&u, 3.0);
+	assert_int_equal(u.phase, UPD_REPATH);
+	update_free(&u);
+}
+
 /* The MADs: a round trip, what is not ours, and the SM's answers. */
 static void test_wire(void **state)
 {
@@ -983,6 +1154,8 @@ int main(void)
 		cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_nack),
 		cmocka_unit_test(test_saved_sessions),
+		cmocka_unit_test(test_wait),
+		cmocka_unit_test(test_lost_notice),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_key_and_cap),

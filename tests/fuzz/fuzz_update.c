@@ -60,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    .push_timeout = 2.0,
 				    .max_misses = 2,
 				    .max_subs = 3,
-				    .max_per_port = 2 };
+				    .max_per_port = 2,
+				    .keepalive = 3.0,
+				    .idle_rate = 1.0 };
 	struct fake f = { 3, 1, 0 };
 	struct update u;
 	double now = 0;
@@ -101,6 +103,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i += n;
 		now += (act >> 4 & 1) ? 1.5 : 0.01;
 		update_tick(&u, now);
+		/* the held WAITs' answers, at most a few at a time */
+		for (k = 0; k < (act >> 6); k++) {
+			struct upd_due d;
+
+			if (update_take_due(&u, now, &d))
+				assert(d.id && d.guid);
+		}
+		/* the counts kept are the counts */
+		{
+			int w = 0, h = 0;
+
+			for (k = 0; k < u.nsub; k++) {
+				w += u.sub[k].asked && !u.sub[k].acked;
+				h += u.sub[k].wait_since > 0;
+			}
+			assert(w == u.waiting);
+			assert(h == u.held);
+		}
 		/* sorted by (port, id), within the caps */
 		assert(u.nsub <= 3);
 		for (k = 1; k < u.nsub; k++) {

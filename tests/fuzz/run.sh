@@ -30,6 +30,7 @@ FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize
 objs=""
 # (the protocol without its umad port: no libumad here)
 for c in "$top"/common/*/*.c "$top/protocol/update.c" "$top/protocol/updwire.c" \
+	"$top/protocol/updwait.c" "$top/protocol/updstate.c" \
 	"$top/tests/fuzz/fuzz_common.c"; do
 	o="$B/obj/$(basename "$c" .c).o"
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then

@@ -7,9 +7,9 @@
 # several hosts; hooks of HOOK_MS, default 0), then RUNS epochs (default
 # 3), each a new job file and SIGUSR2.  With FLOOD=1 two more hosts send
 # refused requests as fast as they can all along (tests/ibsim/rogue
-# blast, vendor class 0x09).  CLASS (default 9) is the protocol's class:
-# FLOOD=1 CLASS=10 is the control, the same flood at a class nobody
-# serves (what the flood costs the fabric, the SM doing nothing for it).
+# blast, vendor class 0x09); FLOOD=2 is the control: the same flood at a
+# host's LID that no client serves (what it costs the fabric, the SM doing
+# nothing for it).  CLASS (default 9) is the protocol's class.
 # One CSV row per epoch on stdout:
 #   sessions,hosts,flood,class,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts
 #   sh bench/update-epoch.sh >OUT.csv        (from a build directory)
@@ -44,9 +44,14 @@ host() { awk -v k="$1" '/^Hca/ { if (n++ == 7 * k + 3) { h = $3; gsub(/"/, "", h
 now_s() { date '+%H %M %S %N' | awk '{ printf "%.6f\n", $1 * 3600 + $2 * 60 + $3 + $4 / 1e9 }'; }
 echo "sessions,hosts,flood,class,epoch,usr2_to_compute_s,commit_s,unpath_s,update_s,repath_s,acks,nacks,timeouts"
 FLOODERS=
-if [ "$FLOOD" = 1 ]; then
+if [ "$FLOOD" != 0 ]; then
+	# the control's target: the base LID of a host nobody runs on
+	to=
+	[ "$FLOOD" = 2 ] && to=$(diag H_0_7 smpquery -D portinfo 0 1 2>/dev/null |
+		sed -n 's/^Lid:\.*\([0-9]*\)$/\1/p')
 	for h in H_0_5 H_0_11; do
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$h "$ROGUE" blast 100000 >"$W/blast-$h.log" 2>&1 &
+		# shellcheck disable=SC2086
+		LD_PRELOAD=$UMAD2SIM SIM_HOST=$h "$ROGUE" blast 100000 $to >"$W/blast-$h.log" 2>&1 &
 		FLOODERS="$FLOODERS $!"
 	done
 	sleep 2

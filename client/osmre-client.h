@@ -70,6 +70,10 @@ struct osmre_client *osmre_client_open(const struct osmre_client_opts *o,
 				       char *err, size_t errlen);
 /* Leaves (when registered) and closes. */
 void osmre_client_close(struct osmre_client *c);
+/* Ends the request in progress (a WAIT held at the SM, say) within
+ * 0.1 s: it returns -1 ("cancelled").  Async-signal-safe: for a SIGTERM
+ * handler, before osmre_client_close. */
+void osmre_client_cancel(struct osmre_client *c);
 
 /* The requests, one answer each: 0, or -1 (osmre_client_error() says why). */
 int osmre_client_register(struct osmre_client *c);

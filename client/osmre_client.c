@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libosmre-client (see osmre-client.h). */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,8 @@ struct osmre_client {
 	uint32_t seen_epoch;
 	int seen_phase;
 	int on_escape;
-	uint32_t acked_epoch; /* the last (epoch, phase) answered */
+	volatile sig_atomic_t cancel; /* osmre_client_cancel */
+	uint32_t acked_epoch;	      /* the last (epoch, phase) answered */
 	int acked_phase;
 	char key[UPDW_KEY_MAX + 1]; /* "": none */
 	char err[256];
@@ -166,8 +168,13 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 
 			if (left <= 0)
 				break;
+			if (c->cancel) {
+				fail(c, "cancelled");
+				return -1;
+			}
+			/* in slices: a WAIT may be held for long */
 			n = umadport_recv(&c->l, in, sizeof(in), &slid,
-					  (int)left + 1);
+					  left > 100 ? 100 : (int)left + 1);
 			if (n < 0) {
 				fail(c, "receive error");
 				return -1;
@@ -384,10 +391,17 @@ int osmre_client_step(struct osmre_client *c,
 	}
 }
 
+void osmre_client_cancel(struct osmre_client *c)
+{
+	if (c)
+		c->cancel = 1;
+}
+
 void osmre_client_close(struct osmre_client *c)
 {
 	if (!c)
 		return;
+	c->cancel = 0; /* the LEAVE still goes */
 	osmre_client_leave(c);
 	umadport_close(&c->l);
 	free(c);

@@ -31,11 +31,13 @@ struct sub_ctx {
 };
 
 static volatile sig_atomic_t stop;
+static struct osmre_client *client; /* for on_stop */
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	stop = 1;
+	osmre_client_cancel(client); /* a WAIT held at the SM ends */
 }
 
 static void log_line(void *arg, const char *msg)
@@ -247,6 +249,7 @@ int cmd_subscribe(int argc, char **argv)
 		fprintf(stderr, "osmre subscribe: %s\n", err);
 		return EXIT_USAGE;
 	}
+	client = x.c;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGTERM, &sa, NULL);

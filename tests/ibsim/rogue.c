@@ -11,10 +11,14 @@
  *   rogue flood N               N REGISTERs with forged GUIDs
  *   rogue garbage N             N requests with random payloads
  *   rogue key KEY               REGISTER of its own port with KEY
- *   rogue blast SECONDS         for SECONDS, requests the SM refuses
+ *   rogue alien                 one MAD of the protocol's class with
+ *                               another attribute (not the protocol's)
+ *   rogue blast SECONDS [DLID]  for SECONDS, requests the SM refuses
  *                               (REGISTERs naming another port, POLLs
  *                               with ids nobody has), without waiting
- *                               for answers (see blast())
+ *                               for answers (see blast()); to DLID
+ *                               instead of the SM: the same load on the
+ *                               fabric, none on the SM (a control)
  *
  * Prints one line per answer: "result R epoch E phase P sub S", for
  * flood/garbage a summary "N sent, A answered, OK K", for blast
@@ -57,6 +61,32 @@ static int call(const struct updw_msg *m, int method, struct updw_msg *r)
 	return 0;
 }
 
+/* Sends m (NULL: none, and waits 0.5 s for the last answers); the answers
+ * that came meanwhile, those OK added to *ok. */
+static long spray(const struct updw_msg *m, long *ok)
+{
+	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
+	unsigned dlid = l.lmc ? l.sm_lid + 1 : l.sm_lid, slid;
+	struct updw_msg r;
+	uint64_t rtid;
+	long got = 0;
+	int n, meth, k;
+
+	if (m) {
+		updw_encode(mad, UPDW_CLASS_DEFAULT, UPDW_METHOD_SET, ++tid, m);
+		umadport_send(&l, mad, dlid, 0, 1000);
+	}
+	for (k = 0; k < (m ? 1 : 50); k++)
+		while ((n = umadport_recv(&l, in, sizeof(in), &slid,
+					  m ? 0 : 10)) > 0)
+			if (!updw_decode(in, (size_t)n, UPDW_CLASS_DEFAULT, &r,
+					 &meth, &rtid)) {
+				got++;
+				*ok += r.result == UPDW_OK;
+			}
+	return got;
+}
+
 static void show(const struct updw_msg *r)
 {
 	printf("result %u epoch %u phase %u sub %u\n", r->result, r->epoch,
@@ -94,13 +124,13 @@ static double now_s(void)
  * with it.  An SM that does not answer refusals at that rate does not
  * stall.
  */
-static void blast(struct updw_msg *m, double secs)
+static void blast(struct updw_msg *m, double secs, unsigned to)
 {
 	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
 	double t0 = now_s(), t = t0;
 	long sent = 0, answered = 0, ok = 0;
 	uint64_t own = m->guid, rtid;
-	unsigned dlid = l.lmc ? l.sm_lid + 1 : l.sm_lid, slid;
+	unsigned dlid = to ? to : l.lmc ? l.sm_lid + 1 : l.sm_lid, slid;
 	struct updw_msg r;
 	struct sigaction sa;
 	int n, meth;
@@ -145,9 +175,9 @@ int main(int argc, char **argv)
 	char err[256];
 	long i, n, answered = 0, ok = 0;
 
-	if (argc < 3) {
+	if (argc < 3 && !(argc == 2 && !strcmp(argv[1], "alien"))) {
 		fprintf(stderr,
-			"usage: rogue ack|leave|poll|register|flood|garbage|key|blast ARG...\n");
+			"usage: rogue ack|leave|poll|register|flood|garbage|key|blast ARG... | rogue alien\n");
 		return 2;
 	}
 	if (umadport_open(&l, NULL, 0, 0, UPDW_CLASS_DEFAULT, 0, err,
@@ -172,8 +202,19 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "key")) {
 		m.op = UPDW_REGISTER;
 		updw_set_key(&m, argv[2]);
+	} else if (!strcmp(argv[1], "alien")) {
+		uint8_t mad[UPDW_MAD_SIZE];
+
+		updw_encode(mad, UPDW_CLASS_DEFAULT, UPDW_METHOD_GET, ++tid,
+			    &m);
+		mad[16] ^= 0x01; /* attribute 0xFE10: not ours */
+		umadport_send(&l, mad, l.lmc ? l.sm_lid + 1 : l.sm_lid, 0,
+			      1000);
+		umadport_close(&l);
+		return 0;
 	} else if (!strcmp(argv[1], "blast")) {
-		blast(&m, strtod(argv[2], NULL));
+		blast(&m, strtod(argv[2], NULL),
+		      argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 0);
 		umadport_close(&l);
 		return 0;
 	} else if (!strcmp(argv[1], "flood") || !strcmp(argv[1], "garbage")) {
@@ -190,11 +231,11 @@ int main(int argc, char **argv)
 				for (k = 0; k < sizeof(m); k++)
 					b[k] = (uint8_t)rand();
 			}
-			if (call(&m, UPDW_METHOD_SET, &r)) {
-				answered++;
-				ok += r.result == UPDW_OK;
-			}
+			/* no wait for each answer (the SM answers refusals
+			 * at a bounded rate): those that come are counted */
+			answered += spray(&m, &ok);
 		}
+		answered += spray(NULL, &ok);
 		printf("%ld sent, %ld answered, OK %ld\n", n, answered, ok);
 		umadport_close(&l);
 		return 0;

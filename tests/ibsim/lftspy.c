@@ -13,6 +13,13 @@
  *
  * GUID is "path:P,P,..." while the route is not known.  Built by the test
  * with ${CC:-cc} -shared -fPIC; no other dependency.
+ *
+ * It also loses one update-protocol answer on demand: while the file
+ * $LFTSPY_DROP exists, the next answer of the SM (vendor class 0x09,
+ * attribute 0xFF10, a WAIT's answer) that tells of UNPATH is not sent
+ * (umad_send returns as if it was), the file is removed and a line
+ *   T drop LID TID
+ * is logged: a notice lost on the wire.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include <infiniband/umad.h>
 
@@ -161,14 +169,43 @@ static void look(const uint8_t *mad, int sent)
 	emit(line);
 }
 
+/* 1 when mad is an answer to a WAIT that tells of UNPATH and $LFTSPY_DROP
+ * exists (then removed): to be lost. */
+static int lose(const uint8_t *mad, const struct ib_user_mad *u)
+{
+	const char *f = getenv("LFTSPY_DROP");
+	const uint8_t *d = mad + 24;
+	struct timespec ts;
+	char line[128];
+
+	if (!f || mad[1] != 0x09 || mad[3] != METHOD_GET_RESP ||
+	    (mad[16] << 8 | mad[17]) != 0xFF10 || d[5] != 6 || d[6] != 2 ||
+	    access(f, F_OK) || unlink(f))
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(line, sizeof(line), "%ld.%09ld drop %u %016llx\n",
+		 (long)ts.tv_sec, ts.tv_nsec, (unsigned)(ntohs(u->addr.lid)),
+		 (unsigned long long)be64(mad + 8));
+	pthread_mutex_lock(&mu);
+	emit(line);
+	pthread_mutex_unlock(&mu);
+	return 1;
+}
+
 int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	      int retries)
 {
 	if (!real_send)
 		real_send = (int (*)(int, int, void *, int, int,
 				     int))dlsym(RTLD_NEXT, "umad_send");
-	if (umad && length >= 256)
-		look((const uint8_t *)umad + sizeof(struct ib_user_mad), 1);
+	if (umad && length >= 256) {
+		const uint8_t *mad =
+			(const uint8_t *)umad + sizeof(struct ib_user_mad);
+
+		look(mad, 1);
+		if (lose(mad, umad))
+			return 0;
+	}
 	return real_send(portid, agentid, umad, length, timeout_ms, retries);
 }
 

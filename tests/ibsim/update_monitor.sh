@@ -21,7 +21,8 @@
 # updates; OpenSM restarted after a job change made without SIGUSR2; a
 # SIGUSR2 storm with link flaps and job changes; two hosts flooding the SM
 # with requests it refuses (SIGUSR2 must still start an epoch within 5 s,
-# and the epoch commit in comparable time).
+# and the epoch commit in comparable time); a notice (the answer to a
+# held WAIT that tells of UNPATH) lost on the wire.
 set -u
 . "$(dirname "$0")/lib.sh"
 HERE=$(dirname "$0")
@@ -36,7 +37,8 @@ if ! ${CC:-cc} -shared -fPIC -O2 -o "$W/lftspy.so" "$HERE/lftspy.c" 2>"$W/cc.err
 	exit 77
 fi
 LFTSPY_LOG=$W/spy.log
-export LFTSPY_LOG
+LFTSPY_DROP=$W/drop-next-notice # (case 7) lftspy loses one notice
+export LFTSPY_LOG LFTSPY_DROP
 T_START=$(date +%s)
 
 now() { date +%s.%N; }
@@ -388,9 +390,36 @@ spy_agrees() {
 			exit !(n > 0 && !bad && !miss) }' "$W/spy.log" "$W/last.lfts"
 }
 
+# 7. a notice lost on the wire: the SM's answer to a held WAIT that tells
+# of UNPATH never reaches the client (lftspy drops it); the SM sends it
+# again, so the client still moves before the tables change, and soon
+# (not after the keep-alive period)
+case7() {
+	case_begin "a notice lost on the wire"
+	client n1 H_4_4 "sleep 0.5" true
+	registered n1 || echo "# n1 did not register"
+	sleep 1
+	: >"$LFTSPY_DROP"
+	update || echo "# no commit"
+	wait_back n1 || echo "# n1 is not back"
+	client_stop n1
+	_late=
+	if ! grep -q " drop " "$W/spy.log"; then
+		_late="no notice was lost (lftspy dropped none)"
+	else
+		_d=$(awk '$2 == "drop" { print $1 }' "$W/spy.log" | tail -1)
+		_h=$(awk '$1 == "start" && $2 == "unpath" { print $4; exit }' "$W/n1.hooks")
+		echo "#   notice lost at $_d, unpath hook started at ${_h:-never}"
+		awk -v d="$_d" -v h="${_h:-0}" 'BEGIN { exit !(h > d && h - d < 2) }' ||
+			_late="the unpath hook did not start within 2 s of the lost notice"
+	fi
+	rm -f "$LFTSPY_DROP"
+	verdict "$_late"
+}
+
 NLOG=0
 SPY_CHECKED=
-for n in ${UPDATE_MONITOR_CASES:-1 2 3 4 5 6}; do
+for n in ${UPDATE_MONITOR_CASES:-1 2 3 4 5 6 7}; do
 	[ "$n" = 6 ] && spy_check
 	"case$n"
 done

@@ -18,7 +18,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-20}
 [ $# -gt 0 ] && shift
-all="netfile lftdump jobs options slmap lists squeue update"
+all="netfile lftdump jobs options slmap lists squeue update state"
 names=${*:-$all}
 B=${FUZZ_BUILD:-$top/build-fuzz}
 CC=${CC:-clang}

@@ -16,7 +16,7 @@
 #    and the latency of a SIGUSR2 sent during its UNPATH (to the log's
 #    "re-route requested"; reroute_coalesce_ms 20 is part of it);
 #  - an epoch with 1 % of the sessions never answering (they time out
-#    after update_ack_timeout_ms, ACK_MS, default 2000).
+#    after update_ack_timeout_ms, ACK_MS, default 5000, the default).
 # One CSV row per N on stdout:
 #   mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s
 #   sh bench/update-scale.sh >OUT.csv        (from a build directory)
@@ -30,7 +30,7 @@ SESSIONS=${SESSIONS:-100 1000 10000 35000}
 MODE=${MODE:-wait}
 HOSTS=${HOSTS:-5}
 IDLE_S=${IDLE_S:-20} # at least two keep-alive periods and 10 s
-ACK_MS=${ACK_MS:-2000}
+ACK_MS=${ACK_MS:-5000}
 . "$top/tests/ibsim/lib.sh"
 DATA=$top/tests/data
 NET=$DATA/blk216.net

@@ -11,7 +11,7 @@
  *               [-t SECONDS] [-c CLASS] [-w] [-S SILENT]
  *
  * -S: SILENT sessions (a count) instead of a share.
- * -W: requests in flight at most (default 1): ibsim's sockets hold 10
+ * -W: requests in flight at most (default 4): ibsim's sockets hold 10
  *     datagrams (net.unix.max_dgram_qlen), and a sender that blocks on a
  *     full one holds umad2sim's lock, which its own receiving thread
  *     needs: a few loaders with more in flight can wedge ibsim.
@@ -97,7 +97,7 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 /* The epoch and phase last reported, and how many acked it. */
 static uint32_t rep_epoch;
 static int rep_phase, rep_n, regd, hook_ms, nsilent;
-static int window = 1, rot;
+static int window = 4, rot;
 
 /* One MAD that came in. */
 static void handle(struct sess *ss, int n, const uint8_t *in, int len,

@@ -56,7 +56,8 @@ struct proto {
 	struct updw_bucket refused, notice;
 	int restored;	       /* committed tables restored: an epoch */
 	uint64_t saved_digest; /* the sessions last saved */
-	double saved_at;
+	double saved_at, stats_at;
+	unsigned long stats_runs; /* commits when the last stats line went */
 	/* the routing thread's: the committed pass's generation saved */
 	unsigned long tables_gen;
 };

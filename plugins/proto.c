@@ -64,15 +64,16 @@
 #include "updstate.h"
 #include "updwire.h"
 
-#define PASS_WAIT_S   120 /* a staged pass that never comes */
-#define TICK_MS	      10
-#define NOTIFY_BURST  8
-#define SESSIONS_FILE "osmre-sessions"
-#define TABLES_FILE   "osmre-committed.bin"
-#define SESSIONS_MAX  (16L << 20)
-#define TABLES_MAX    (4L << 30)
-#define SAVE_PERIOD_S 1.0
-#define LIDS	      0xC000 /* unicast LIDs */
+#define PASS_WAIT_S    120 /* a staged pass that never comes */
+#define TICK_MS	       10
+#define NOTIFY_BURST   8
+#define STATS_PERIOD_S 60.0
+#define SESSIONS_FILE  "osmre-sessions"
+#define TABLES_FILE    "osmre-committed.bin"
+#define SESSIONS_MAX   (16L << 20)
+#define TABLES_MAX     (4L << 30)
+#define SAVE_PERIOD_S  1.0
+#define LIDS	       0xC000 /* unicast LIDs */
 
 
 static void proto_log(void *ctx, int level, const char *msg)
@@ -350,6 +351,25 @@ static int notify(struct osmre *p, struct umad_link *l, double now)
 	return 1;
 }
 
+/* One line a minute while there are sessions, and after each commit:
+ * what the protocol costs. */
+static void stats_line(struct osmre *p, double now)
+{
+	struct proto *u = &p->proto;
+
+	if (now < u->stats_at && u->sm.runs == u->stats_runs)
+		return;
+	u->stats_at = now + STATS_PERIOD_S;
+	u->stats_runs = u->sm.runs;
+	if (!u->sm.nsub && !u->rejected)
+		return;
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"osmre: update: %d session(s), %d WAIT(s) held, keep-alive %.1f s; so far %lu answer(s) to held WAITs, %lu sent again, %lu request(s) over update_port_rate, %lu refused (%lu unanswered), %lu failed send(s)\n",
+		u->sm.nsub, u->sm.held, update_keepalive(&u->sm), u->sm.notices,
+		u->sm.resent, u->over_rate, u->rejected, u->unanswered,
+		u->send_failed);
+}
+
 /* ---- restarts: the sessions and the committed tables on disk ---- */
 
 static int write_sessions(FILE *fp, void *arg)
@@ -603,6 +623,7 @@ static void *proto_thread(void *arg)
 		update_tick(&u->sm, now);
 		busy = open && notify(p, &l, clock_mono());
 		save_sessions(p, clock_mono(), 0);
+		stats_line(p, clock_mono());
 	}
 	if (open)
 		umadport_close(&l);

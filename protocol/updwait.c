@@ -15,8 +15,9 @@
  *
  * An answer that tells a session of a phase it must ack may be lost on
  * the wire: it is sent again, with the same transaction (the client is
- * still waiting for it), 0.1 s later, then 0.2, 0.4 ... until the session
- * acks or the phase ends; a duplicate that finds the client no longer
+ * still waiting for it), 0.5 s after it left, then 1, 2 ... until the
+ * session acks or the phase ends (never while first answers still wait
+ * to go out: at scale the pacing, not the loss, delays them); a duplicate that finds the client no longer
  * waiting is dropped by its library.
  *
  * Work: a phase change looks at every held WAIT once (O(sessions) per
@@ -32,7 +33,7 @@
 #include "update.h"
 #include "update_int.h"
 
-#define RESEND_FIRST 0.1 /* s before an answer is sent again */
+#define RESEND_FIRST 0.5 /* s before an answer is sent again */
 #define RESEND_SCAN  0.1 /* s between looks for answers to send again */
 
 double update_keepalive(const struct update *u)
@@ -114,12 +115,12 @@ static int make_due(struct update *u, struct upd_sub *s, double now)
 	s->wait_since = 0;
 	u->held--;
 	s->note_next = 0;
-	if (s->asked && !s->acked) {
+	if (s->asked && !s->acked) { /* timed from when it goes out */
 		s->note_tid = s->wait_tid;
 		s->note_lid = s->wait_lid;
 		s->note_gap = RESEND_FIRST;
-		s->note_next = now + RESEND_FIRST;
 	}
+	(void)now;
 	return 0;
 }
 
@@ -128,7 +129,9 @@ static void resend(struct update *u, double now)
 {
 	int i;
 
-	if (!u->waiting || now < u->resend_scan)
+	/* not while answers are still queued: they go first, and the
+	 * timers start when an answer leaves */
+	if (!u->waiting || u->due_n || now < u->resend_scan)
 		return;
 	u->resend_scan = now + RESEND_SCAN;
 	for (i = 0; i < u->nsub; i++) {
@@ -144,7 +147,7 @@ static void resend(struct update *u, double now)
 			return;
 		u->resent++;
 		s->note_gap *= 2;
-		s->note_next = now + s->note_gap;
+		s->note_next = 0; /* timed again when it leaves */
 	}
 }
 
@@ -182,7 +185,7 @@ int update_wait(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 			s->note_tid = tid;
 			s->note_lid = lid;
 			s->note_gap = RESEND_FIRST;
-			s->note_next = now + RESEND_FIRST;
+			s->note_next = now + RESEND_FIRST; /* it leaves now */
 		}
 		return 1;
 	}
@@ -227,11 +230,11 @@ void update_waits_phase(struct update *u, double now)
 int update_take_due(struct update *u, double now, struct upd_due *d)
 {
 	double ka = update_keepalive(u);
+	struct upd_sub *s;
 
 	/* keep-alive periods over, oldest first */
 	while (u->hold_n) {
 		struct upd_hold *h = &u->hold[u->hold_head];
-		struct upd_sub *s;
 
 		if (h->since + ka > now)
 			break;
@@ -247,7 +250,13 @@ int update_take_due(struct update *u, double now, struct upd_due *d)
 		u->due_n--;
 		if (!u->due_n)
 			u->due_head = 0;
-		if (upd_find(u, d->guid, d->id)) {
+		s = upd_find(u, d->guid, d->id);
+		if (s) {
+			/* an answer that asks for an ack: sent again after
+			 * note_gap unless the ack comes */
+			if (s->note_tid == d->tid && s->note_gap > 0 &&
+			    s->asked && !s->acked)
+				s->note_next = now + s->note_gap;
 			u->notices++;
 			return 1;
 		}

@@ -763,8 +763,9 @@ static void test_wait(void **state)
 
 /*
  * An answer that tells a session of UNPATH is lost on the wire: it is
- * sent again (the same transaction) after 0.1 s, 0.2 s more, ... until
- * the session acks; a session that waits again is not sent it.
+ * sent again (the same transaction) 0.5 s after it left, then 1 s after
+ * that, ... until the session acks; not while first answers still wait
+ * to go out; a session that waits again is not sent it.
  */
 static void test_lost_notice(void **state)
 {
@@ -778,6 +779,7 @@ static void test_lost_notice(void **state)
 	struct fake f;
 	uint32_t a, b;
 	uint64_t t[8];
+	struct upd_due d;
 
 	(void)state;
 	memset(&f, 0, sizeof(f));
@@ -790,23 +792,28 @@ static void test_lost_notice(void **state)
 	assert_int_equal(update_wait(&u, 0x20, b, 0, UPD_IDLE, 8, 5, 0.0), 0);
 	update_request(&u);
 	update_tick(&u, 1.0);
-	assert_int_equal(due_tids(&u, 1.0, t, 8), 2); /* both lost */
-	/* b's WAIT comes again (it saw nothing: its timeout): answered at
-	 * once, and no more resends of the old answer */
-	assert_int_equal(update_wait(&u, 0x20, b, 0, UPD_IDLE, 9, 5, 1.05), 1);
-	assert_int_equal(due_tids(&u, 1.05, t, 8), 0);
-	assert_int_equal(due_tids(&u, 1.11, t, 8), 1);
-	assert_true(t[0] == 7);
-	assert_int_equal(due_tids(&u, 1.2, t, 8), 0);  /* looked at 0.1 s on */
-	assert_int_equal(due_tids(&u, 1.25, t, 8), 1); /* b's answer of 1.05 */
-	assert_true(t[0] == 9);
-	assert_int_equal(due_tids(&u, 1.35, t, 8), 1); /* a's, 0.2 s more */
-	assert_true(t[0] == 7);
-	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 1.4), 1);
-	assert_int_equal(update_ack(&u, 0x20, b, 1, UPD_UNPATH, 1.4), 1);
+	/* the first answer leaves at 1.0, the second at 1.2: no resend
+	 * while one is still queued */
+	assert_int_equal(update_take_due(&u, 1.0, &d), 1);
+	assert_int_equal(due_tids(&u, 1.2, t, 1), 1);
+	/* both lost: each sent again 0.5 s after it left */
+	assert_int_equal(due_tids(&u, 1.6, t, 8), 1);
+	assert_true(t[0] == d.tid);
+	assert_int_equal(due_tids(&u, 1.8, t, 8), 1);
+	assert_true(t[0] != d.tid);
+	/* then 1 s after that */
+	assert_int_equal(due_tids(&u, 2.5, t, 8), 0);
+	assert_int_equal(due_tids(&u, 2.7, t, 8), 1);
+	assert_true(t[0] == d.tid);
+	/* b waits again (its own timeout): answered at once; its old
+	 * answer is not sent again */
+	assert_int_equal(update_wait(&u, 0x20, b, 0, UPD_IDLE, 9, 5, 2.75), 1);
+	assert_int_equal(update_ack(&u, 0x10, a, 1, UPD_UNPATH, 2.8), 1);
 	assert_int_equal(due_tids(&u, 3.0, t, 8), 0);
+	assert_int_equal(update_ack(&u, 0x20, b, 1, UPD_UNPATH, 3.1), 1);
+	assert_int_equal(due_tids(&u, 9.0, t, 8), 0);
 	assert_int_equal(u.resent, 3ul);
-	update_tick(&u, 3.0);
+	update_tick(&u, 9.0);
 	assert_int_equal(u.phase, UPD_REPATH);
 	update_free(&u);
 }

@@ -250,16 +250,18 @@ int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 	return 0;
 }
 
-int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
+/* ACK or NACK (op) of (epoch, phase): 0, or -1. */
+static int answer(struct osmre_client *c, int op, uint32_t epoch, int phase)
 {
 	struct updw_msg r;
 
-	if (call(c, UPDW_ACK, epoch, phase, &r))
+	if (call(c, op, epoch, phase, &r))
 		return -1;
 	if (r.result == UPDW_UNKNOWN)
 		c->sub = 0;
 	if (r.result != UPDW_OK && r.result != UPDW_IGNORED) {
-		fail(c, "ack of epoch %u refused: %s", epoch,
+		fail(c, "%s of epoch %u refused: %s",
+		     op == UPDW_ACK ? "ack" : "NACK", epoch,
 		     result_name(r.result));
 		return -1;
 	}
@@ -268,22 +270,14 @@ int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
 	return 0;
 }
 
+int osmre_client_ack(struct osmre_client *c, uint32_t epoch, int phase)
+{
+	return answer(c, UPDW_ACK, epoch, phase);
+}
+
 int osmre_client_nack(struct osmre_client *c, uint32_t epoch, int phase)
 {
-	struct updw_msg r;
-
-	if (call(c, UPDW_NACK, epoch, phase, &r))
-		return -1;
-	if (r.result == UPDW_UNKNOWN)
-		c->sub = 0;
-	if (r.result != UPDW_OK && r.result != UPDW_IGNORED) {
-		fail(c, "NACK of epoch %u refused: %s", epoch,
-		     result_name(r.result));
-		return -1;
-	}
-	c->acked_epoch = epoch;
-	c->acked_phase = phase;
-	return 0;
+	return answer(c, UPDW_NACK, epoch, phase);
 }
 
 int osmre_client_leave(struct osmre_client *c)

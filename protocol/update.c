@@ -347,18 +347,35 @@ static int miss_index(int phase)
 				     -1;
 }
 
+/* The session (guid, id) answering (epoch, phase): *rc -1 (unknown), 0
+ * (stale, duplicate, not asked: NULL returned), or the session to count
+ * the answer for (with *k the phase's miss index). */
+static struct upd_sub *answering(struct update *u, uint64_t guid, uint32_t id,
+				 uint32_t epoch, int phase, double now, int *k,
+				 int *rc)
+{
+	struct upd_sub *s = upd_find(u, guid, id);
+
+	*k = miss_index(phase);
+	*rc = s ? 0 : -1;
+	if (!s)
+		return NULL;
+	s->seen = now;
+	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked ||
+	    *k < 0)
+		return NULL;
+	*rc = 1;
+	return s;
+}
+
 int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	       int phase, double now)
 {
-	struct upd_sub *s = upd_find(u, guid, id);
-	int k = miss_index(phase);
+	int k, rc;
+	struct upd_sub *s = answering(u, guid, id, epoch, phase, now, &k, &rc);
 
 	if (!s)
-		return -1;
-	s->seen = now;
-	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked ||
-	    k < 0)
-		return 0;
+		return rc;
 	s->acked = 1;
 	u->waiting--;
 	s->misses[k] = 0; /* this phase's count only */
@@ -399,17 +416,12 @@ static int miss(struct update *u, struct upd_sub *s, int k, const char *why)
 int update_nack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 		int phase, double now)
 {
-	struct upd_sub *s = upd_find(u, guid, id);
-	int k = miss_index(phase);
+	int k, rc;
+	struct upd_sub *s = answering(u, guid, id, epoch, phase, now, &k, &rc);
 	char why[96];
 
 	if (!s)
-		return -1;
-	s->seen = now;
-	if (epoch != u->epoch || phase != u->phase || !s->asked || s->acked ||
-	    k < 0)
-		return 0;
-
+		return rc;
 	u->nacked++;
 	snprintf(why, sizeof(why), "NACK of %s in epoch %u: its hook failed",
 		 upd_phase_name(phase), epoch);

@@ -50,7 +50,8 @@ struct proto {
 	 * without the escape VL at the last pass (-1: not checked yet) */
 	int ready, escape_bad;
 	/* the thread's alone: refused and dropped requests, the rates */
-	struct updw_ratelimit rejlog, esclog;
+	/* one log rate limit per kind of line */
+	struct updw_ratelimit rejlog, esclog, ratelog, alienlog, sendlog;
 	unsigned long rejected, over_rate, unanswered, send_failed;
 	struct updw_bucket *by_lid; /* one per source LID */
 	struct updw_bucket refused, notice;

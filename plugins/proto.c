@@ -248,13 +248,14 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	double now = clock_mono();
 	uint64_t tid;
 	int method, why, held = 0;
+	char note[48];
 	long nheld;
 
 	/* a port's rate first: a flood costs a table lookup */
 	if (slid && slid < LIDS && u->by_lid &&
 	    !updw_bucket_take(&u->by_lid[slid], now, p->opt.update_port_rate)) {
 		u->over_rate++;
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
+		if (updw_ratelimit_ok(&u->ratelog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: LID %u sends more than update_port_rate (%d) requests a second: %lu dropped unanswered in all (%ld line(s) held back)\n",
 				slid, p->opt.update_port_rate, u->over_rate,
@@ -264,10 +265,11 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	if (updw_decode(mad, (size_t)len, p->opt.update_mgmt_class, &req,
 			&method, &tid) ||
 	    (method != UPDW_METHOD_GET && method != UPDW_METHOD_SET)) {
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
+		if (updw_ratelimit_ok(&u->alienlog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped (%ld line(s) held back)\n",
-				slid, len, nheld);
+				"osmre ERR: update: a MAD from LID %u that is not ours (%d bytes) dropped%s\n",
+				slid, len,
+				updw_held_note(nheld, note, sizeof(note)));
 		return;
 	}
 	peer = peer_of(p, slid);
@@ -313,7 +315,7 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 	/* never retried: the subscriber asks again */
 	if (umadport_send(l, out, resp.reply_lid, p->opt.update_escape_vl, 0)) {
 		u->send_failed++;
-		if (updw_ratelimit_ok(&u->rejlog, now, 10, 10.0, &nheld))
+		if (updw_ratelimit_ok(&u->sendlog, now, 10, 10.0, &nheld))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: cannot answer LID %u (%lu failed sends in all; %ld line(s) held back)\n",
 				resp.reply_lid, u->send_failed, nheld);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The update protocol's MADs (see updwire.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <string.h>
 
 #include "updwire.h"
@@ -270,6 +271,12 @@ int updw_serve_tid(struct update *u, const struct updw_msg *req,
 	resp->phase = (uint8_t)u->phase;
 	resp->keepalive_ms = keepalive_ms(u);
 	return UPDW_REJ_NONE;
+}
+
+const char *updw_held_note(long held, char *buf, size_t size)
+{
+	snprintf(buf, size, " (%ld line(s) held back)", held);
+	return buf;
 }
 
 int updw_bucket_take(struct updw_bucket *b, double now, double rate)

@@ -157,6 +157,10 @@ uint16_t updw_reply_lid(const struct updw_msg *req,
 /* Copies key (at most UPDW_KEY_MAX bytes, NULL: none) into m, padded. */
 void updw_set_key(struct updw_msg *m, const char *key);
 
+/* The log lines' tail " (N line(s) held back)" for held lines held
+ * back by the rate limit, in buf; returns buf. */
+const char *updw_held_note(long held, char *buf, size_t size);
+
 /* A token bucket: at most rate events a second, rate at once. */
 struct updw_bucket {
 	double t;      /* last refill */

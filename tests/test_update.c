@@ -1130,6 +1130,16 @@ static void test_ratelimit(void **state)
 	assert_int_equal(n, 10);
 	assert_int_equal(updw_ratelimit_ok(&rl, 12.0, 10, 10.0, &held), 1);
 	assert_int_equal(held, 990);
+	/* the lines' tail reads right with none held back too (it once
+	 * read "dropped0 earlier line(s) held back") */
+	{
+		char buf[48];
+
+		assert_string_equal(updw_held_note(0, buf, sizeof(buf)),
+				    " (0 line(s) held back)");
+		assert_string_equal(updw_held_note(990, buf, sizeof(buf)),
+				    " (990 line(s) held back)");
+	}
 }
 
 /* The token bucket of the request rates: rate at once, then rate a

@@ -11,7 +11,7 @@
  *   rogue flood N               N REGISTERs with forged GUIDs
  *   rogue garbage N             N requests with random payloads
  *   rogue key KEY               REGISTER of its own port with KEY
- *   rogue alien                 one MAD of the protocol's class with
+ *   rogue alien                 three MADs of the protocol's class with
  *                               another attribute (not the protocol's)
  *   rogue blast SECONDS [DLID]  for SECONDS, requests the SM refuses
  *                               (REGISTERs naming another port, POLLs

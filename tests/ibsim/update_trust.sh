@@ -12,8 +12,6 @@
 #    (100) answers a second and a burst, the log rate-limited, and the
 #    next update takes no more than twice (plus 0.1 s) the time of the
 #    one before;
-#  - a MAD of the protocol's class with another attribute: dropped, one
-#    log line that says so (and how many lines were held back);
 #  - with update_key: a subscriber with the key file registers, requests
 #    without it or with a wrong one are denied.
 set -u
@@ -84,9 +82,6 @@ check "UNPATH lasted until the real ack (>= 3.5 s)" unpath_waited
 check "commit: one subscriber, its own two acks" grep -q "epoch $ep committed.*subscribers 1, acks 2, nacks 0, timeouts 0, dropped 0; changed before 0 session" "$W/osm.log"
 check "the real subscriber: unpath then repath" sh -c "grep -q 'repath $ep' '$W/a.events'"
 check "refusals logged with the reason" grep -q "refused: no such subscriber on the sender's port" "$W/osm.log"
-rogue alien
-check "a MAD of the class that is not ours: dropped, logged" \
-	wait_log "osmre ERR: update: a MAD from LID [0-9]* that is not ours (256 bytes) dropped (0 line(s) held back)" 1 10
 check "foreign REGISTER logged" grep -q "refused: REGISTER for a GUID that is not the sender's port" "$W/osm.log"
 rm -f "$W/slow"
 

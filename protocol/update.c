@@ -378,6 +378,7 @@ int update_ack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 		return rc;
 	s->acked = 1;
 	u->waiting--;
+	u->last_answer = now;
 	s->misses[k] = 0; /* this phase's count only */
 	if (s->inherited)
 		strike_clear(u, guid, k);
@@ -423,6 +424,7 @@ int update_nack(struct update *u, uint64_t guid, uint32_t id, uint32_t epoch,
 	if (!s)
 		return rc;
 	u->nacked++;
+	u->last_answer = now;
 	snprintf(why, sizeof(why), "NACK of %s in epoch %u: its hook failed",
 		 upd_phase_name(phase), epoch);
 	miss(u, s, k, why);

@@ -179,6 +179,7 @@ struct update {
 	int held;	       /* WAITs held now */
 	double last_hold;      /* the stamp of the last WAIT held */
 	double resend_scan;    /* next look for answers to send again */
+	double last_answer;    /* when the last ack or NACK of the phase came */
 	unsigned long resent;  /* answers sent again */
 	unsigned long notices; /* held WAITs answered */
 };

@@ -17,8 +17,9 @@
  * the wire: it is sent again, with the same transaction (the client is
  * still waiting for it), 0.5 s after it left, then 1, 2 ... until the
  * session acks or the phase ends (never while first answers still wait
- * to go out: at scale the pacing, not the loss, delays them); a duplicate that finds the client no longer
- * waiting is dropped by its library.
+ * to go out, nor within 0.5 s of the last ack or NACK: at scale the
+ * pacing and the queue, not the loss, delay them); a duplicate that finds
+ * the client no longer waiting is dropped by its library.
  *
  * Work: a phase change looks at every held WAIT once (O(sessions) per
  * epoch), and while sessions still owe an ack, every one is looked at
@@ -130,8 +131,12 @@ static void resend(struct update *u, double now)
 	int i;
 
 	/* not while answers are still queued: they go first, and the
-	 * timers start when an answer leaves */
-	if (!u->waiting || u->due_n || now < u->resend_scan)
+	 * timers start when an answer leaves; nor while acks still come
+	 * in: at scale an ack is late because thousands of others go
+	 * before it through the SM and the fabric, not because its
+	 * notice was lost, and sending again would only add to the queue */
+	if (!u->waiting || u->due_n || now < u->resend_scan ||
+	    now - u->last_answer < RESEND_FIRST)
 		return;
 	u->resend_scan = now + RESEND_SCAN;
 	for (i = 0; i < u->nsub; i++) {

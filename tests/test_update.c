@@ -818,6 +818,49 @@ static void test_lost_notice(void **state)
 	update_free(&u);
 }
 
+/* While acks still come in, no answer is sent again: at scale a late ack
+ * is queued behind thousands, not lost.  Once they stop for 0.5 s, the
+ * sessions that still owe one are asked again. */
+static void test_resend_while_acks(void **state)
+{
+	static const struct upd_opts o = {
+		.ack_timeout = 5.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
+		.keepalive = 30.0,
+	};
+	struct update u;
+	struct fake f;
+	uint32_t id[3];
+	uint64_t t[8];
+	int i;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.changes = 3;
+	f.switches_have = 1;
+	update_init(&u, &ops, &f, &o);
+	for (i = 0; i < 3; i++) {
+		id[i] = update_subscribe(&u, 0x10 + i, 2 + i, 0.0, NULL);
+		assert_int_equal(update_wait(&u, 0x10 + i, id[i], 0, UPD_IDLE,
+					     7 + i, 3 + i, 0.0),
+				 0);
+	}
+	update_request(&u);
+	update_tick(&u, 1.0);
+	assert_int_equal(due_tids(&u, 1.0, t, 8), 3);
+	/* acks keep coming: 1.4, 1.8; the others are not asked again */
+	assert_int_equal(update_ack(&u, 0x10, id[0], 1, UPD_UNPATH, 1.4), 1);
+	assert_int_equal(due_tids(&u, 1.6, t, 8), 0);
+	assert_int_equal(update_ack(&u, 0x11, id[1], 1, UPD_UNPATH, 1.8), 1);
+	assert_int_equal(due_tids(&u, 2.2, t, 8), 0);
+	/* 0.5 s without one: the last session is asked again */
+	assert_int_equal(due_tids(&u, 2.35, t, 8), 1);
+	assert_true(t[0] == 9);
+	assert_int_equal(u.resent, 1ul);
+	update_free(&u);
+}
+
 /* The MADs: a round trip, what is not ours, and the SM's answers. */
 static void test_wire(void **state)
 {
@@ -1173,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_saved_sessions),
 		cmocka_unit_test(test_wait),
 		cmocka_unit_test(test_lost_notice),
+		cmocka_unit_test(test_resend_while_acks),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_key_and_cap),

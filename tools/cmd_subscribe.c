@@ -142,6 +142,16 @@ out:
 	return rc;
 }
 
+/* How long to sleep before the next step: the poll period, or after
+ * FAILS failures in a row (no SM, no port, no answer) 0.1 s doubling to
+ * 3.2 s, so that a client of a fabric that is down does not spin. */
+static int pause_ms(int poll_ms, int fails)
+{
+	int back = fails ? 100 << (fails < 6 ? fails - 1 : 5) : 0;
+
+	return back > poll_ms ? back : poll_ms;
+}
+
 static void sub_usage(FILE *out)
 {
 	fprintf(out,
@@ -265,8 +275,9 @@ int cmd_subscribe(int argc, char **argv)
 		} else {
 			fails = 0;
 		}
-		usleep((useconds_t)(poll_ms ? poll_ms :
-					      osmre_client_poll_ms(x.c)) *
+		usleep((useconds_t)pause_ms(poll_ms ? poll_ms :
+						      osmre_client_poll_ms(x.c),
+					    fails) *
 		       1000);
 	}
 	log_line(&x, "leaving");

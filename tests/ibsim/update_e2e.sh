@@ -180,5 +180,26 @@ back_after() {	# the last event is a repath of an epoch from $1 on
 check "a came back" back_after "$ep3"
 kill "$SUB_A" 2>/dev/null
 check "a leaves" wait_log "update: subscriber [0-9]*: port 0x[0-9a-f]* left" 1 20
-stop_pids "$SUB_A" "$SUB_B" "$PROBES"
+
+# the fabric goes away (ibsim stopped) while a new client c runs its
+# unpath hook: its ack and what follows fail, and c backs off instead of
+# spinning (a failure every 8 ms was seen): a few tries over 4 s once it
+# has backed off, counted as c's context switches
+switches() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
+LD_PRELOAD=$UMAD2SIM SIM_HOST=H_5_9 "$OSMRE" subscribe \
+	--on-unpath "touch $W/c-in-hook; sleep 1" --on-repath true >"$W/c.log" 2>&1 &
+SUB_C=$!
+check "subscriber c registered" wait_file "$W/c.log" "registered as subscriber" 30
+awk '!/^#/ && NF == 2 { print $1, "u" ($2 % 3) }' "$DATA/blk216.jobs" >"$J"
+kill -USR2 "$OSM_PID"
+for _ in $(seq 600); do [ -f "$W/c-in-hook" ] && break; sleep 0.1; done
+check "c's unpath hook runs" [ -f "$W/c-in-hook" ]
+stop_pids "$SIM_PID"
+SIM_PID=
+sleep 4
+s0=$(switches "$SUB_C")
+sleep 4
+s1=$(switches "$SUB_C")
+check "a client without a fabric backs off ($((s1 - s0)) wake-ups in 4 s)" [ $((s1 - s0)) -lt 40 ]
+stop_pids "$SUB_A" "$SUB_B" "$SUB_C" "$PROBES"
 finish

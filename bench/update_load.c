@@ -17,7 +17,10 @@
  *     needs: a few loaders with more in flight can wedge ibsim.
  * -w: WAIT (the long poll) instead of POLL, as libosmre-client does with
  * an SM that holds WAITs: one WAIT in flight per session, sent again
- * when it comes back or after the keep-alive period and a second.
+ * when it comes back or after the keep-alive period and a second; a
+ * hook's ack goes with the next WAIT (ACKWAIT), as libosmre-client's.
+ * -A: with -w, an ACK and its answer, then the WAIT (two round trips a
+ * phase instead of one).
  * Every 10 s a line "stats T sent S received R" (totals so far), and
  * "keepalive S" when the SM's keep-alive period changes.
  *
@@ -83,8 +86,9 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 	m.reply_lid = (uint16_t)(l.lmc ? l.lid + 1 : l.lid);
 	s->seq++;
 	updw_encode(mad, mclass,
-		    op == UPDW_POLL || op == UPDW_WAIT ? UPDW_METHOD_GET :
-							 UPDW_METHOD_SET,
+		    op == UPDW_POLL || op == UPDW_WAIT || op == UPDW_ACKWAIT ?
+			    UPDW_METHOD_GET :
+			    UPDW_METHOD_SET,
 		    (uint64_t)s->seq << 16 | (uint64_t)i, &m);
 	if (!umadport_send(&l, mad, dlid, 0, 1000))
 		sent++;
@@ -97,7 +101,23 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 /* The epoch and phase last reported, and how many acked it. */
 static uint32_t rep_epoch;
 static int rep_phase, rep_n, regd, hook_ms, nsilent;
-static int window = 4, rot;
+static int window = 4, rot, ackwait = 1;
+
+/* Session k acked (its epoch, phase): counted, and reported when every
+ * answering session has. */
+static void count_ack(struct sess *ss, int n, int k, double t0)
+{
+	ss[k].done_epoch = ss[k].epoch;
+	ss[k].done_phase = ss[k].phase;
+	if (ss[k].epoch != rep_epoch || ss[k].phase != rep_phase) {
+		rep_epoch = ss[k].epoch;
+		rep_phase = ss[k].phase;
+		rep_n = 0;
+	}
+	if (++rep_n == n - nsilent)
+		printf("epoch %u phase %d acked by %d %.3f\n", rep_epoch,
+		       rep_phase, rep_n, clock_mono() - t0);
+}
 
 /* One MAD that came in. */
 static void handle(struct sess *ss, int n, const uint8_t *in, int len,
@@ -105,7 +125,7 @@ static void handle(struct sess *ss, int n, const uint8_t *in, int len,
 {
 	struct updw_msg r;
 	uint64_t tid;
-	int method, k, acked = 0;
+	int method, k;
 
 	if (updw_decode(in, (size_t)len, mclass, &r, &method, &tid) ||
 	    method != UPDW_METHOD_GET_RESP)
@@ -133,6 +153,7 @@ static void handle(struct sess *ss, int n, const uint8_t *in, int len,
 		break;
 	case UPDW_POLL:
 	case UPDW_WAIT:
+	case UPDW_ACKWAIT:
 		if (r.result == UPDW_UNKNOWN) {
 			ss[k].id = 0; /* forgotten: again */
 			regd--;
@@ -149,23 +170,11 @@ static void handle(struct sess *ss, int n, const uint8_t *in, int len,
 		}
 		break;
 	case UPDW_ACK:
-		ss[k].done_epoch = ss[k].epoch;
-		ss[k].done_phase = ss[k].phase;
-		acked = 1;
+		count_ack(ss, n, k, t0);
 		break;
 	default:
 		break;
 	}
-	if (!acked)
-		return;
-	if (ss[k].epoch != rep_epoch || ss[k].phase != rep_phase) {
-		rep_epoch = ss[k].epoch;
-		rep_phase = ss[k].phase;
-		rep_n = 0;
-	}
-	if (++rep_n == n - nsilent)
-		printf("epoch %u phase %d acked by %d %.3f\n", rep_epoch,
-		       rep_phase, rep_n, clock_mono() - t0);
 }
 
 int main(int argc, char **argv)
@@ -176,7 +185,7 @@ int main(int argc, char **argv)
 	struct sess *ss;
 	char err[256];
 
-	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wS:W:")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wAS:W:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -199,6 +208,9 @@ int main(int argc, char **argv)
 		case 'w':
 			wait = 1;
 			break;
+		case 'A':
+			ackwait = 0;
+			break;
 		case 'S':
 			nsilent = atoi(optarg);
 			break;
@@ -207,7 +219,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w] [-S SILENT] [-W WINDOW]\n");
+				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW]\n");
 			return 2;
 		}
 	}
@@ -253,7 +265,8 @@ int main(int argc, char **argv)
 		/* requests in flight that will be answered at once: the
 		 * window (a WAIT counts until it looks held) */
 		for (i = 0; i < n; i++)
-			budget -= ss[i].op && (ss[i].op != UPDW_WAIT ||
+			budget -= ss[i].op && ((ss[i].op != UPDW_WAIT &&
+						ss[i].op != UPDW_ACKWAIT) ||
 					       now - ss[i].sent < 0.05);
 		/* what is due: registrations, polls, acks after a hook, and
 		 * requests that went unanswered; from a rotating start */
@@ -266,11 +279,27 @@ int main(int argc, char **argv)
 			i = (start + j) % n;
 			s = &ss[i];
 			mute = s->id && i < nsilent;
-			late = s->op == UPDW_WAIT ? keepalive + RESEND_S :
-						    RESEND_S;
+			late = s->op == UPDW_WAIT || s->op == UPDW_ACKWAIT ?
+				       keepalive + RESEND_S :
+				       RESEND_S;
 			if (s->op && now - s->sent < late)
 				continue;
 			rot = i + 1;
+			if (s->op == UPDW_ACKWAIT) { /* again */
+				send_req(s, i, UPDW_ACKWAIT, s->epoch, s->phase,
+					 now);
+				budget--;
+				continue;
+			}
+			if (wait && ackwait && s->id && s->hook_end > 0 &&
+			    now >= s->hook_end) {
+				s->hook_end = 0;
+				send_req(s, i, UPDW_ACKWAIT, s->epoch, s->phase,
+					 now);
+				count_ack(ss, n, i, t0);
+				budget--;
+				continue;
+			}
 			if (wait && s->id && !mute && s->hook_end <= 0 &&
 			    s->op != UPDW_ACK) {
 				/* one WAIT in flight: what it saw last */

@@ -32,6 +32,15 @@ struct osmre_client {
 	volatile sig_atomic_t cancel; /* osmre_client_cancel */
 	uint32_t acked_epoch;	      /* the last (epoch, phase) answered */
 	int acked_phase;
+	/* ACKWAIT: an ack that goes with the next WAIT (pend_*), the
+	 * transaction of the WAIT whose answer asked for it (the SM sends
+	 * that answer again while it has not the ack), an SM that knows no
+	 * ACKWAIT (no_ackwait) */
+	int pend;
+	uint32_t pend_epoch;
+	int pend_phase;
+	uint32_t last_tid, notice_tid;
+	int no_ackwait;
 	char key[UPDW_KEY_MAX + 1]; /* "": none */
 	char err[256];
 };
@@ -126,9 +135,11 @@ struct osmre_client *osmre_client_open(const struct osmre_client_opts *o,
 	return c;
 }
 
-/* One request, its answer in resp: 0, or -1. */
+/* One request, its answer in resp: 0, or -1; 1 when an answer came
+ * with the transaction again_tid (not 0) instead: the SM sent the answer
+ * of an earlier WAIT again (an ACKWAIT it did not get). */
 static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
-		struct updw_msg *resp)
+		uint32_t again_tid, struct updw_msg *resp)
 {
 	unsigned dlid = escape_lid(c->l.sm_lid, c->l.lmc);
 	struct updw_msg m = {
@@ -142,8 +153,8 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 	};
 	uint8_t mad[UPDW_MAD_SIZE], in[UPDW_MAD_SIZE];
 	/* a WAIT may be held for the keep-alive period */
-	int wait_ms =
-		c->timeout_ms + (op == UPDW_WAIT ? (int)c->keepalive_ms : 0);
+	int held = op == UPDW_WAIT || op == UPDW_ACKWAIT;
+	int wait_ms = c->timeout_ms + (held ? (int)c->keepalive_ms : 0);
 	int try;
 
 	updw_set_key(&m, c->key);
@@ -152,9 +163,8 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 		uint32_t tid = ++c->tid;
 
 		updw_encode(mad, c->mgmt_class,
-			    op == UPDW_POLL || op == UPDW_WAIT ?
-				    UPDW_METHOD_GET :
-				    UPDW_METHOD_SET,
+			    op == UPDW_POLL || held ? UPDW_METHOD_GET :
+						      UPDW_METHOD_SET,
 			    tid, &m);
 		if (umadport_send(&c->l, mad, dlid, c->sl, wait_ms)) {
 			fail(c, "cannot send to the SM (LID %u)", dlid);
@@ -184,9 +194,13 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 			/* the simulator and the kernel own the TID's high bits */
 			if (updw_decode(in, (size_t)n, c->mgmt_class, resp,
 					&method, &rtid) ||
-			    method != UPDW_METHOD_GET_RESP ||
-			    (uint32_t)rtid != tid)
+			    method != UPDW_METHOD_GET_RESP)
+				continue;
+			if (again_tid && (uint32_t)rtid == again_tid)
+				return 1;
+			if ((uint32_t)rtid != tid)
 				continue; /* a late answer to an earlier try */
+			c->last_tid = tid;
 			if (resp->poll_ms)
 				c->poll_ms = resp->poll_ms;
 			if (resp->result == UPDW_OK)
@@ -213,7 +227,7 @@ int osmre_client_register(struct osmre_client *c)
 		umad_release_port(&pt);
 	}
 	c->sub = 0;
-	if (call(c, UPDW_REGISTER, 0, 0, &r))
+	if (call(c, UPDW_REGISTER, 0, 0, 0, &r))
 		return -1;
 	if (r.result != UPDW_OK || !r.sub) {
 		fail(c, "the SM refused the registration: %s",
@@ -224,21 +238,61 @@ int osmre_client_register(struct osmre_client *c)
 	return 0;
 }
 
+static int answer(struct osmre_client *c, int op, uint32_t epoch, int phase);
+
+/* The pending ack and the next WAIT in one ACKWAIT, its answer in r: 0,
+ * or -1.  Sent again (a few times) when the SM sends the answer that
+ * asked for the ack again; with an SM that knows no ACKWAIT, an ACK then
+ * a WAIT. */
+static int ackwait(struct osmre_client *c, struct updw_msg *r)
+{
+	int rc = 1, n;
+
+	for (n = 0; rc == 1 && n < 8; n++)
+		rc = call(c, UPDW_ACKWAIT, c->pend_epoch, c->pend_phase,
+			  c->notice_tid, r);
+	if (rc == 1)
+		fail(c, "the SM keeps asking for the ack of epoch %u",
+		     c->pend_epoch);
+	if (rc)
+		return -1;
+	if (r->result == UPDW_BAD) { /* an older SM */
+		c->no_ackwait = 1;
+		if (answer(c, UPDW_ACK, c->pend_epoch, c->pend_phase))
+			return -1;
+		c->pend = 0;
+		return call(c, UPDW_WAIT, c->seen_epoch, c->seen_phase, 0, r) ?
+			       -1 :
+			       0;
+	}
+	if (r->result == UPDW_OK) {
+		c->acked_epoch = c->pend_epoch;
+		c->acked_phase = c->pend_phase;
+	}
+	c->pend = 0;
+	return 0;
+}
+
 int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 {
 	struct updw_msg r;
 	int op = c->keepalive_ms && !c->no_wait ? UPDW_WAIT : UPDW_POLL;
 
-	if (call(c, op, c->seen_epoch, c->seen_phase, &r))
+	if (c->pend) {
+		if (ackwait(c, &r))
+			return -1;
+	} else if (call(c, op, c->seen_epoch, c->seen_phase, 0, &r)) {
 		return -1;
+	}
 	if (op == UPDW_WAIT && r.result == UPDW_BAD) {
 		c->no_wait = 1; /* an SM that knows no WAIT: poll */
-		if (call(c, op = UPDW_POLL, 0, 0, &r))
+		if (call(c, op = UPDW_POLL, 0, 0, 0, &r))
 			return -1;
 	}
 	if (r.result == UPDW_UNKNOWN) {
 		fail(c, "the SM does not know subscriber %u", c->sub);
 		c->sub = 0;
+		c->pend = 0;
 		return -1;
 	}
 	if (r.result != UPDW_OK) {
@@ -247,6 +301,7 @@ int osmre_client_poll(struct osmre_client *c, uint32_t *epoch, int *phase)
 	}
 	*epoch = c->seen_epoch = r.epoch;
 	*phase = c->seen_phase = r.phase;
+	c->notice_tid = c->last_tid;
 	return 0;
 }
 
@@ -255,7 +310,7 @@ static int answer(struct osmre_client *c, int op, uint32_t epoch, int phase)
 {
 	struct updw_msg r;
 
-	if (call(c, op, epoch, phase, &r))
+	if (call(c, op, epoch, phase, 0, &r))
 		return -1;
 	if (r.result == UPDW_UNKNOWN)
 		c->sub = 0;
@@ -286,7 +341,7 @@ int osmre_client_leave(struct osmre_client *c)
 
 	if (!c->sub)
 		return 0;
-	if (call(c, UPDW_LEAVE, 0, 0, &r))
+	if (call(c, UPDW_LEAVE, 0, 0, 0, &r))
 		return -1;
 	c->sub = 0;
 	return 0;
@@ -334,6 +389,16 @@ static int answer_once(struct osmre_client *c,
 
 	if (answered(c, epoch, phase))
 		return 0;
+	if (ok && c->keepalive_ms && !c->no_wait && !c->no_ackwait) {
+		/* the ack goes with the next WAIT (ACKWAIT) */
+		c->pend = 1;
+		c->pend_epoch = epoch;
+		c->pend_phase = phase;
+		c->acked_epoch = epoch;
+		c->acked_phase = phase;
+		say(h, "epoch %u: %s acked (with the next WAIT)", epoch, name);
+		return 0;
+	}
 	if (ok ? osmre_client_ack(c, epoch, phase) :
 		 osmre_client_nack(c, epoch, phase))
 		return -1;

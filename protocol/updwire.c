@@ -237,6 +237,20 @@ int updw_serve_tid(struct update *u, const struct updw_msg *req,
 				why = UPDW_REJ_UNKNOWN;
 			*held = !r;
 			break;
+		case UPDW_ACKWAIT:
+			/* an ack and the next WAIT in one MAD: at scale an
+			 * epoch costs each session two MADs a phase, not
+			 * four; a stale or repeated ack still waits */
+			r = update_ack(u, peer->guid, req->sub, req->epoch,
+				       req->phase, now);
+			if (r >= 0)
+				r = update_wait(u, peer->guid, req->sub,
+						req->epoch, req->phase, tid,
+						resp->reply_lid, now);
+			if (r < 0)
+				why = UPDW_REJ_UNKNOWN;
+			*held = !r;
+			break;
 		case UPDW_ACK:
 		case UPDW_NACK:
 			r = req->op == UPDW_ACK ?

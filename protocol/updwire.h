@@ -3,7 +3,8 @@
  * The update protocol on the wire: MADs of a vendor-specific management
  * class (range 0x09-0x0F, no OUI; default 0x09, osmre.conf's
  * update_mgmt_class), class version 1, attribute 0xFF10.  Subscribers send
- * requests to the SM's port (Set: REGISTER, ACK, LEAVE; Get: POLL) and
+ * requests to the SM's port (Set: REGISTER, ACK, NACK, LEAVE; Get: POLL,
+ * WAIT, ACKWAIT) and
  * the SM answers each with a GetResp carrying the same transaction ID, so
  * the protocol needs no unsolicited MAD (ibsim delivers none to ordinary
  * clients) and the SM never waits on a subscriber.
@@ -72,6 +73,7 @@ enum updw_op {
 	UPDW_LEAVE = 4,
 	UPDW_NACK = 5, /* the hook of (epoch, phase) failed: cannot move */
 	UPDW_WAIT = 6, /* a POLL answered when there is news (a long poll) */
+	UPDW_ACKWAIT = 7, /* ACK of (epoch, phase), then a WAIT that saw it */
 };
 
 enum updw_result {

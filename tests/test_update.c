@@ -861,6 +861,90 @@ static void test_resend_while_acks(void **state)
 	update_free(&u);
 }
 
+/* serve OP (epoch, phase) from peer p, transaction tid: 1 when held */
+static int serve_held(struct update *u, const struct updw_peer *p, int op,
+		      uint32_t sub, uint32_t epoch, int phase, uint64_t tid,
+		      double now, struct updw_msg *r)
+{
+	struct updw_msg m = { .op = (uint8_t)op,
+			      .phase = (uint8_t)phase,
+			      .sub = sub,
+			      .epoch = epoch,
+			      .guid = p->guid,
+			      .lid = p->lid,
+			      .reply_lid = p->lid + 1 };
+	int held;
+
+	updw_serve_tid(u, &m, p, NULL, now, 100, 7, tid, r, &held);
+	return held;
+}
+
+/* ACKWAIT: the ack counts as an ACK's and the MAD is held as a WAIT,
+ * answered when REPATH starts; a lost one is noticed by the SM sending
+ * the answer that asked for it again (the WAIT's transaction); a repeated
+ * one is an ignored ack that still waits; an unknown session is told. */
+static void test_ackwait(void **state)
+{
+	static const struct updw_peer pa = { 0x10, 2, 3 }, pb = { 0x20, 4, 5 };
+	static const struct upd_opts o = {
+		.ack_timeout = 5.0,
+		.push_timeout = 5.0,
+		.max_misses = 2,
+		.keepalive = 30.0,
+	};
+	struct update u;
+	struct fake f;
+	struct updw_msg r;
+	uint32_t a, b;
+	uint64_t t[8];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.changes = 3;
+	f.switches_have = 1;
+	update_init(&u, &ops, &f, &o);
+	a = update_subscribe(&u, 0x10, 2, 0.0, NULL);
+	b = update_subscribe(&u, 0x20, 4, 0.0, NULL);
+	assert_int_equal(serve_held(&u, &pa, UPDW_WAIT, a, 0, 0, 1, 0.0, &r),
+			 1);
+	assert_int_equal(serve_held(&u, &pb, UPDW_WAIT, b, 0, 0, 2, 0.0, &r),
+			 1);
+	update_request(&u);
+	update_tick(&u, 1.0);
+	assert_int_equal(u.phase, UPD_UNPATH);
+	assert_int_equal(due_tids(&u, 1.0, t, 8), 2);
+	/* a acks with the next WAIT: counted, held */
+	assert_int_equal(serve_held(&u, &pa, UPDW_ACKWAIT, a, 1, UPD_UNPATH, 11,
+				    1.1, &r),
+			 1);
+	assert_int_equal(u.acked, 1);
+	assert_int_equal(u.held, 1);
+	/* the same again (a duplicate): ignored as an ack, still held */
+	assert_int_equal(serve_held(&u, &pa, UPDW_ACKWAIT, a, 1, UPD_UNPATH, 12,
+				    1.2, &r),
+			 1);
+	assert_int_equal(u.acked, 1);
+	assert_int_equal(u.held, 1);
+	/* b's ACKWAIT was lost: its WAIT's answer goes again (tid 2) */
+	assert_int_equal(due_tids(&u, 1.8, t, 8), 1);
+	assert_true(t[0] == 2);
+	assert_int_equal(serve_held(&u, &pb, UPDW_ACKWAIT, b, 1, UPD_UNPATH, 21,
+				    1.9, &r),
+			 1);
+	assert_int_equal(u.acked, 2);
+	/* every session acked: UPDATE, then REPATH answers both held
+	 * ACKWAITs (a's latest transaction) */
+	update_tick(&u, 2.0);
+	update_tick(&u, 2.1);
+	assert_int_equal(u.phase, UPD_REPATH);
+	assert_int_equal(due_tids(&u, 2.1, t, 8), 2);
+	assert_true(t[0] == 12 && t[1] == 21);
+	/* an unknown session */
+	serve_held(&u, &pb, UPDW_ACKWAIT, 99, 1, UPD_REPATH, 30, 2.2, &r);
+	assert_int_equal(r.result, UPDW_UNKNOWN);
+	update_free(&u);
+}
+
 /* The MADs: a round trip, what is not ours, and the SM's answers. */
 static void test_wire(void **state)
 {
@@ -1217,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_wait),
 		cmocka_unit_test(test_lost_notice),
 		cmocka_unit_test(test_resend_while_acks),
+		cmocka_unit_test(test_ackwait),
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_key_and_cap),

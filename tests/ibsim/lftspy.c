@@ -19,7 +19,10 @@
  * attribute 0xFF10, a WAIT's answer) that tells of UNPATH is not sent
  * (umad_send returns as if it was), the file is removed and a line
  *   T drop LID TID
- * is logged: a notice lost on the wire.
+ * is logged: a notice lost on the wire.  Likewise, while $LFTSPY_DROP_ACK
+ * exists, the next ACKWAIT (op 7, an ack that waits) that reaches the SM
+ * is swallowed (umad_recv waits for the next MAD instead), the file is
+ * removed and "T dropack LID TID" logged: an ack lost on the wire.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -209,15 +212,45 @@ int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	return real_send(portid, agentid, umad, length, timeout_ms, retries);
 }
 
+/* 1 when mad is an ACKWAIT that reaches the SM and $LFTSPY_DROP_ACK
+ * exists (then removed): to be lost. */
+static int lose_ack(const uint8_t *mad, const struct ib_user_mad *u)
+{
+	const char *f = getenv("LFTSPY_DROP_ACK");
+	struct timespec ts;
+	char line[128];
+
+	if (!f || mad[1] != 0x09 || mad[3] != 0x01 ||
+	    (mad[16] << 8 | mad[17]) != 0xFF10 || mad[24 + 5] != 7 ||
+	    access(f, F_OK) || unlink(f))
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(line, sizeof(line), "%ld.%09ld dropack %u %016llx\n",
+		 (long)ts.tv_sec, ts.tv_nsec, (unsigned)(ntohs(u->addr.lid)),
+		 (unsigned long long)be64(mad + 8));
+	pthread_mutex_lock(&mu);
+	emit(line);
+	pthread_mutex_unlock(&mu);
+	return 1;
+}
+
 int umad_recv(int portid, void *umad, int *length, int timeout_ms)
 {
-	int rc;
+	int rc, cap = length ? *length : 0;
 
 	if (!real_recv)
 		real_recv = (int (*)(int, void *, int *,
 				     int))dlsym(RTLD_NEXT, "umad_recv");
-	rc = real_recv(portid, umad, length, timeout_ms);
-	if (rc >= 0 && umad && length && *length >= 256)
-		look((const uint8_t *)umad + sizeof(struct ib_user_mad), 0);
+	for (;;) {
+		rc = real_recv(portid, umad, length, timeout_ms);
+		if (rc < 0 || !umad || !length || *length < 256)
+			return rc;
+		if (!lose_ack((const uint8_t *)umad +
+				      sizeof(struct ib_user_mad),
+			      umad))
+			break;
+		*length = cap; /* lost: the next one */
+	}
+	look((const uint8_t *)umad + sizeof(struct ib_user_mad), 0);
 	return rc;
 }

@@ -22,7 +22,8 @@
 # SIGUSR2 storm with link flaps and job changes; two hosts flooding the SM
 # with requests it refuses (SIGUSR2 must still start an epoch within 5 s,
 # and the epoch commit in comparable time); a notice (the answer to a
-# held WAIT that tells of UNPATH) lost on the wire.
+# held WAIT that tells of UNPATH) lost on the wire; an ack (ACKWAIT) lost
+# on the wire.
 set -u
 . "$(dirname "$0")/lib.sh"
 HERE=$(dirname "$0")
@@ -38,7 +39,8 @@ if ! ${CC:-cc} -shared -fPIC -O2 -o "$W/lftspy.so" "$HERE/lftspy.c" 2>"$W/cc.err
 fi
 LFTSPY_LOG=$W/spy.log
 LFTSPY_DROP=$W/drop-next-notice # (case 7) lftspy loses one notice
-export LFTSPY_LOG LFTSPY_DROP
+LFTSPY_DROP_ACK=$W/drop-next-ack # (case 8) and one ack
+export LFTSPY_LOG LFTSPY_DROP LFTSPY_DROP_ACK
 T_START=$(date +%s)
 
 now() { date +%s.%N; }
@@ -417,9 +419,35 @@ case7() {
 	verdict "$_late"
 }
 
+# 8. an ack lost on the wire: the client's ACKWAIT (its ack and its next
+# WAIT in one MAD) never reaches the SM (lftspy swallows it); the SM sends
+# the answer that asked for it again, the client sends its ACKWAIT again:
+# the epoch commits without a timeout and the hook ran once
+case8() {
+	case_begin "an ack lost on the wire"
+	client n1 H_4_4 "sleep 0.2" true
+	registered n1 || echo "# n1 did not register"
+	sleep 1
+	: >"$LFTSPY_DROP_ACK"
+	update || echo "# no commit"
+	wait_back n1 || echo "# n1 is not back"
+	client_stop n1
+	_late=
+	if ! grep -q " dropack " "$W/spy.log"; then
+		_late="no ack was lost (lftspy dropped none)"
+	else
+		grep "osmre: update: epoch [0-9]* committed" "$W/osm.log" | tail -1 |
+			grep -q "timeouts 0," || _late="the lost ack was not made good: a timeout"
+		_u=$(awk '$1 == "start" && $2 == "unpath"' "$W/n1.hooks" | wc -l)
+		[ "$_u" -eq 1 ] || _late="${_late:+$_late; }the unpath hook ran $_u times"
+	fi
+	rm -f "$LFTSPY_DROP_ACK"
+	verdict "$_late"
+}
+
 NLOG=0
 SPY_CHECKED=
-for n in ${UPDATE_MONITOR_CASES:-1 2 3 4 5 6 7}; do
+for n in ${UPDATE_MONITOR_CASES:-1 2 3 4 5 6 7 8}; do
 	[ "$n" = 6 ] && spy_check
 	"case$n"
 done

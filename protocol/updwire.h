@@ -71,8 +71,8 @@ enum updw_op {
 	UPDW_POLL = 2,
 	UPDW_ACK = 3,
 	UPDW_LEAVE = 4,
-	UPDW_NACK = 5, /* the hook of (epoch, phase) failed: cannot move */
-	UPDW_WAIT = 6, /* a POLL answered when there is news (a long poll) */
+	UPDW_NACK = 5,	  /* the hook of (epoch, phase) failed: cannot move */
+	UPDW_WAIT = 6,	  /* a POLL answered when there is news (a long poll) */
 	UPDW_ACKWAIT = 7, /* ACK of (epoch, phase), then a WAIT that saw it */
 };
 

@@ -41,8 +41,8 @@ int tool_load_planes(const char *cmd, const struct tool_files *topo,
 	if (topo->n == 1) {
 		*f = parts[0];
 		parts[0] = NULL;
-	} else if (fabric_merge((const struct fabric *const *)parts,
-				topo->path, topo->n, f, &err)) {
+	} else if (fabric_merge((const struct fabric *const *)parts, topo->path,
+				topo->n, f, &err)) {
 		fprintf(stderr, "osmre %s: %s\n", cmd, err.msg);
 		goto out;
 	}

@@ -168,6 +168,74 @@ expect "planes: figures per plane" 0 "^  plane 1: 16 CA ports: all-to-all (A2A) 
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
 expect "planes: host pairs" 0 "^host pairs: 240; routed on at least one plane 240, on every plane 240" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/p2.lfts"
+# one OpenSM per plane: each plane's dump numbers its own LIDs from 1.
+# split_plane K IN OUT: plane K's switch tables of a dump of both planes,
+# their LIDs renumbered 1.. in order, as that plane's OpenSM would
+split_plane() {
+	awk -v k="P$1_" '
+	function hex(s,  i, v) {
+		v = 0
+		for (i = 3; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		return v
+	}
+	/^Unicast lids/ { on = index($0, "(\047" k) > 0 }
+	on && /^0x/ { lid[hex($1)] = 1 }
+	on { line[++n] = $0 }
+	END {
+		for (l = 1; l <= 49151; l++)
+			if (l in lid)
+				map[l] = ++m
+		for (i = 1; i <= n; i++) {
+			s = line[i]
+			if (s ~ /^0x/)
+				s = sprintf("0x%04x", map[hex(substr(s, 1, 6))]) substr(s, 7)
+			print s
+		}
+	}' "$2" >"$3"
+}
+split_plane 0 "$T/p2.lfts" "$T/pl0.lfts"
+split_plane 1 "$T/p2.lfts" "$T/pl1.lfts"
+grep -q "^0x0001 .*'P1_S2_0_0'" "$T/pl1.lfts" &&
+	ok "planes: plane 1's own LIDs from 1" || ko "planes: plane 1's own LIDs from 1"
+cat "$T/pl0.lfts" "$T/pl1.lfts" >"$T/plcat.lfts"
+expect "planes: two LID spaces in one dump" 2 "names two different port GUIDs (dumps of several planes, each with its own LIDs? one --lfts each)" \
+	$OSMRE analyze -q --topo "$T/p2.net" --lfts "$T/plcat.lfts"
+expect "planes: one plane's dump alone" 1 "no LID: \"H_0_0\"\[2\]" \
+	$OSMRE check --topo "$T/p2.net" --lfts "$T/pl0.lfts"
+# one --lfts per plane: the figures of the tables of both planes at once
+$OSMRE analyze -q --rp 10 --topo "$T/p2.net" --lfts "$T/p2.lfts" >"$T/pl.off" 2>&1
+$OSMRE analyze -q --rp 10 --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts" >"$T/pl.two" 2>&1
+grep -q "^  plane 1: 16 CA ports" "$T/pl.two" && cmp -s "$T/pl.off" "$T/pl.two" &&
+	ok "planes: --lfts per plane, the figures of the offline tables" ||
+	{ ko "planes: --lfts per plane, the figures of the offline tables"; diff "$T/pl.off" "$T/pl.two"; }
+expect "planes: check, --lfts per plane" 0 "^  plane 1: CA pairs 240: unreachable 0" \
+	$OSMRE check --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts"
+expect "planes: bandwidth, --lfts per plane" 0 "aggregate 224.0 GB/s, per host min 14.00 avg 14.00 max 14.00" \
+	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts" --bandwidth shift:1 --speed 12.5,7
+# and one topology per plane, as each plane's ibnetdiscover sees it: its
+# switches, every host with only its port in the plane cabled
+awk '/^switchguid/ { exit } { print }' "$T/p2.net" >"$T/pt0.net"
+awk '/^Hca/ { exit } /^switchguid/ { on = 1 } on { print }' "$T/p2.net" >"$T/pt1.net"
+awk '/^Hca/ { on = 1 } on && !/^\[2\]/ { print }' "$T/p2.net" >>"$T/pt0.net"
+awk '/^Hca/ { on = 1 } on && !/^\[1\]/ { print }' "$T/p2.net" >>"$T/pt1.net"
+$OSMRE analyze -q --rp 10 --topo "$T/pt0.net" --topo "$T/pt1.net" \
+	--lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts" >"$T/pl.tt" 2>&1
+cmp -s "$T/pl.off" "$T/pl.tt" && ok "planes: --topo and --lfts per plane" ||
+	{ ko "planes: --topo and --lfts per plane"; diff "$T/pl.off" "$T/pl.tt"; }
+expect "planes: a dump given twice" 2 "is in $T/pl0.lfts and in $T/pl0.lfts: expected one dump per plane" \
+	$OSMRE analyze -q --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl0.lfts"
+expect "planes: --sl-file with --lfts per plane" 2 "they go with a single --lfts" \
+	$OSMRE analyze -q --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts" --sl-file "$T/sls"
+sed 's/ portguid 0x[0-9a-f]*//' "$T/pl1.lfts" >"$T/pl1n.lfts"
+expect "planes: a dump without port GUIDs" 2 "pl1n.lfts: no row names its destination's port GUID" \
+	$OSMRE analyze -q --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1n.lfts"
+# H_0_0 and H_0_1 swapped on plane 1's first leaf
+sed -e 's/"H_0_0"\[2\]/XX/; s/"H_0_1"\[2\]/"H_0_0"[2]/; s/XX/"H_0_1"[2]/' \
+	-e 's/"P1_S1_0_0"\[1\]/YY/; s/"P1_S1_0_0"\[2\]/"P1_S1_0_0"[1]/; s/YY/"P1_S1_0_0"[2]/' \
+	"$T/pt1.net" >"$T/pt1x.net"
+expect "planes: topologies that disagree" 2 "pt1.net: \"P1_S1_0_0\"\[1\] - \"H_0_0\"\[2\]: expected the cabling of the earlier topologies" \
+	$OSMRE check --topo "$T/pt0.net" --topo "$T/pt1x.net" --topo "$T/pt1.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts"
 # planes that differ: H_0_0 has no cable to plane 1; routed per plane,
 # VALID (every host pair meets on plane 0), 30 pairs on one plane only
 awk '/^(Hca|Switch)/ { n = $3 } !(n == "\"H_0_0\"" && /^\[2\]/) && !($2 ~ /^"H_0_0"\[2\]/) { print }' \
@@ -406,6 +474,114 @@ cp "$T/out" "$T/sdf.log"
 expect "sar over the budget: spread by groups" 0 "spread over the 2 layers by groups" cat "$T/sdf.log"
 expect "analyze the ways' pick" 0 "acyclic" \
 	$OSMRE analyze --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" --sl-file "$T/sdf.sls"
+# --sl-file reads every SL file osmre writes: route --sls, the plugin's
+# osmre-sar.dump (route --state writes the same, "layers" header and all)
+# and, after either, OpenSM's opensm-sl2vl.dump (the VLs; it holds no
+# path's SL, so alone it puts every path on SL 0)
+$OSMRE route -e sar --max-vls 2 --topo "$T/sdf.net" --out "$T/sdf2.lfts" \
+	--state "$T/osmre-sar.dump" 2>/dev/null
+cmp -s "$T/sdf.lfts" "$T/sdf2.lfts" && grep -q "^layers 2 pass full" "$T/osmre-sar.dump" &&
+	ok "sar state dump written" || ko "sar state dump written"
+expect "analyze --sl-file osmre-sar.dump" 0 "SLs from $T/osmre-sar.dump, 2 VLs): channel dependency graph acyclic" \
+	$OSMRE analyze -q --rp 10 --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" --sl-file "$T/osmre-sar.dump"
+sed 's/-sar.dump, 2 VLs/ /' "$T/out" >"$T/sl.dump.out"
+$OSMRE analyze -q --rp 10 --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" \
+	--sl-file "$T/sdf.sls" 2>&1 | sed "s|$T/sdf.sls, 2 VLs|$T/osmre |" >"$T/sl.sls.out"
+cmp -s "$T/sl.dump.out" "$T/sl.sls.out" && ok "analyze: osmre-sar.dump as route --sls" ||
+	{ ko "analyze: osmre-sar.dump as route --sls"; diff "$T/sl.dump.out" "$T/sl.sls.out"; }
+# sl2vl_dump MODE: an opensm-sl2vl.dump in OpenSM's layout for sdf's
+# switches, every SL on VL SL (MODE 1) or on VL 0 (MODE 0), and a CA block
+sl2vl_dump() {
+	awk -v mode="$1" '
+	FNR == 1 { f++ }
+	f == 1 && /^Switch/ { n = $3; gsub(/"/, "", n); np[n] = $2 }
+	f == 2 && /^Unicast lids/ {
+		g = $0; sub(/.* guid /, "", g); sub(/ .*/, "", g)
+		n = $0; sub(/.*\(\047/, "", n); sub(/\047\).*/, "", n)
+		printf "Switch %s, base LID 1, \"%s\"\n", g, n
+		print "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15"
+		print "#--------------------------------------------------------"
+		for (o = 0; o <= np[n]; o++)
+			for (i = 0; i <= np[n]; i++) {
+				s = ""
+				for (l = 0; l < 16; l++)
+					s = s sprintf(" %-2d", mode ? l : 0)
+				printf "%-3d %-3d :%s\n", i, o, s
+			}
+		print "#--------------------------------------------------------\n"
+	}
+	END {
+		print "Channel Adapter 0x0000000000100001, base LID 5, \"H_0_0 HCA-1\""
+		print "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15"
+		print "#--------------------------------------------------------"
+		print "0   0   : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15"
+	}' "$T/sdf.net" "$T/sdf.lfts"
+}
+sl2vl_dump 1 >"$T/sl2vl1.dump"
+sl2vl_dump 0 >"$T/sl2vl0.dump"
+cat "$T/osmre-sar.dump" "$T/sl2vl1.dump" >"$T/sls+vl1"
+cat "$T/osmre-sar.dump" "$T/sl2vl0.dump" >"$T/sls+vl0"
+expect "analyze --sl-file: SLs and opensm-sl2vl.dump" 0 "2 VLs): channel dependency graph acyclic" \
+	$OSMRE analyze -q --rp 10 --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" --sl-file "$T/sls+vl1"
+expect "analyze --sl-file: opensm-sl2vl.dump, one VL" 1 "1 VL): CYCLE in the channel dependency graph" \
+	$OSMRE analyze -q --rp 10 --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" --sl-file "$T/sls+vl0"
+expect "analyze --sl-file: opensm-sl2vl.dump alone, SL 0" 1 "1 VL): CYCLE in the channel dependency graph" \
+	$OSMRE analyze -q --rp 10 --no-updown --topo "$T/sdf.net" --lfts "$T/sdf.lfts" --sl-file "$T/sl2vl1.dump"
+# the engines do not depend on the order of the input's nodes: the same
+# fabric with its node blocks shuffled (each block with its GUID written
+# out) and the same LIDs (--lids) gets the same tables, switch by switch,
+# and the same SL file, byte for byte.
+# shuffle_net IN OUT: the odd blocks from the last, then the even ones
+shuffle_net() {
+	awk '
+	function hex(s,  i, v) {
+		v = 0
+		for (i = 3; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		return v
+	}
+	BEGIN { g["Switch"] = 2097152; g["Hca"] = 1048576 }
+	/^switchguid=0x/ { g["Switch"] = hex(substr($0, 12)); next }
+	/^caguid=0x/ { g["Hca"] = hex(substr($0, 8)); next }
+	/^(Switch|Hca)[ \t]/ {
+		t = $1
+		blk[++b] = sprintf("%s=0x%x\n%s\n", t == "Switch" ? "switchguid" : "caguid", g[t], $0)
+		g[t] += t == "Switch" ? 1 : $2 + 1
+		cur = b
+		next
+	}
+	/^[ \t]*$/ { cur = 0; next }
+	cur { blk[cur] = blk[cur] $0 "\n"; next }
+	{ print }
+	END {
+		for (i = b - (b % 2 == 0); i >= 1; i -= 2)
+			printf "%s\n", blk[i]
+		for (i = 2; i <= b; i += 2)
+			printf "%s\n", blk[i]
+	}' "$1" >"$2"
+}
+$OSMRE gen pgft 3 4,4,4 1,4,4 -o "$T/so.net" 2>/dev/null
+shuffle_net "$T/so.net" "$T/sos.net"
+shuffle_net "$T/sdf.net" "$T/sdfs.net"
+[ "$(head -1 "$T/sos.net")" = "caguid=0x1000ba" ] && ! cmp -s "$T/so.net" "$T/sos.net" &&
+	ok "shuffled net file" || ko "shuffled net file"
+for x in "sar so" "dmodc so" "pqft so" "sar sdf"; do
+	set -- $x
+	$OSMRE route -e "$1" --max-vls 2 --topo "$T/$2.net" --out "$T/o.lfts" --sls "$T/o.sls" 2>/dev/null ||
+		$OSMRE route -e "$1" --topo "$T/$2.net" --out "$T/o.lfts" 2>/dev/null
+	rm -f "$T/s.sls"
+	$OSMRE route -e "$1" --max-vls 2 --topo "$T/${2}s.net" --lids "$T/o.lfts" --out "$T/s.lfts" --sls "$T/s.sls" 2>/dev/null ||
+		$OSMRE route -e "$1" --topo "$T/${2}s.net" --lids "$T/o.lfts" --out "$T/s.lfts" 2>/dev/null
+	$OSMRE diff "$T/o.lfts" "$T/s.lfts" >"$T/so.diff" 2>&1
+	grep -q "^total: 0 switch(es) changed of [1-9][0-9]*, 0 entries" "$T/so.diff" &&
+		ok "$1 on $2.net shuffled: the same tables" ||
+		{ ko "$1 on $2.net shuffled: the same tables"; tail -1 "$T/so.diff"; }
+	if [ "$1" = sar ]; then
+		cmp -s "$T/o.sls" "$T/s.sls" && ok "$1 on $2.net shuffled: the same SLs" ||
+			ko "$1 on $2.net shuffled: the same SLs"
+	fi
+done
+grep -q "^path " "$T/s.sls" && ok "shuffled dragonfly: paths on layer 1" || ko "shuffled dragonfly: paths on layer 1"
 expect "gen qft two cross levels" 2 "a QFT is cross-connected at one level only" \
 	$OSMRE gen qft 4 18,3,18,36 1,3,18,18 1,6,2,1 -o "$T/x.net"
 expect "gen qft w not divisible" 2 "w_4 = 16 is not divisible by p_2 = 6" \

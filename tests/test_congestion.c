@@ -292,6 +292,17 @@ static void test_cdg_vls(void **state)
 	sl_map_free(&m);
 	unlink(p);
 
+	/* the plugin's osmre-sar.dump: its "layers" header, then SLs */
+	p = tmpfile_with(
+		"# osmre sar state after a routing pass: the layers, then the\n"
+		"layers 2 pass full job-aware 0 efi-sar 0 efi-dfsssp 0 efi-kept 0 updn-lids 0\n"
+		"# osmre sar: 2 layer(s), SL = layer\ndefault 0\npath 6 5 1\n");
+	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
+	assert_int_equal(sl_map_sl(&m, 6, 5), 1);
+	assert_int_equal(sl_map_sl(&m, 4, 5), 0);
+	sl_map_free(&m);
+	unlink(p);
+
 	p = tmpfile_with("sl2vl 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n");
 	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
 	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lids.h"
 #include "netfile.h"
+#include "planes.h"
 #include "testutil.h"
 
 static struct fabric *small(void)
@@ -175,6 +177,155 @@ static void test_malformed(void **state)
 	fabric_free(f);
 }
 
+/*
+ * Two planes, A and B, each host with a port in each; each plane's dump
+ * from its own SM, LIDs from 1: A 1, HX 2, HY 3 and B 1, HY 2, HX 3.
+ */
+static const char two_planes[] =
+	"Switch\t2 \"A\"\n[1]\t\"HX\"[1]\n[2]\t\"HY\"[1]\n\n"
+	"Switch\t2 \"B\"\n[1]\t\"HX\"[2]\n[2]\t\"HY\"[2]\n\n"
+	"Hca\t2 \"HX\"\n[1]\t\"A\"[1]\n[2]\t\"B\"[1]\n\n"
+	"Hca\t2 \"HY\"\n[1]\t\"A\"[2]\n[2]\t\"B\"[2]\n\n";
+static const char plane_a[] =
+	"Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200000 ('A'):\n"
+	"0x0001 000 # Switch portguid 0x0000000000200000: 'A'\n"
+	"0x0002 001 # Channel Adapter portguid 0x0000000000100001: 'HX'\n"
+	"0x0003 002 # Channel Adapter portguid 0x0000000000100004: 'HY'\n";
+static const char plane_b[] =
+	"Unicast lids [0-3] of switch Lid 1 guid 0x0000000000200001 ('B'):\n"
+	"0x0001 000 # Switch portguid 0x0000000000200001: 'B'\n"
+	"0x0002 002 # Channel Adapter portguid 0x0000000000100005: 'HY'\n"
+	"0x0003 001 # Channel Adapter portguid 0x0000000000100002: 'HX'\n";
+
+static const char *dump_file(const char *text, char *path)
+{
+	FILE *fp;
+	int fd;
+
+	strcpy(path, "/tmp/osmre-plane-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+/* One dump per plane: LIDs re-based, the second plane's after the first's,
+ * and matched to the topology by port GUID. */
+static void test_planes(void **state)
+{
+	char pa[64], pb[64], pn[64];
+	const char *paths[2] = { dump_file(plane_a, pa),
+				 dump_file(plane_b, pb) };
+	const char *same[2] = { paths[0], paths[0] };
+	const char *nogid[2] = { paths[0], NULL };
+	struct fabric *f;
+	struct lft_set s;
+	struct osmre_err err;
+	const struct lft *b;
+
+	(void)state;
+	assert_int_equal(tu_read_net(two_planes, &f, &err), 0);
+	/* concatenated, the two LID spaces clash */
+	{
+		char both[sizeof(plane_a) + sizeof(plane_b)];
+		FILE *fp;
+
+		snprintf(both, sizeof(both), "%s%s", plane_a, plane_b);
+		fp = fmemopen(both, strlen(both), "r");
+		assert_int_equal(lftdump_read_stream(fp, "cat", &s, &err), -1);
+		fclose(fp);
+		assert_non_null(strstr(
+			err.msg,
+			"cat:6: LID 0x0001 names two different port GUIDs"));
+	}
+	assert_int_equal(lftdump_read_planes(paths, 2, &s, &err), 0);
+	assert_int_equal(lft_set_bind(&s, f, &err), 0);
+	assert_int_equal(lft_set_import_lids(&s, f, &err), 1);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(f->nodes[fabric_find(f, "A")].ports[0].lid, 1);
+	assert_int_equal(f->nodes[fabric_find(f, "HX")].ports[1].lid, 2);
+	assert_int_equal(f->nodes[fabric_find(f, "B")].ports[0].lid, 4);
+	assert_int_equal(f->nodes[fabric_find(f, "HY")].ports[2].lid, 5);
+	assert_int_equal(f->nodes[fabric_find(f, "HX")].ports[2].lid, 6);
+	b = lft_of_node(&s, fabric_find(f, "B"));
+	assert_non_null(b);
+	assert_int_equal(lft_get(b, 2), LFT_NONE); /* plane A's LIDs */
+	assert_int_equal(lft_get(b, 4), 0);
+	assert_int_equal(lft_get(b, 5), 2);
+	assert_int_equal(lft_get(b, 6), 1);
+	assert_int_equal(lft_get(lft_of_node(&s, fabric_find(f, "A")), 3), 2);
+	lft_set_free(&s);
+	/* one dump twice: its switch and ports in two planes */
+	assert_int_equal(lftdump_read_planes(same, 2, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "expected one dump per plane"));
+	/* a dump whose rows name no GUID cannot be matched */
+	nogid[1] = dump_file(
+		"Unicast lids [0-1] of switch Lid 1 guid 0x0000000000200001 ('B'):\n0x0001 000\n",
+		pn);
+	assert_int_equal(lftdump_read_planes(nogid, 2, &s, &err), -1);
+	assert_non_null(
+		strstr(err.msg, "no row names its destination's port GUID"));
+	unlink(pa);
+	unlink(pb);
+	unlink(pn);
+	fabric_free(f);
+}
+
+/* One topology per plane, as each plane's ibnetdiscover sees it, makes
+ * the fabric of both. */
+static void test_merge(void **state)
+{
+	static const char p0[] =
+		"Switch\t2 \"A\"\n[1]\t\"HX\"[1]\n[2]\t\"HY\"[1]\n\n"
+		"Hca\t2 \"HX\"\n[1]\t\"A\"[1]\n\nHca\t2 \"HY\"\n[1]\t\"A\"[2]\n\n";
+	static const char p1[] =
+		"switchguid=0x200001\n"
+		"Switch\t2 \"B\"\n[1]\t\"HX\"[2]\n[2]\t\"HY\"[2]\n\n"
+		"caguid=0x100000\n"
+		"Hca\t2 \"HX\"\n[2]\t\"B\"[1]\n\nHca\t2 \"HY\"\n[2]\t\"B\"[2]\n\n";
+	/* HX and HY swapped on B */
+	static const char p1x[] =
+		"switchguid=0x200001\n"
+		"Switch\t2 \"B\"\n[1]\t\"HY\"[2]\n[2]\t\"HX\"[2]\n\n"
+		"caguid=0x100000\n"
+		"Hca\t2 \"HX\"\n[2]\t\"B\"[2]\n\nHca\t2 \"HY\"\n[2]\t\"B\"[1]\n\n";
+	struct fabric *parts[3], *m;
+	const char *names[3] = { "p0", "p1", "p1x" };
+	struct osmre_err err;
+	int hx;
+
+	(void)state;
+	assert_int_equal(tu_read_net(p0, &parts[0], &err), 0);
+	assert_int_equal(tu_read_net(p1, &parts[1], &err), 0);
+	assert_int_equal(tu_read_net(p1x, &parts[2], &err), 0);
+	assert_int_equal(fabric_merge((const struct fabric *const *)parts,
+				      names, 2, &m, &err),
+			 0);
+	assert_int_equal(m->nnodes, 4);
+	hx = fabric_find(m, "HX");
+	assert_int_equal(m->nodes[hx].guid, 0x100000);
+	assert_int_equal(m->nodes[hx].ports[1].rnode, fabric_find(m, "A"));
+	assert_int_equal(m->nodes[hx].ports[2].rnode, fabric_find(m, "B"));
+	assert_int_equal(m->nodes[hx].ports[2].rport, 1);
+	assert_int_equal(m->nodes[fabric_find(m, "B")].guid, 0x200001);
+	assert_int_equal(m->nodes[hx].ports[1].lid, 0); /* no part's LIDs */
+	fabric_free(m);
+	/* a part that cables a port elsewhere */
+	assert_int_equal(fabric_merge((const struct fabric *const *)parts + 1,
+				      names + 1, 2, &m, &err),
+			 -1);
+	assert_non_null(strstr(err.msg, "p1x: "));
+	assert_non_null(
+		strstr(err.msg,
+		       "expected the cabling of the earlier topologies"));
+	fabric_free(parts[0]);
+	fabric_free(parts[1]);
+	fabric_free(parts[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_write_matches_opensm),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_planes),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,8 +27,11 @@ static void analyze_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre analyze --topo F.net --lfts F.lfts [options]\n"
-		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file)\n"
-		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
+		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file);\n"
+		"                        repeated: one file per plane, merged by GUID\n"
+		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output;\n"
+		"                        repeated: one dump per plane (one OpenSM per\n"
+		"                        plane), each with its own LIDs from 1\n"
 		"      --order KIND      node order of the shifts: nid (dmodc's, default),\n"
 		"                        guid, name, or file:PATH (one CA per line)\n"
 		"      --sl-file FILE    SLs of the paths and SL-to-VL tables for the\n"
@@ -62,7 +65,8 @@ static void analyze_usage(FILE *out)
 }
 
 struct analyze_args {
-	const char *topo, *lfts, *order, *jobs, *slfile, *against;
+	struct tool_files topo, lfts;
+	const char *order, *jobs, *slfile, *against;
 	const char *links, *heatmap; /* --links CSV, --heatmap PNG */
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
@@ -122,10 +126,12 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 	while ((c = getopt_long(argc, argv, "t:l:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			a->topo = optarg;
+			if (tool_files_add(&a->topo, "--topo", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'l':
-			a->lfts = optarg;
+			if (tool_files_add(&a->lfts, "--lfts", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'o':
 			if (parse_order(a, optarg))
@@ -203,7 +209,13 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			"osmre analyze: --rail and --speed go with --bandwidth\n");
 		return EXIT_USAGE;
 	}
-	if (!a->topo || !a->lfts || optind != argc) {
+	/* SLs and earlier tables name LIDs of one subnet */
+	if (a->lfts.n > 1 && (a->slfile || a->against)) {
+		fprintf(stderr,
+			"osmre analyze: --sl-file and --against name LIDs of one subnet: they go with a single --lfts\n");
+		return EXIT_USAGE;
+	}
+	if (!a->topo.n || !a->lfts.n || optind != argc) {
 		fprintf(stderr,
 			"osmre analyze: --topo and --lfts are required\n");
 		analyze_usage(stderr);
@@ -436,9 +448,9 @@ int cmd_analyze(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (tool_load_tables("analyze", a.topo, a.lfts, 0, &f, &s))
+	if (tool_load_planes("analyze", &a.topo, &a.lfts, 0, &f, &s))
 		return EXIT_USAGE;
-	if (tool_tables_empty("analyze", a.lfts, &s)) {
+	if (tool_tables_empty("analyze", a.lfts.path[0], &s)) {
 		lft_set_free(&s);
 		fabric_free(f);
 		return EXIT_INVALID;

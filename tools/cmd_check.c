@@ -12,8 +12,10 @@ static void check_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre check --topo F.net --lfts F.lfts [options]\n"
-		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file)\n"
-		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output\n"
+		"  -t, --topo FILE       topology (ibnetdiscover / ibsim net file);\n"
+		"                        repeated: one file per plane, merged by GUID\n"
+		"  -l, --lfts FILE       LFTs: opensm-lfts.dump, dump_fts or ibroute output;\n"
+		"                        repeated: one dump per plane, own LIDs from 1\n"
 		"      --no-updown       do not check the fat-tree up-down property\n"
 		"  -j, --threads N       threads (default: online CPUs)\n"
 		"      --node-name-map F nodes named by GUID in the report\n"
@@ -36,7 +38,7 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_opts o = { .updown = 1, .max_report = 10 };
-	const char *topo = NULL, *lfts = NULL;
+	struct tool_files topo = { 0 }, lfts = { 0 };
 	struct lft_set s = { 0 };
 	struct check_result r;
 	struct osmre_err err;
@@ -46,10 +48,12 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:l:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			topo = optarg;
+			if (tool_files_add(&topo, "--topo", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'l':
-			lfts = optarg;
+			if (tool_files_add(&lfts, "--lfts", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'U':
 			o.updown = 0;
@@ -75,15 +79,15 @@ int cmd_check(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!topo || !lfts || optind != argc) {
+	if (!topo.n || !lfts.n || optind != argc) {
 		fprintf(stderr,
 			"osmre check: --topo and --lfts are required\n");
 		check_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (tool_load_tables("check", topo, lfts, lmc, &f, &s))
+	if (tool_load_planes("check", &topo, &lfts, lmc, &f, &s))
 		return EXIT_USAGE;
-	if (tool_tables_empty("check", lfts, &s)) {
+	if (tool_tables_empty("check", lfts.path[0], &s)) {
 		printf("INVALID\n");
 		lft_set_free(&s);
 		fabric_free(f);

@@ -39,6 +39,22 @@ void tool_node_name_map(const char *path);
 struct lft_set;
 int tool_load_tables(const char *cmd, const char *topo, const char *lfts,
 		     int lmc, struct fabric **f, struct lft_set *s);
+/*
+ * --topo and --lfts repeated: one file per plane (load_planes.c).  One of
+ * each is tool_load_tables(); several dumps, each with its own LIDs from
+ * 1, are re-based into one LID space and matched to the topology by port
+ * GUID; several topologies are merged by node GUID.
+ */
+#define TOOL_MAX_FILES 16
+struct tool_files {
+	int n;
+	const char *path[TOOL_MAX_FILES];
+};
+/* Appends path (the value of option opt); -1 after a message when full. */
+int tool_files_add(struct tool_files *l, const char *opt, const char *path);
+int tool_load_planes(const char *cmd, const struct tool_files *topo,
+		     const struct tool_files *lfts, int lmc, struct fabric **f,
+		     struct lft_set *s);
 /* 1 (after a message) when no table of s forwards any LID. */
 int tool_tables_empty(const char *cmd, const char *lfts,
 		      const struct lft_set *s);

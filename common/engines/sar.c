@@ -1144,8 +1144,9 @@ static int refuse_split(const struct fabric *f, struct osmre_err *err)
 	return rc;
 }
 
-int sar_route(const struct fabric *f, const struct sar_opts *o,
-	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
+static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
+			     struct lft_set *s, struct sar_result *r,
+			     struct osmre_err *err)
 {
 	struct sar_work sw = { 0 };
 	int rc = -1;
@@ -1182,6 +1183,127 @@ out:
 	work_free(&sw);
 	if (rc)
 		sar_result_free(r);
+	return rc;
+}
+
+struct node_key {
+	uint64_t guid;
+	int node;
+};
+
+/* By GUID, then node index (no tie between real nodes). */
+static int cmp_node_key(const void *a, const void *b)
+{
+	const struct node_key *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->node - y->node;
+}
+
+/*
+ * sar in GUID order: sar's choices (the order of the destinations and
+ * sources, every tie between two links or two switches) follow node
+ * indices, and node indices follow the order of the input (the net
+ * file's node blocks, OpenSM's discovery).  So sar routes a copy of f
+ * whose nodes are in GUID order, and its tables and layers map back by
+ * node: the same fabric in any order gets the same tables and the same
+ * SLs (the LIDs being the same).  Fabrics whose node order is already
+ * GUID order (osmre gen's) are routed as they are.
+ */
+int sar_route(const struct fabric *f, const struct sar_opts *o,
+	      struct lft_set *s, struct sar_result *r, struct osmre_err *err)
+{
+	struct sar_opts oc = *o;
+	struct lft_set sc = { 0 }, pc = { 0 };
+	struct jobs jc;
+	struct fabric *c = NULL;
+	struct node_key *key = malloc(((size_t)f->nnodes + 1) * sizeof(*key));
+	int *order = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int *pos = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int k, i, same = 1, rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (!key || !order || !pos) {
+		free(key);
+		goto oom;
+	}
+	for (k = 0; k < f->nnodes; k++)
+		key[k] = (struct node_key){ f->nodes[k].guid, k };
+	qsort(key, (size_t)f->nnodes, sizeof(*key), cmp_node_key);
+	for (k = 0; k < f->nnodes; k++) {
+		order[k] = key[k].node;
+		pos[order[k]] = k;
+		same &= order[k] == k;
+	}
+	free(key);
+	if (same) {
+		free(order);
+		free(pos);
+		return sar_route_ordered(f, o, s, r, err);
+	}
+	c = fabric_reorder(f, order);
+	if (!c ||
+	    lft_set_for_fabric(c, s->n ? s->t[0].top : lids_max(f), &sc, err))
+		goto oom;
+	if (o->jobs) {
+		jc = *o->jobs;
+		jc.node = malloc(((size_t)jc.nhosts + 1) * sizeof(int));
+		if (!jc.node)
+			goto oom;
+		for (i = 0; i < jc.nhosts; i++)
+			jc.node[i] = pos[o->jobs->node[i]];
+		oc.jobs = &jc;
+	}
+	if (o->prev) { /* its tables seen from c: by_node and node */
+		pc = *o->prev;
+		pc.lid_guid = NULL;
+		pc.t = malloc(((size_t)pc.n + 1) * sizeof(*pc.t));
+		pc.by_node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+		if (!pc.t || !pc.by_node)
+			goto oom;
+		pc.nnodes = f->nnodes;
+		for (i = 0; i < pc.n; i++) {
+			pc.t[i] = o->prev->t[i];
+			if (pc.t[i].node >= 0 && pc.t[i].node < f->nnodes)
+				pc.t[i].node = pos[pc.t[i].node];
+		}
+		for (k = 0; k < f->nnodes; k++)
+			pc.by_node[k] = order[k] < o->prev->nnodes ?
+						o->prev->by_node[order[k]] :
+						-1;
+		oc.prev = &pc;
+	}
+	if (sar_route_ordered(c, &oc, &sc, r, err))
+		goto out;
+	for (k = 0; k < f->nnodes; k++) {
+		const struct lft *from = lft_of_node(&sc, k);
+		struct lft *to = lft_of_node(s, order[k]);
+
+		if (from && to)
+			memcpy(to->port, from->port,
+			       (size_t)(to->top < from->top ? to->top :
+							      from->top) +
+				       1);
+	}
+	/* the sources stay in GUID order: the SL file too is the same */
+	for (i = 0; i < r->ncas; i++)
+		r->ca_node[i] = order[r->ca_node[i]];
+	rc = 0;
+	goto out;
+oom:
+	osmre_fail(err, "out of memory");
+out:
+	if (o->jobs && oc.jobs == &jc)
+		free(jc.node);
+	if (o->prev) {
+		free(pc.t);
+		free(pc.by_node);
+	}
+	lft_set_free(&sc);
+	fabric_free(c);
+	free(order);
+	free(pos);
 	return rc;
 }
 

@@ -148,6 +148,9 @@ struct sar_result {
 	uint8_t *layer;
 };
 
+/* Routes f with its nodes in GUID order (its tables and layers mapped back
+ * by node; the layers' sources in GUID order): the tables and layers do
+ * not depend on the order of f's nodes. */
 int sar_route(const struct fabric *f, const struct sar_opts *o,
 	      struct lft_set *s, struct sar_result *r, struct osmre_err *err);
 /* The layers as an SL file (slmap.h): "default 0", a "path" line per path

@@ -68,6 +68,7 @@ static int new_table(struct lft_set *s, const char *p, uint64_t guid, int line)
 	t->node = -1;
 	t->guid = guid;
 	t->line = line;
+	t->file = NULL;
 	t->top = (unsigned)top;
 	t->port = malloc(top + 1);
 	if (!t->port)
@@ -192,7 +193,7 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 				if (r) {
 					osmre_fail(
 						err,
-						r > 0 ? "%s:%d: LID 0x%04lx names two different port GUIDs" :
+						r > 0 ? "%s:%d: LID 0x%04lx names two different port GUIDs (dumps of several planes, each with its own LIDs? one --lfts each)" :
 							"%s:%d: out of memory (LID 0x%04lx)",
 						name, lineno, lid);
 					goto out;
@@ -255,9 +256,11 @@ int lft_set_bind(struct lft_set *s, const struct fabric *f,
 
 		if (!e || f->nodes[e->node].type != FAB_SWITCH) {
 			osmre_fail(err,
-				   "line %d: switch GUID 0x%016" PRIx64
+				   "%s%sline %d: switch GUID 0x%016" PRIx64
 				   " is not a switch of the topology",
-				   s->t[i].line, s->t[i].guid);
+				   s->t[i].file ? s->t[i].file : "",
+				   s->t[i].file ? ": " : "", s->t[i].line,
+				   s->t[i].guid);
 			guid_map_free(&m);
 			return -1;
 		}
@@ -336,4 +339,168 @@ int lft_set_import_lids(const struct lft_set *s, struct fabric *f,
 	}
 	guid_map_free(&m);
 	return found;
+}
+
+/* The highest LID set s routes or names (0 when none). */
+static unsigned highest_lid(const struct lft_set *s)
+{
+	unsigned h = 0, lid;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		for (lid = s->t[i].top; lid > h; lid--)
+			if (s->t[i].port[lid] != LFT_NONE) {
+				h = lid;
+				break;
+			}
+	for (lid = s->lid_guid_top; s->lid_guid && lid > h; lid--)
+		if (s->lid_guid[lid]) {
+			h = lid;
+			break;
+		}
+	return h;
+}
+
+struct guid_from {
+	uint64_t guid;
+	int part;
+};
+
+static int cmp_guid_from(const void *a, const void *b)
+{
+	const struct guid_from *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->part - y->part;
+}
+
+/* A port or switch that two parts name: an error naming both. */
+static int parts_disjoint(const struct lft_set *parts, const char *const *paths,
+			  int nparts, struct osmre_err *err)
+{
+	struct guid_from *g = NULL;
+	size_t n = 0, cap = 0, i;
+	unsigned lid;
+	int k, j, rc = 0;
+
+	for (k = 0; k < nparts; k++) {
+		size_t more = (size_t)parts[k].n +
+			      (parts[k].lid_guid ? parts[k].lid_guid_top : 0);
+		struct guid_from *q;
+
+		if (n + more > cap) {
+			cap = (n + more) * 2;
+			q = realloc(g, (cap ? cap : 1) * sizeof(*g));
+			if (!q) {
+				free(g);
+				return osmre_fail(err, "out of memory");
+			}
+			g = q;
+		}
+		/* (a GUID twice in one part is that part's business) */
+		for (j = 0; j < parts[k].n; j++)
+			g[n++] = (struct guid_from){ parts[k].t[j].guid, k };
+		for (lid = 1; parts[k].lid_guid && lid <= parts[k].lid_guid_top;
+		     lid++)
+			if (parts[k].lid_guid[lid])
+				g[n++] = (struct guid_from){
+					parts[k].lid_guid[lid], k
+				};
+	}
+	if (n)
+		qsort(g, n, sizeof(*g), cmp_guid_from);
+	for (i = 1; i < n && !rc; i++)
+		if (g[i].guid == g[i - 1].guid && g[i].part != g[i - 1].part)
+			rc = osmre_fail(
+				err,
+				"GUID 0x%016" PRIx64
+				" is in %s and in %s: expected one dump per plane, each of its own switches and ports",
+				g[i].guid, paths[g[i - 1].part],
+				paths[g[i].part]);
+	free(g);
+	return rc;
+}
+
+int lftdump_read_planes(const char *const *paths, int nparts, struct lft_set *s,
+			struct osmre_err *err)
+{
+	struct lft_set *parts = calloc((size_t)nparts, sizeof(*parts));
+	unsigned *off = calloc((size_t)nparts + 1, sizeof(*off));
+	unsigned lid;
+	int k, i, n = 0, rc = -1;
+
+	if (nparts == 1) {
+		free(parts);
+		free(off);
+		return lftdump_read(paths[0], s, err);
+	}
+	memset(s, 0, sizeof(*s));
+	if (!parts || !off) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nparts; k++) {
+		if (lftdump_read(paths[k], &parts[k], err))
+			goto out;
+		if (nparts > 1 && !parts[k].lid_guid) {
+			osmre_fail(
+				err,
+				"%s: no row names its destination's port GUID (\"portguid 0x...\"): expected a dump whose LIDs can be matched to the topology (opensm-lfts.dump, dump_fts, osmre route)",
+				paths[k]);
+			goto out;
+		}
+		off[k + 1] = off[k] + highest_lid(&parts[k]);
+		if (off[k + 1] > FAB_MAX_UCAST_LID) {
+			osmre_fail(
+				err,
+				"%s: the LIDs of dumps 1..%d need 0x%x LIDs in all, expected at most 0x%x",
+				paths[k], k + 1, off[k + 1], FAB_MAX_UCAST_LID);
+			goto out;
+		}
+		n += parts[k].n;
+	}
+	if (parts_disjoint(parts, paths, nparts, err))
+		goto out;
+	s->t = calloc(n ? (size_t)n : 1, sizeof(*s->t));
+	if (!s->t ||
+	    (off[nparts] && !(s->lid_guid = calloc((size_t)off[nparts] + 1,
+						   sizeof(*s->lid_guid))))) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	s->lid_guid_top = off[nparts];
+	/* part k's LID l becomes off[k] + l: its table is moved up */
+	for (k = 0; k < nparts; k++) {
+		unsigned top = off[k + 1] - off[k];
+
+		for (i = 0; i < parts[k].n; i++) {
+			const struct lft *src = &parts[k].t[i];
+			struct lft *t = &s->t[s->n];
+
+			*t = *src;
+			t->file = paths[k];
+			t->top = off[k] + top;
+			t->port = malloc((size_t)t->top + 1);
+			if (!t->port) {
+				osmre_fail(err, "out of memory");
+				goto out;
+			}
+			s->n++;
+			memset(t->port, LFT_NONE, (size_t)t->top + 1);
+			for (lid = 1; lid <= top && lid <= src->top; lid++)
+				t->port[off[k] + lid] = src->port[lid];
+		}
+		for (lid = 1; parts[k].lid_guid && lid <= top; lid++)
+			s->lid_guid[off[k] + lid] = parts[k].lid_guid[lid];
+	}
+	rc = 0;
+out:
+	for (k = 0; parts && k < nparts; k++)
+		lft_set_free(&parts[k]);
+	free(parts);
+	free(off);
+	if (rc)
+		lft_set_free(s);
+	return rc;
 }

@@ -118,6 +118,10 @@ int sl_map_read_stream(FILE *fp, const char *path, const struct fabric *f,
 			if (numbers(s + 7, v, 1, 15) != 1)
 				goto bad_default;
 			m->default_sl = (int)v[0];
+		} else if (!strncmp(s, "layers ", 7)) {
+			/* the header of osmre-sar.dump, the sar state the
+			 * plugin writes: its SL lines follow */
+			continue;
 		} else if (!strncmp(s, "path", 4) || !strncmp(s, "dest", 4)) {
 			/* "dest DLID SL" is stored as the path from LID 0 */
 			if (s[0] == 'd') {

@@ -11,7 +11,10 @@
  *   sl2vl V0 ... V15        SL-to-VL of every switch without its own table
  *                           (default: VL = SL)
  * and blocks of OpenSM's opensm-sl2vl.dump, whose switch tables (per input
- * and output port) are used as they are; CA blocks are skipped.
+ * and output port) are used as they are; CA blocks are skipped.  So it
+ * reads every SL file osmre writes: `osmre route --sls`, the plugin's
+ * osmre-sar.dump (whose "layers ..." header line is skipped) and OpenSM's
+ * opensm-sl2vl.dump (the VLs; the paths' SLs then default to 0).
  */
 #ifndef OSMRE_SLMAP_H
 #define OSMRE_SLMAP_H

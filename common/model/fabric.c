@@ -303,6 +303,38 @@ struct fabric *fabric_clone(const struct fabric *f)
 	return c;
 }
 
+struct fabric *fabric_reorder(const struct fabric *f, const int *order)
+{
+	struct fabric *c = fabric_new();
+	int *pos = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int k, p;
+
+	if (!c || !pos)
+		goto fail;
+	for (k = 0; k < f->nnodes; k++)
+		pos[order[k]] = k;
+	for (k = 0; k < f->nnodes; k++) {
+		const struct fab_node *n = &f->nodes[order[k]];
+		struct fab_port *q;
+
+		if (fabric_add_node(c, n->type, n->name, n->desc, n->nports,
+				    n->guid, NULL) < 0)
+			goto fail;
+		q = c->nodes[k].ports;
+		memcpy(q, n->ports, ((size_t)n->nports + 1) * sizeof(*q));
+		for (p = 0; p <= n->nports; p++)
+			if (q[p].rnode >= 0)
+				q[p].rnode = pos[q[p].rnode];
+		c->nodes[k].removed = n->removed;
+	}
+	free(pos);
+	return c;
+fail:
+	free(pos);
+	fabric_free(c);
+	return NULL;
+}
+
 const char *fab_type_name(int type)
 {
 	switch (type) {

@@ -95,6 +95,9 @@ uint64_t fabric_signature(const struct fabric *f);
 
 /* A deep copy (names, ports, LIDs), or NULL when out of memory. */
 struct fabric *fabric_clone(const struct fabric *f);
+/* The same, node k of the copy being node order[k] of f (order: a
+ * permutation of 0..nnodes-1); NULL when out of memory. */
+struct fabric *fabric_reorder(const struct fabric *f, const int *order);
 
 static inline int fab_is_switch(const struct fab_node *n)
 {

@@ -29,6 +29,7 @@ int lft_set_for_fabric(const struct fabric *f, unsigned top, struct lft_set *s,
 		t->node = i;
 		t->guid = nd->guid;
 		t->line = 0;
+		t->file = NULL;
 		t->top = top;
 		t->port = malloc((size_t)top + 1);
 		if (!t->port)

@@ -16,9 +16,10 @@
 struct lft {
 	int node; /* fabric node index, -1 when not bound */
 	uint64_t guid;
-	int line;      /* of its header in the dump read, 0 otherwise */
-	unsigned top;  /* highest LID with an entry */
-	uint8_t *port; /* top + 1 entries */
+	int line;	  /* of its header in the dump read, 0 otherwise */
+	const char *file; /* that dump, when one of several (not owned) */
+	unsigned top;	  /* highest LID with an entry */
+	uint8_t *port;	  /* top + 1 entries */
 };
 
 struct lft_set {
@@ -88,6 +89,19 @@ long lft_blocks_changed(const struct lft *x, const struct lft *y);
  */
 int lftdump_read(const char *path, struct lft_set *s, struct osmre_err *err);
 int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
+			struct osmre_err *err);
+/*
+ * One dump per plane, each from that plane's own subnet manager and so
+ * with its own LID space from 1: the planes' LIDs overlap.  They are
+ * re-based into one LID space, dump k's LID l becoming l plus the
+ * highest LID of dumps 0..k-1, so that the set (and lid_guid, which
+ * every dump must fill: its LIDs are matched to the topology by port
+ * GUID) reads as the tables of one subnet; lft_set_import_lids() then
+ * gives the fabric these LIDs.  A switch or port in two dumps is an
+ * error, as are LIDs past 0xbfff in all.  With one path, as
+ * lftdump_read() (whose GUIDs may then be absent).
+ */
+int lftdump_read_planes(const char *const *paths, int nparts, struct lft_set *s,
 			struct osmre_err *err);
 int lft_set_bind(struct lft_set *s, const struct fabric *f,
 		 struct osmre_err *err);

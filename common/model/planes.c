@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -257,4 +258,142 @@ int fabric_plane_numbers(const struct fabric *f, const int *comp, int *plane_no)
 		}
 	}
 	return count;
+}
+
+/* Node GUID -> index in the merged fabric, by linear probing over a
+ * table twice the size of the nodes seen. */
+struct guid_idx {
+	uint64_t *guid;
+	int *node;
+	size_t size;
+};
+
+static int *guid_idx_slot(struct guid_idx *h, uint64_t guid)
+{
+	size_t i =
+		(size_t)((guid * 0x9E3779B97F4A7C15ULL) >> 20) & (h->size - 1);
+
+	while (h->node[i] >= 0 && h->guid[i] != guid)
+		i = (i + 1) & (h->size - 1);
+	h->guid[i] = guid;
+	return &h->node[i];
+}
+
+/* Adds node n of part (or finds it by GUID) in f; its index or -1. */
+static int merge_node(struct fabric *f, struct guid_idx *h,
+		      const struct fabric *part, const char *name, int n,
+		      struct osmre_err *err)
+{
+	const struct fab_node *a = &part->nodes[n];
+	int *slot = guid_idx_slot(h, a->guid), m;
+
+	if (*slot < 0) {
+		m = fabric_add_node(f, a->type, a->name, a->desc, a->nports,
+				    a->guid, err);
+		if (m < 0)
+			return osmre_prefix(err, "%s", name);
+		*slot = m;
+		return m;
+	}
+	m = *slot;
+	if (f->nodes[m].type != a->type)
+		return osmre_fail(err,
+				  "%s: node \"%s\" (GUID 0x%016" PRIx64
+				  ") is a %s, a %s in an earlier topology",
+				  name, a->name, a->guid,
+				  fab_type_name(a->type),
+				  fab_type_name(f->nodes[m].type));
+	while (f->nodes[m].nports < a->nports)
+		if (fabric_add_port(f, m, err) < 0)
+			return osmre_prefix(err, "%s", name);
+	return m;
+}
+
+int fabric_merge(const struct fabric *const *parts, const char *const *names,
+		 int nparts, struct fabric **out, struct osmre_err *err)
+{
+	struct fabric *f = fabric_new();
+	struct guid_idx h = { 0 };
+	size_t total = 0, i;
+	int k, n, p, *map = NULL;
+
+	*out = NULL;
+	for (k = 0; k < nparts; k++)
+		total += (size_t)parts[k]->nnodes;
+	for (h.size = 16; h.size < 2 * total; h.size *= 2)
+		;
+	h.guid = malloc(h.size * sizeof(*h.guid));
+	h.node = malloc(h.size * sizeof(*h.node));
+	if (!f || !h.guid || !h.node) {
+		osmre_fail(err, "out of memory merging %d topologies", nparts);
+		goto fail;
+	}
+	for (i = 0; i < h.size; i++)
+		h.node[i] = -1;
+	for (k = 0; k < nparts; k++) {
+		const struct fabric *part = parts[k];
+
+		free(map);
+		map = malloc(((size_t)part->nnodes + 1) * sizeof(int));
+		if (!map) {
+			osmre_fail(err, "out of memory merging %d topologies",
+				   nparts);
+			goto fail;
+		}
+		for (n = 0; n < part->nnodes; n++) {
+			map[n] = -1;
+			if (!part->nodes[n].removed &&
+			    (map[n] = merge_node(f, &h, part, names[k], n,
+						 err)) < 0)
+				goto fail;
+		}
+		for (n = 0; n < part->nnodes; n++) {
+			const struct fab_node *a = &part->nodes[n];
+
+			for (p = 1; map[n] >= 0 && p <= a->nports; p++) {
+				int r = a->ports[p].rnode,
+				    rp = a->ports[p].rport;
+				const struct fab_port *mp =
+					&f->nodes[map[n]].ports[p];
+
+				if (r < 0 || map[r] < 0 || r < n ||
+				    (r == n && rp < p))
+					continue; /* each cable once */
+				if (mp->rnode == map[r] && mp->rport == rp)
+					continue; /* as an earlier part */
+				if (mp->rnode >= 0 ||
+				    f->nodes[map[r]].ports[rp].rnode >= 0) {
+					osmre_fail(
+						err,
+						"%s: \"%s\"[%d] - \"%s\"[%d]: expected the cabling of the earlier topologies, where one of these ports is cabled elsewhere",
+						names[k], a->name, p,
+						part->nodes[r].name, rp);
+					goto fail;
+				}
+				if (fabric_link(f, map[n], p, map[r], rp,
+						err)) {
+					osmre_prefix(err, "%s", names[k]);
+					goto fail;
+				}
+			}
+		}
+	}
+	/* each part's LIDs numbered on their own: none is the merged
+	 * fabric's */
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 0; p <= f->nodes[n].nports; p++) {
+			f->nodes[n].ports[p].lid = 0;
+			f->nodes[n].ports[p].lmc = 0;
+		}
+	free(map);
+	free(h.guid);
+	free(h.node);
+	*out = f;
+	return 0;
+fail:
+	free(map);
+	free(h.guid);
+	free(h.node);
+	fabric_free(f);
+	return -1;
 }

@@ -55,4 +55,18 @@ int fabric_plane_numbers(const struct fabric *f, const int *comp,
 struct fabric *fabric_plane_view(const struct fabric *f, const int *comp, int c,
 				 struct osmre_err *err);
 
+/*
+ * One fabric from topologies of parts of it, e.g. one ibnetdiscover file
+ * per plane, each from that plane's subnet manager: nodes are the same
+ * node when their node GUIDs are (a host seen from every plane, each time
+ * with its ports of that plane cabled), with the most ports any part
+ * gives them; cables are the union of the parts' cables (a port cabled
+ * to two different ports is an error).  Nodes keep the first part's name
+ * and come in the order the parts meet them.  No port keeps a LID: each
+ * part's LIDs may be its own subnet's.  names[k] names part k in
+ * messages.  0, or -1 with err.
+ */
+int fabric_merge(const struct fabric *const *parts, const char *const *names,
+		 int nparts, struct fabric **out, struct osmre_err *err);
+
 #endif

@@ -12,6 +12,10 @@
 #    each plane's HCA reads back (dump_fts) against the plane it discovers
 #    (ibnetdiscover) are valid, with SP = 1 (every leaf keeps 6 CAs), and
 #    those of `osmre route -e dmodc` on that plane with the same LIDs;
+#  - both planes' tables read back at once (osmre analyze with one --lfts
+#    per plane, with the multi-plane net file or one --topo per plane)
+#    give the figures of `osmre route -e dmodc`'s tables of each plane,
+#    and each plane's the figures of the plane alone;
 #  - a link unlinked in plane 0 re-routes plane 0 only: plane 1's tables
 #    are unchanged, byte for byte, and its SM made no pass;
 #  - SIGUSR2 (osmre reroute --pid) to plane 1's SM re-routes plane 1 only;
@@ -68,6 +72,46 @@ for k in 0 1; do
 		ko "plane $k: tables read back"
 	fi
 done
+
+# both SMs' tables at once, each plane's dump with its own LIDs from 1
+# (one --lfts per plane), against the multi-plane net file and against
+# the two planes' ibnetdiscover files.  The SM HCAs, one port each, share
+# no plane: osmre route refuses the whole fabric as split, and its two
+# SM-to-SM pairs are the only unreachable ones (one per plane).  The
+# figures are those of the tables osmre route -e dmodc computes offline
+# per plane (with the plane's LIDs, p<k>.offline above), and each
+# plane's congestion figures those of the plane analyzed alone.
+"$OSMRE" analyze -q --rp 10 --topo "$NET" --lfts "$W/p0.before.lfts" \
+	--lfts "$W/p1.before.lfts" >"$W/all.live.out" 2>&1
+"$OSMRE" analyze -q --rp 10 --topo "$NET" --lfts "$W/p0.offline" \
+	--lfts "$W/p1.offline" >"$W/all.off.out" 2>&1
+"$OSMRE" analyze -q --rp 10 --topo "$W/p0.net" --topo "$W/p1.net" \
+	--lfts "$W/p0.before.lfts" --lfts "$W/p1.before.lfts" >"$W/all.disc.out" 2>&1
+check "both planes, one --lfts each: only the SM HCAs' 2 pairs unreachable" \
+	grep -q "^validity: INVALID: CA pairs [1-9][0-9]*, unreachable 2, loops 0, not up-down 0; switch LIDs unreachable 0" "$W/all.live.out"
+check "both planes: 2 planes of 216 CA ports" \
+	grep -q "^congestion risk, 432 CA ports in nid order, 2 planes" "$W/all.live.out"
+check "both planes, one --lfts each: the offline tables' figures" \
+	cmp -s "$W/all.off.out" "$W/all.live.out"
+# (the problems name nodes as ibnetdiscover does: "H-<GUID>")
+grep -v '^unreachable: ' "$W/all.live.out" >"$W/all.live.fig"
+grep -v '^unreachable: ' "$W/all.disc.out" >"$W/all.disc.fig"
+check "both planes, one --topo and --lfts each: the same figures" \
+	cmp -s "$W/all.live.fig" "$W/all.disc.fig"
+check "both planes, one --topo and --lfts each: the 2 pairs named" \
+	[ "$(grep -c '^unreachable: "H-00000000005a000[02]"\[1\] -> ' "$W/all.disc.out")" -eq 2 ]
+for k in 0 1; do
+	alone=$(sed -n 's/^congestion risk, 216 CA ports in nid order: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of 215) \([0-9]*\), random permutations (RP, median of 10, seed 1) \([0-9]*\)$/\1 \2 \3/p' "$W/p$k.out")
+	both=$(sed -n "s/^  plane $k: 216 CA ports: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of 215) \([0-9]*\), random permutations (RP) \([0-9]*\)\$/\1 \2 \3/p" "$W/all.live.out")
+	check "both planes: plane $k's A2A, SP, RP as alone ($alone; $both)" \
+		sh -c "[ -n '$alone' ] && [ '$alone' = '$both' ]"
+done
+"$OSMRE" check --topo "$NET" --lfts "$W/p0.before.lfts" --lfts "$W/p1.before.lfts" >"$W/all.check" 2>&1
+check "both planes: osmre check, plane 1's pairs" \
+	grep -q "^  plane 1: CA pairs [1-9][0-9]*: unreachable 1, loops 0, not up-down 0" "$W/all.check"
+"$OSMRE" check --topo "$NET" --lfts "$W/p0.before.lfts" >"$W/p0only.check" 2>&1
+check "plane 0's dump alone: INVALID (plane 1's ports have no LID)" \
+	sh -c "grep -q '^INVALID' '$W/p0only.check' && grep -q '^ports without a LID' '$W/p0only.check'"
 
 # a leaf uplink of plane 0 goes down: plane 0 alone re-routes
 p0=$(passes 0)

@@ -263,11 +263,15 @@ int main(int argc, char **argv)
 			got++;
 		}
 		/* requests in flight that will be answered at once: the
-		 * window (a WAIT counts until it looks held) */
-		for (i = 0; i < n; i++)
-			budget -= ss[i].op && ((ss[i].op != UPDW_WAIT &&
-						ss[i].op != UPDW_ACKWAIT) ||
-					       now - ss[i].sent < 0.05);
+		 * window (a WAIT counts until it looks held; a request
+		 * unanswered for RESEND_S, one the SM dropped, no longer) */
+		for (i = 0; i < n; i++) {
+			int held = ss[i].op == UPDW_WAIT ||
+				   ss[i].op == UPDW_ACKWAIT;
+
+			budget -= ss[i].op &&
+				  now - ss[i].sent < (held ? 0.05 : RESEND_S);
+		}
 		/* what is due: registrations, polls, acks after a hook, and
 		 * requests that went unanswered; from a rotating start */
 		start = rot;

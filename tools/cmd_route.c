@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,52 +69,16 @@ static int list_missing(void *arg, int node, int port)
 	return ++mc->listed < 10;
 }
 
-/* What the engine says besides its tables, on stderr. */
-static void report(const struct engine *e, const struct jobs *jobs,
-		   const struct route_result *r, int escape_vl)
+/* A line of the engine's report (engine_report), on stderr. */
+static void say_stderr(void *arg, const char *fmt, ...)
 {
-	const struct sar_result *sr = &r->layers.res;
+	va_list ap;
 
-	if (r->inferred[0])
-		fprintf(stderr, "%s: topology %s (inferred)\n", e->name,
-			r->inferred);
-	if (r->layers.have && (!jobs || !jobs->njobs))
-		fprintf(stderr, "%s: %d virtual layer(s); no jobs: DFSSSP\n",
-			e->name, sr->layers);
-	else if (r->layers.have)
-		fprintf(stderr,
-			"%s: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
-			e->name, sr->layers,
-			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
-			sr->efi_sar, sr->efi_dfsssp);
-	if (r->layers.have && sr->risk_a2a)
-		fprintf(stderr,
-			"%s: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s\n",
-			e->name, sr->risk_a2a, sr->risk_sp,
-			sr->risk_trees < 0 ? 0 : sr->risk_trees,
-			sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
-	if (r->layers.have && sr->updn_lids && sr->way != SAR_WAY_LAST)
-		fprintf(stderr,
-			"%s: over the VL budget: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)\n",
-			e->name, sr->updn_lids, sr->layers,
-			sr->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
-			sr->cdg_lids);
-	else if (r->layers.have && sr->updn_lids)
-		fprintf(stderr,
-			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
-			e->name, sr->updn_lids, sr->cdg_lids);
-	if (r->layers.have && sr->updn_lids && sr->way_a2a[SAR_WAY_LID] > 0)
-		fprintf(stderr,
-			"%s: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld\n",
-			e->name, sr->way_a2a[SAR_WAY_LAST],
-			sr->way_rp[SAR_WAY_LAST], sr->way_a2a[SAR_WAY_LID],
-			sr->way_rp[SAR_WAY_LID], sr->way_a2a[SAR_WAY_GROUPS],
-			sr->way_rp[SAR_WAY_GROUPS]);
-	if (r->has_escape)
-		fprintf(stderr,
-			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
-			r->escape.lids, r->escape.roots,
-			r->escape.fallback ? " (one per part)" : "", escape_vl);
+	(void)arg;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int cmd_route(int argc, char **argv)
@@ -334,17 +299,14 @@ int cmd_route(int argc, char **argv)
 		goto out;
 	}
 	t1 = tool_now();
-	report(e, jobsf ? &jobs : NULL, &r, o.escape_vl);
-	if (o.prev && !strcmp(engine, "dmodc"))
-		fprintf(stderr,
-			"dmodc: stable re-route: %ld destination LID(s) kept their routes\n",
-			r.kept);
+	o.jobs = jobsf ? &jobs : NULL;
+	engine_report(e, &o, &r, say_stderr, NULL);
 	if (slsf) {
 		FILE *sf = fopen(slsf, "w");
 		int bad = !sf;
 
 		if (sf && r.layers.have)
-			bad = sar_write_sls(sf, f, &r.layers.res);
+			bad = route_layers_write_sls(sf, f, &r.layers, e->name);
 		else if (sf)
 			fprintf(sf, "default 0\n");
 		if (sf && o.escape_vl >= 0)

@@ -75,11 +75,10 @@ static char *read_job_file(const char *path, struct osmre_err *err)
 	return buf;
 }
 
-static int parse_jobs(const char *text, const char *name,
-		      const struct fabric *f, struct jobs *j,
-		      struct osmre_err *err)
+static int parse_jobs(char *text, const char *name, const struct fabric *f,
+		      struct jobs *j, struct osmre_err *err)
 {
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	FILE *fp = fmemopen(text, strlen(text), "r");
 	int rc;
 
 	if (!fp)

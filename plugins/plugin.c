@@ -37,6 +37,9 @@ static int engine_hops_cost(void *ctx, int sw, int leaf)
 
 /* A line of the engine's report (engine_report), in OpenSM's log. */
 static void say_log(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_log(void *arg, const char *fmt, ...)
 {
 	struct osmre *p = arg;
 	char line[512];

@@ -46,6 +46,9 @@ static void route(const char *name, const struct fabric *f, int escape_vl,
 }
 
 static void say_buf(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_buf(void *arg, const char *fmt, ...)
 {
 	char *buf = arg;
 	size_t n = strlen(buf);
@@ -500,13 +503,14 @@ static char *saved(struct staging *st, size_t *len)
 static int load(struct staging *st, const char *buf, size_t len)
 {
 	struct osmre_err err;
-	FILE *fp = fmemopen((void *)buf, len ? len : 1, "r");
+	char *copy;
+	FILE *fp = tu_memfile(buf, len, &copy);
 	int rc;
 
-	assert_non_null(fp);
 	assert_int_equal(staging_init(st, 1), 0);
 	rc = staging_load(st, fp, (long)len, &err);
 	fclose(fp);
+	free(copy);
 	return rc;
 }
 

@@ -71,6 +71,9 @@ static int list_missing(void *arg, int node, int port)
 
 /* A line of the engine's report (engine_report), on stderr. */
 static void say_stderr(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_stderr(void *arg, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -43,7 +43,8 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 	rc = dmodc_run(keep ? keep : tmp, f, &d, &r->tables, err);
 	if (!rc && o->prev && o->stable)
 		rc = dmodc_keep(keep ? keep : tmp, f, o, r, err);
-	if (!rc && o->state && dmodc_state_write(o->state, keep ? keep : tmp, f))
+	if (!rc && o->state &&
+	    dmodc_state_write(o->state, keep ? keep : tmp, f))
 		rc = osmre_fail(err, "state dump: write error");
 	dmodc_free(tmp);
 	return rc;

@@ -167,10 +167,13 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 			continue;
 		topo_spec_format(&t[k], one, sizeof(one));
 		if (used < sizeof(pass->inferred))
-			used += (size_t)snprintf(
-				pass->inferred + used, sizeof(pass->inferred) - used,
-				"%splane %d: %s%s", used ? "; " : "", k, one,
-				status[k] ? " (another plane's)" : "");
+			used += (size_t)snprintf(pass->inferred + used,
+						 sizeof(pass->inferred) - used,
+						 "%splane %d: %s%s",
+						 used ? "; " : "", k, one,
+						 status[k] ?
+							 " (another plane's)" :
+							 "");
 	}
 	rc = 0;
 	goto out;
@@ -212,8 +215,7 @@ static void pqft_refused(const struct engine_opts *o,
 {
 	const struct pqft_pass *pass = r->priv;
 
-	if ((!o->topology || !o->topology[0]) &&
-	    (!pass || !pass->inferred[0]))
+	if ((!o->topology || !o->topology[0]) && (!pass || !pass->inferred[0]))
 		osmre_prefix(err, "no pqft_topology in the options file");
 }
 

@@ -107,15 +107,25 @@ static void test_table(void **state)
 	const struct engine *e;
 	const struct engine *const *row;
 
+	char names[128] = "";
+	size_t n = 0;
+
 	(void)state;
-	assert_string_equal(engine_names(), "dmodc, pqft, sar");
+	/* the rows in order, and nothing else, in the usage texts' list */
 	for (row = engines; *row; row++) {
 		e = *row;
 		assert_ptr_equal(engine_find(e->name), e);
 		assert_non_null(e->route);
 		assert_non_null(e->summary);
+		/* a callback's pair comes whole */
+		assert_true(!e->keep_new == !e->keep_free);
+		assert_true(!e->ca_hops || (e->produces & ENGINE_CA_HOPS));
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+				      row == engines ? "" : ", ", e->name);
 	}
-	assert_null(engine_find("minhop"));
+	assert_string_equal(engine_names(), names);
+	assert_non_null(strstr(names, "dmodc, pqft, sar"));
+	assert_null(engine_find("nosuch"));
 	assert_null(engine_find(NULL));
 	assert_true(engine_find("sar")->produces & ENGINE_LAYERS);
 	assert_true(engine_find("pqft")->needs & ENGINE_NEEDS_TOPOLOGY);

@@ -18,7 +18,7 @@ static void route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine: %s (default dmodc)\n"
+		"  -e, --engine NAME   routing engine: %s (default %s)\n"
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
@@ -50,7 +50,7 @@ static void route_usage(FILE *out)
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 		"                      (sar: on at most V layers); --sls then covers both\n",
-		engine_names());
+		engine_names(), engines[0]->name);
 }
 
 struct missing_ctx {
@@ -108,7 +108,7 @@ int cmd_route(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
+	const char *engine = NULL, *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
 	const char *statef = NULL;
 	struct lft_set prev = { 0 };
@@ -198,13 +198,15 @@ int cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return EXIT_USAGE;
 	}
-	e = engine_find(engine);
+	/* the table's first row by default */
+	e = engine ? engine_find(engine) : engines[0];
 	if (!e) {
 		fprintf(stderr,
 			"osmre route: unknown engine \"%s\" (available: %s)\n",
 			engine, engine_names());
 		return EXIT_USAGE;
 	}
+	engine = e->name;
 	if (prevf && !(e->produces & ENGINE_STABLE)) {
 		fprintf(stderr,
 			"osmre route: --previous: engine %s has no stable re-route\n",

@@ -75,11 +75,10 @@ static char *read_job_file(const char *path, struct osmre_err *err)
 	return buf;
 }
 
-static int parse_jobs(const char *text, const char *name,
-		      const struct fabric *f, struct jobs *j,
-		      struct osmre_err *err)
+static int parse_jobs(char *text, const char *name, const struct fabric *f,
+		      struct jobs *j, struct osmre_err *err)
 {
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	FILE *fp = fmemopen(text, strlen(text), "r");
 	int rc;
 
 	if (!fp)
@@ -130,40 +129,12 @@ int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
 	return 0;
 }
 
-void jobfile_report(struct osmre *p, const struct jobs *jobs,
-		    const struct route_result *r)
+void jobfile_report(struct osmre *p, const struct jobs *jobs)
 {
-	const struct sar_result *res = &r->layers.res;
 	const char *path = p->opt.sar_job_file;
 
-	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: sar: %d job(s) from %s, %d virtual layer(s), %s tables (max effective EFI %ld; SAR %ld, DFSSSP %ld)\n",
-		jobs->njobs, path[0] ? path : "(no job file)", res->layers,
-		jobs->njobs && res->job_aware ? "job-aware" : "DFSSSP",
-		res->efi_kept, res->efi_sar, res->efi_dfsssp);
-	if (res->risk_a2a)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: sar_job_all_pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s\n",
-			res->risk_a2a, res->risk_sp,
-			res->risk_trees < 0 ? 0 : res->risk_trees,
-			res->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
-	if (res->updn_lids && res->way != SAR_WAY_LAST)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: over sar_max_vls: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)\n",
-			res->updn_lids, res->layers,
-			res->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
-			res->cdg_lids);
-	else if (res->updn_lids)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: over sar_max_vls: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
-			res->updn_lids, res->cdg_lids);
-	if (res->updn_lids && res->way_a2a[SAR_WAY_LID] > 0)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: sar: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld\n",
-			res->way_a2a[SAR_WAY_LAST], res->way_rp[SAR_WAY_LAST],
-			res->way_a2a[SAR_WAY_LID], res->way_rp[SAR_WAY_LID],
-			res->way_a2a[SAR_WAY_GROUPS],
-			res->way_rp[SAR_WAY_GROUPS]);
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: sar: %d job(s) from %s\n",
+		jobs->njobs, path[0] ? path : "(no job file)");
 }
 
 void jobfile_free(struct osmre *p)

@@ -18,7 +18,6 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
-#include "dmodc.h"
 #include "fabric.h"
 #include "lft.h"
 #include "lft_hops.h"
@@ -78,19 +77,20 @@ struct hopfill {
 struct osmre_engine {
 	struct osmre *p;
 	const struct engine *e;
+	void *keep;  /* what it keeps between passes (engine.keep_new) */
+	int threads; /* its threads, for the hop tables too */
 	external_routing_engine_module_t module;
 };
 
 struct osmre {
 	osm_opensm_t *osm;
 	struct osmre_options opt;
-	struct dmodc *dmodc;	   /* kept between passes */
-	struct sar_memo *sar_memo; /* sar's last pass (sar_memo.h) */
 	struct reroute rr;
 	struct staging stage; /* the committed (and staged) results */
 	char *jobs_text;      /* sar: the last good job file */
 	struct proto proto;
 	struct osmre_engine *engines; /* one per row of engines[] */
+	int nengines;
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
@@ -177,9 +177,8 @@ void reroute_pass_done(struct osmre *p);
  */
 int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
 		 struct guidlist *io, int *changed, struct osmre_err *err);
-/* One log line: the jobs, the layers and EFIs of the pass. */
-void jobfile_report(struct osmre *p, const struct jobs *jobs,
-		    const struct route_result *r);
+/* One log line: the jobs of the pass and where they came from. */
+void jobfile_report(struct osmre *p, const struct jobs *jobs);
 void jobfile_free(struct osmre *p);
 
 /* proto.c: the update protocol's transport (update_protocol 1) */

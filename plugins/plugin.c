@@ -6,6 +6,8 @@
  */
 #include "osmre_plugin.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,33 +27,28 @@ static int no_lid_matrices(void *ctx)
 	return 0; /* hop tables are filled with the routes */
 }
 
-/*
- * dmodc's routes to a CA follow the up-down costs down by one per hop, so
- * a switch is cost(switch, leaf) hops from the leaf of a CA.
- */
-static int dmodc_hops_cost(void *ctx, int sw, int leaf)
+/* The hops from switch sw to the leaf of a CA: the engine's (ca_hops). */
+static int engine_hops_cost(void *ctx, int sw, int leaf)
 {
-	int c = dmodc_cost(ctx, sw, leaf);
+	struct osmre_engine *oe = ctx;
 
-	return c == DMODC_INF ? -1 : c;
+	return oe->e->ca_hops(oe->keep, sw, leaf);
 }
 
-/* What the engine says besides its tables. */
-static void log_result(struct osmre *p, const struct engine *e,
-		       const struct jobs *jobs, const struct route_result *r)
+/* A line of the engine's report (engine_report), in OpenSM's log. */
+static void say_log(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_log(void *arg, const char *fmt, ...)
 {
-	if (r->inferred[0])
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: topology %s, inferred from the fabric\n",
-			e->name, r->inferred);
-	if (e->needs & ENGINE_TAKES_JOBS)
-		jobfile_report(p, jobs, r);
-	if (r->has_escape)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: escape: %ld high LID(s) by up*/down* from %d root(s)%s on SL/VL %d\n",
-			e->name, r->escape.lids, r->escape.roots,
-			r->escape.fallback ? " (one per part)" : "",
-			p->opt.update_escape_vl);
+	struct osmre *p = arg;
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: %s\n", line);
 }
 
 /*
@@ -72,8 +69,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	int rc = -1, jobs_changed = 0, routed;
 
 	engine_opts_from_options(&p->opt, e, &o);
-	o.dmodc = p->dmodc;
-	o.memo = p->sar_memo;
+	o.keep = oe->keep;
 	o.jobs = &jobs;
 	o.io = &io;
 	*refused = 1;
@@ -91,28 +87,20 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	routed = !engine_route(e, &o, f, &r, err);
 	dump_close(p, e->name, o.state, routed);
 	if (!routed) {
-		if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && !o.topology[0] &&
-		    !r.inferred[0])
-			osmre_prefix(err,
-				     "no pqft_topology in the options file");
+		if (e->refused)
+			e->refused(&o, &r, err);
 		goto out;
 	}
 	*refused = 0;
-	log_result(p, e, &jobs, &r);
-	if (o.prev && (e->needs & ENGINE_TAKES_JOBS) && r.layers.have &&
-	    r.layers.res.memo_lost >= 0)
+	if (e->needs & ENGINE_TAKES_JOBS)
+		jobfile_report(p, &jobs);
+	engine_report(e, &o, &r, say_log, p);
+	if (o.prev)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed; the last pass's trees and loads, %ld link(s) lost since\n",
-			e->name, lft_set_entries_changed(&r.tables, &prev),
-			r.layers.res.memo_lost / 2);
-	else if (o.prev && (e->needs & ENGINE_TAKES_JOBS))
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: the topology changed, the jobs did not: stable re-route, %ld entries changed\n",
-			e->name, lft_set_entries_changed(&r.tables, &prev));
-	else if (o.prev)
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: the topology changed: stable re-route, %ld destination LID(s) kept their routes, %ld entries changed\n",
-			e->name, r.kept,
+			"osmre: %s: the topology changed%s: stable re-route, %ld entries changed\n",
+			e->name,
+			e->needs & ENGINE_TAKES_JOBS ? ", the jobs did not" :
+						       "",
 			lft_set_entries_changed(&r.tables, &prev));
 	p->stable_pass = o.prev != NULL && r.kept > 0;
 	p->last_sig = sig;
@@ -173,13 +161,13 @@ static int routing_pass(void *ctx)
 	p->stable_pass = 0;
 	if (!kept && run_engine(oe, f, sig, &s, &refused, &err))
 		goto fail;
-	/* CA hop counts follow dmodc's costs: not where dmodc_stable kept
-	 * older routes */
-	hops = (e->produces & ENGINE_CA_HOPS) && p->opt.dmodc_ca_hops &&
-	       !p->stable_pass;
+	/* CA hop counts follow the engine's costs: not where a stable
+	 * re-route kept older routes */
+	hops = (e->produces & ENGINE_CA_HOPS) && e->ca_hops && oe->keep &&
+	       p->opt.dmodc_ca_hops && !p->stable_pass;
 	t1 = clock_mono();
-	if (lfts_to_subnet(p->osm, f, &s, hops ? dmodc_hops_cost : NULL,
-			   p->dmodc, &sws, &err))
+	if (lfts_to_subnet(p->osm, f, &s, hops ? engine_hops_cost : NULL, oe,
+			   &sws, &err))
 		goto fail;
 	n = s.n;
 	settled = subnet_settle_switches(p->osm);
@@ -189,7 +177,7 @@ static int routing_pass(void *ctx)
 			settled);
 	/* takes f and the tables over; beside OpenSM's sending only when
 	 * it has whole tables to send, else here on every thread */
-	bg = hopfill_run(&p->hops, f, &s, sws, p->opt.dmodc_threads,
+	bg = hopfill_run(&p->hops, f, &s, sws, oe->threads,
 			 p->opt.hops_background &&
 				 subnet_full_pushes(p->osm) > 0,
 			 &err);
@@ -270,17 +258,23 @@ static int register_engines(struct osmre *p)
 {
 	int n = 0, i;
 
-	while (engines[n].name)
+	while (engines[n])
 		n++;
 	p->engines = calloc((size_t)n, sizeof(*p->engines));
 	if (!p->engines)
 		return -1;
+	p->nengines = n;
 	for (i = 0; i < n; i++) {
 		struct osmre_engine *oe = &p->engines[i];
+		struct engine_opts o;
 
 		oe->p = p;
-		oe->e = &engines[i];
-		oe->module.name = engines[i].name;
+		oe->e = engines[i];
+		engine_opts_from_options(&p->opt, oe->e, &o);
+		oe->threads = o.threads;
+		if (oe->e->keep_new && !(oe->keep = oe->e->keep_new()))
+			return -1;
+		oe->module.name = oe->e->name;
 		oe->module.setup = engine_setup;
 		if (osm_register_external_routing_engine(p->osm, &oe->module,
 							 oe) != CL_SUCCESS)
@@ -321,12 +315,8 @@ static void *osmre_create(osm_opensm_t *osm)
 	struct osmre *p = calloc(1, sizeof(*p));
 	const char *path = conf_path(osm);
 
-	if (!p || !(p->dmodc = dmodc_new()) ||
-	    !(p->sar_memo = sar_memo_new())) {
+	if (!p) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
-		if (p)
-			dmodc_free(p->dmodc);
-		free(p);
 		return NULL;
 	}
 	p->osm = osm;
@@ -348,8 +338,6 @@ static void *osmre_create(osm_opensm_t *osm)
 	}
 	if (staging_init(&p->stage, p->opt.update_protocol)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
-		dmodc_free(p->dmodc);
-		sar_memo_free(p->sar_memo);
 		free(p);
 		return NULL;
 	}
@@ -379,6 +367,7 @@ static void *osmre_create(osm_opensm_t *osm)
 static void osmre_delete(void *data)
 {
 	struct osmre *p = data;
+	int i;
 
 	if (!p)
 		return;
@@ -388,8 +377,9 @@ static void osmre_delete(void *data)
 	proto_stop(p);
 	staging_free(&p->stage);
 	jobfile_free(p);
-	dmodc_free(p->dmodc);
-	sar_memo_free(p->sar_memo);
+	for (i = 0; i < p->nengines; i++)
+		if (p->engines[i].keep)
+			p->engines[i].e->keep_free(p->engines[i].keep);
 	free(p->engines);
 	free(p);
 }

@@ -15,7 +15,7 @@
 #include "lids.h"
 
 struct node_ix {
-	const osm_node_t *node;
+	osm_node_t *node;
 	int ix;
 };
 
@@ -26,9 +26,10 @@ static int node_ix_cmp(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static int find_ix(const struct node_ix *m, size_t n, const osm_node_t *node)
+static int find_ix(const struct node_ix *m, size_t n, osm_node_t *node)
 {
-	struct node_ix key = { node, 0 }, *r;
+	struct node_ix key = { node, 0 };
+	const struct node_ix *r;
 
 	r = bsearch(&key, m, n, sizeof(*m), node_ix_cmp);
 	return r ? r->ix : -1;
@@ -113,7 +114,7 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 	}
 	qsort(map, k, sizeof(*map), node_ix_cmp);
 	for (size_t i = 0; i < k; i++) {
-		osm_node_t *nd = (osm_node_t *)map[i].node;
+		osm_node_t *nd = map[i].node;
 		int a = map[i].ix, p;
 
 		for (p = 1; p <= f->nodes[a].nports; p++) {

@@ -95,20 +95,30 @@ static int lower_bound(const struct update *u, uint64_t guid, uint32_t id)
 	return lo;
 }
 
-/* Session id of port guid; NULL when either does not match. */
-struct upd_sub *upd_find(struct update *u, uint64_t guid, uint32_t id)
+/* The index of session id of port guid; -1 when either does not match. */
+static int session_ix(const struct update *u, uint64_t guid, uint32_t id)
 {
 	int i = lower_bound(u, guid, id);
 
 	if (!id || i == u->nsub || u->sub[i].guid != guid || u->sub[i].id != id)
-		return NULL;
-	return &u->sub[i];
+		return -1;
+	return i;
+}
+
+/* Session id of port guid; NULL when either does not match. */
+struct upd_sub *upd_find(struct update *u, uint64_t guid, uint32_t id)
+{
+	int i = session_ix(u, guid, id);
+
+	return i < 0 ? NULL : &u->sub[i];
 }
 
 const struct upd_sub *update_session(const struct update *u, uint64_t guid,
 				     uint32_t id)
 {
-	return upd_find((struct update *)u, guid, id);
+	int i = session_ix(u, guid, id);
+
+	return i < 0 ? NULL : &u->sub[i];
 }
 
 /* The sessions of port guid. */

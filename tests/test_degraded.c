@@ -24,13 +24,12 @@ static void refused_pair(const struct fabric *f, const struct dmodc_opts *o,
 			 struct lft_set *s, const char *what, int *a, int *b)
 {
 	struct osmre_err err;
-	char na[64], nb[64], fmt[160];
+	char na[64], nb[64];
 
 	assert_int_equal(dmodc_route(f, o, s, &err), -1);
-	snprintf(fmt, sizeof(fmt),
-		 "%s \"%%63[^\"]\" (%%*[^)]) and \"%%63[^\"]\"", what);
 	if (strncmp(err.msg, what, strlen(what)) ||
-	    sscanf(err.msg, fmt, na, nb) != 2)
+	    sscanf(err.msg + strlen(what),
+		   " \"%63[^\"]\" (%*[^)]) and \"%63[^\"]\"", na, nb) != 2)
 		fail_msg("expected \"%s ...\", got \"%s\"", what, err.msg);
 	*a = fabric_find(f, na);
 	*b = fabric_find(f, nb);

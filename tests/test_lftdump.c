@@ -124,10 +124,12 @@ static void expect_error_len(const char *text, size_t len, const char *what)
 {
 	struct osmre_err err;
 	struct lft_set s;
-	FILE *fp = fmemopen((void *)text, len, "r");
+	char *copy;
+	FILE *fp = tu_memfile(text, len, &copy);
 
 	assert_int_equal(lftdump_read_stream(fp, "x.dump", &s, &err), -1);
 	fclose(fp);
+	free(copy);
 	if (!strstr(err.msg, what))
 		fail_msg("expected \"%s\" in \"%s\"", what, err.msg);
 }
@@ -146,6 +148,7 @@ static void test_malformed(void **state)
 		"Unicast lids [0-1] of switch Lid 1 guid 0x0000000000abcdef ('X'):\n0x0001 000 # x\n";
 	static const char nul[] =
 		"Unicast lids [0-1] of switch Lid 1 guid 0x1 ('X'):\n0x0001 00\0001\n";
+	char *copy;
 	FILE *fp;
 
 	(void)state;
@@ -168,9 +171,10 @@ static void test_malformed(void **state)
 	/* a NUL is no end of row: "00<NUL>1" must not read as port 0 */
 	expect_error_len(nul, sizeof(nul) - 1,
 			 "x.dump:2: column 10: a NUL byte");
-	fp = fmemopen((void *)unknown, strlen(unknown), "r");
+	fp = tu_memfile(unknown, strlen(unknown), &copy);
 	assert_int_equal(lftdump_read_stream(fp, "u", &s, &err), 0);
 	fclose(fp);
+	free(copy);
 	assert_int_equal(lft_set_bind(&s, f, &err), -1);
 	assert_non_null(strstr(err.msg, "0x0000000000abcdef"));
 	lft_set_free(&s);

@@ -462,8 +462,7 @@ static void check_switch_lids(const struct fabric *f, const int *lvl,
 		if (f->nodes[x].type != FAB_SWITCH || lvl[x] < 1 || !lid)
 			continue;
 		for (k = 0; k < f->nnodes; k++) {
-			const struct lft *t =
-				lft_of_node((struct lft_set *)s, k);
+			const struct lft *t = lft_of_node(s, k);
 			int d, want = -1, kind = 1;
 
 			if (lvl[k] < 1 || !t || lid > t->top)

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "engine.h"
 #include "lids.h"
 #include "pqft.h"
+#include "sar.h"
 #include "staging.h"
 #include "testutil.h"
 
@@ -43,6 +45,35 @@ static void route(const char *name, const struct fabric *f, int escape_vl,
 		fail_msg("%s: %s", name, err.msg);
 }
 
+static void say_buf(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_buf(void *arg, const char *fmt, ...)
+{
+	char *buf = arg;
+	size_t n = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, 1024 - n, fmt, ap);
+	va_end(ap);
+	n = strlen(buf);
+	if (n < 1023)
+		strcpy(buf + n, "\n");
+}
+
+/* What engine_report says of r, a pass of name without escape. */
+static const char *report_of(const char *name, const struct route_result *r)
+{
+	static char buf[1024];
+	struct engine_opts o;
+
+	engine_opts_defaults(&o);
+	buf[0] = 0;
+	engine_report(engine_find(name), &o, r, say_buf, buf);
+	return buf;
+}
+
 /* The update protocol on, dmodc's tables committed on SIG_A; s gets
  * them. */
 static void committed(struct staging *st, const struct fabric *f,
@@ -54,6 +85,7 @@ static void committed(struct staging *st, const struct fabric *f,
 	assert_int_equal(staging_init(st, 1), 0);
 	route("dmodc", f, -1, &r);
 	assert_int_equal(staging_routed(st, SIG_A, &r, s, &err), 0);
+	route_result_free(&r);
 }
 
 /* A pass on SIG_A with sar's tables: staged when STAGE was asked;
@@ -67,20 +99,33 @@ static void sar_pass(struct staging *st, const struct fabric *f,
 	route("sar", f, -1, &r);
 	lft_set_free(s);
 	assert_int_equal(staging_routed(st, SIG_A, &r, s, &err), 0);
+	route_result_free(&r);
 }
 
 static void test_table(void **state)
 {
 	const struct engine *e;
+	const struct engine *const *row;
+
+	char names[128] = "";
+	size_t n = 0;
 
 	(void)state;
-	assert_string_equal(engine_names(), "dmodc, pqft, sar");
-	for (e = engines; e->name; e++) {
+	/* the rows in order, and nothing else, in the usage texts' list */
+	for (row = engines; *row; row++) {
+		e = *row;
 		assert_ptr_equal(engine_find(e->name), e);
 		assert_non_null(e->route);
 		assert_non_null(e->summary);
+		/* a callback's pair comes whole */
+		assert_true(!e->keep_new == !e->keep_free);
+		assert_true(!e->ca_hops || (e->produces & ENGINE_CA_HOPS));
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+				      row == engines ? "" : ", ", e->name);
 	}
-	assert_null(engine_find("minhop"));
+	assert_string_equal(engine_names(), names);
+	assert_non_null(strstr(names, "dmodc, pqft, sar"));
+	assert_null(engine_find("nosuch"));
 	assert_null(engine_find(NULL));
 	assert_true(engine_find("sar")->produces & ENGINE_LAYERS);
 	assert_true(engine_find("pqft")->needs & ENGINE_NEEDS_TOPOLOGY);
@@ -115,7 +160,9 @@ static void test_engines_are_their_cores(void **state)
 	assert_int_equal(pqft_route(q, &s, 1, &err), 0);
 	route("pqft", f, -1, &r);
 	assert_int_equal(lft_set_equal(&s, &r.tables, NULL, 0), 1);
-	assert_string_equal(r.inferred, "pgft(3;4,4,4;1,2,2;1,1,1)");
+	assert_string_equal(
+		report_of("pqft", &r),
+		"pqft: topology pgft(3;4,4,4;1,2,2;1,1,1) (inferred)\n");
 	route_result_free(&r);
 	pqft_free(q);
 
@@ -125,7 +172,7 @@ static void test_engines_are_their_cores(void **state)
 	route("sar", f, -1, &r);
 	assert_int_equal(lft_set_equal(&s, &r.tables, NULL, 0), 1);
 	assert_true(r.layers.have);
-	assert_int_equal(r.layers.res.layers, sr.layers);
+	assert_int_equal(r.layers.layers, sr.layers);
 	sar_result_free(&sr);
 	route_result_free(&r);
 
@@ -133,7 +180,7 @@ static void test_engines_are_their_cores(void **state)
 	route("sar", f, 1, &r);
 	assert_true(r.has_escape);
 	assert_int_equal(r.escape.lids, 64);
-	assert_int_equal(r.layers.res.layers, 1);
+	assert_int_equal(r.layers.layers, 1);
 	route_result_free(&r);
 	lft_set_free(&s);
 	fabric_free(f);
@@ -152,7 +199,7 @@ static void test_engine_refuses(void **state)
 	engine_opts_defaults(&o);
 	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
 	assert_non_null(strstr(err.msg, "cannot infer"));
-	assert_string_equal(r.inferred, "");
+	assert_string_equal(report_of("pqft", &r), "");
 	route_result_free(&r);
 	o.topology = "pgft(1;3;1;1)";
 	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
@@ -166,8 +213,8 @@ static int some_layered_path(const struct route_layers *l, unsigned *slid,
 {
 	unsigned s, d;
 
-	for (s = 1; s <= l->res.maxlid; s++)
-		for (d = 1; d <= l->res.maxlid; d++)
+	for (s = 1; s <= l->maxlid; s++)
+		for (d = 1; d <= l->maxlid; d++)
 			if (route_layers_sl(l, s, d)) {
 				*slid = s;
 				*dlid = d;
@@ -466,13 +513,14 @@ static char *saved(struct staging *st, size_t *len)
 static int load(struct staging *st, const char *buf, size_t len)
 {
 	struct osmre_err err;
-	FILE *fp = fmemopen((void *)buf, len ? len : 1, "r");
+	char *copy;
+	FILE *fp = tu_memfile(buf, len, &copy);
 	int rc;
 
-	assert_non_null(fp);
 	assert_int_equal(staging_init(st, 1), 0);
 	rc = staging_load(st, fp, (long)len, &err);
 	fclose(fp);
+	free(copy);
 	return rc;
 }
 
@@ -505,7 +553,7 @@ static void test_save_and_load(void **state)
 	assert_int_equal(staging_reuse(&back, SIG_A, &again, &err),
 			 STAGING_KEPT);
 	assert_int_equal(lft_set_equal(&s, &again, NULL, 0), 1);
-	maxlid = st.cur.layers.res.maxlid;
+	maxlid = st.cur.layers.maxlid;
 	assert_true(st.cur.layers.have && maxlid > 0);
 	for (a = 1; a <= maxlid; a++)
 		for (b = 1; b <= maxlid; b++)

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "testutil.h"
 #include "update.h"
 #include "updstate.h"
 #include "updwire.h"
@@ -562,15 +563,16 @@ static char *state_text(const struct update *u)
 static int state_read(struct update *u, struct fake *f, const char *text,
 		      char *err, size_t errlen)
 {
-	FILE *fp = fmemopen((void *)text, strlen(text) ? strlen(text) : 1, "r");
+	char *copy;
+	FILE *fp = tu_memfile(text, strlen(text), &copy);
 	int rc;
 
-	assert_non_null(fp);
 	if (!*text)
 		fgetc(fp);
 	setup(u, f);
 	rc = updstate_read(fp, u, err, errlen);
 	fclose(fp);
+	free(copy);
 	return rc;
 }
 

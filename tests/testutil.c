@@ -55,14 +55,27 @@ struct fabric *tu_read_file(const char *path)
 	return f;
 }
 
+FILE *tu_memfile(const char *text, size_t len, char **copy)
+{
+	FILE *fp;
+
+	*copy = calloc(1, len + 1);
+	assert_non_null(*copy);
+	memcpy(*copy, text, len);
+	fp = fmemopen(*copy, len, "r");
+	assert_non_null(fp);
+	return fp;
+}
+
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err)
 {
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	char *copy;
+	FILE *fp = tu_memfile(text, strlen(text), &copy);
 	int rc;
 
-	assert_non_null(fp);
 	rc = netfile_read_stream(fp, "test.net", f, err);
 	fclose(fp);
+	free(copy);
 	return rc;
 }
 

@@ -40,6 +40,9 @@ int tu_sls_acyclic(const struct fabric *f, const struct lft_set *s,
 /* Reads a net file; fails the test on error. */
 struct fabric *tu_read_file(const char *path);
 /* Reads a net file held in a string. */
+/* A stream reading len bytes of text, from a copy in *copy, to be freed
+ * after fclose. */
+FILE *tu_memfile(const char *text, size_t len, char **copy);
 int tu_read_net(const char *text, struct fabric **f, struct osmre_err *err);
 
 /*

@@ -38,7 +38,7 @@ static int parse_shift(const struct fabric *f, const char *p, long *shift)
 {
 	const char *k = p + strlen("shift:");
 	struct osmre_err err;
-	char *end = (char *)k, hosts[64] = "";
+	char *end = NULL, hosts[64] = "";
 	long max = INT_MAX;
 	int n = bw_hosts(f, &err);
 
@@ -54,7 +54,7 @@ static int parse_shift(const struct fabric *f, const char *p, long *shift)
 	*shift = 0;
 	if (isdigit((unsigned char)*k)) /* no sign, no blank */
 		*shift = strtol(k, &end, 10);
-	if (end == k || *end || errno || *shift < 1 || *shift > max) {
+	if (!end || *end || errno || *shift < 1 || *shift > max) {
 		fprintf(stderr,
 			"osmre analyze: --bandwidth shift:K: expected K in 1..%ld%s, got \"%s\"\n",
 			max, hosts, p);

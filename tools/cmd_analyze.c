@@ -283,13 +283,13 @@ static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 		return -1;
 	progress_end(&pg);
 	if (r->planes > 1 && plane <= ANALYSIS_PLANES) {
-		struct plane_fig *pf = &r->pf[plane - 1];
+		struct plane_fig *fig = &r->pf[plane - 1];
 
-		pf->ports = o->n;
-		pf->a2a = a2a.risk;
-		pf->sp = sp.risk;
-		pf->rp = rp.risk;
-		pf->max_shift = o->n > 1 ? o->n - 1 : 0;
+		fig->ports = o->n;
+		fig->a2a = a2a.risk;
+		fig->sp = sp.risk;
+		fig->rp = rp.risk;
+		fig->max_shift = o->n > 1 ? o->n - 1 : 0;
 	}
 	if (a2a.risk > r->a2a)
 		r->a2a = a2a.risk;

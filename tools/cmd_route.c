@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static void route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine: %s (default dmodc)\n"
+		"  -e, --engine NAME   routing engine: %s (default %s)\n"
 		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
 		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
 		"  -j, --threads N     threads (default: online CPUs)\n"
@@ -49,7 +50,7 @@ static void route_usage(FILE *out)
 		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 		"                      (sar: on at most V layers); --sls then covers both\n",
-		engine_names());
+		engine_names(), engines[0]->name);
 }
 
 struct missing_ctx {
@@ -68,52 +69,19 @@ static int list_missing(void *arg, int node, int port)
 	return ++mc->listed < 10;
 }
 
-/* What the engine says besides its tables, on stderr. */
-static void report(const struct engine *e, const struct jobs *jobs,
-		   const struct route_result *r, int escape_vl)
-{
-	const struct sar_result *sr = &r->layers.res;
+/* A line of the engine's report (engine_report), on stderr. */
+static void say_stderr(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	if (r->inferred[0])
-		fprintf(stderr, "%s: topology %s (inferred)\n", e->name,
-			r->inferred);
-	if (r->layers.have && (!jobs || !jobs->njobs))
-		fprintf(stderr, "%s: %d virtual layer(s); no jobs: DFSSSP\n",
-			e->name, sr->layers);
-	else if (r->layers.have)
-		fprintf(stderr,
-			"%s: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)\n",
-			e->name, sr->layers,
-			sr->job_aware ? "job-aware" : "DFSSSP", sr->efi_kept,
-			sr->efi_sar, sr->efi_dfsssp);
-	if (r->layers.have && sr->risk_a2a)
-		fprintf(stderr,
-			"%s: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s\n",
-			e->name, sr->risk_a2a, sr->risk_sp,
-			sr->risk_trees < 0 ? 0 : sr->risk_trees,
-			sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
-	if (r->layers.have && sr->updn_lids && sr->way != SAR_WAY_LAST)
-		fprintf(stderr,
-			"%s: over the VL budget: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)\n",
-			e->name, sr->updn_lids, sr->layers,
-			sr->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
-			sr->cdg_lids);
-	else if (r->layers.have && sr->updn_lids)
-		fprintf(stderr,
-			"%s: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*\n",
-			e->name, sr->updn_lids, sr->cdg_lids);
-	if (r->layers.have && sr->updn_lids && sr->way_a2a[SAR_WAY_LID] > 0)
-		fprintf(stderr,
-			"%s: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld\n",
-			e->name, sr->way_a2a[SAR_WAY_LAST],
-			sr->way_rp[SAR_WAY_LAST], sr->way_a2a[SAR_WAY_LID],
-			sr->way_rp[SAR_WAY_LID], sr->way_a2a[SAR_WAY_GROUPS],
-			sr->way_rp[SAR_WAY_GROUPS]);
-	if (r->has_escape)
-		fprintf(stderr,
-			"escape: %ld high LID(s) by up*/down* from %d root(s)%s, SL/VL %d\n",
-			r->escape.lids, r->escape.roots,
-			r->escape.fallback ? " (one per part)" : "", escape_vl);
+static void say_stderr(void *arg, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)arg;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int cmd_route(int argc, char **argv)
@@ -140,7 +108,7 @@ int cmd_route(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *engine = "dmodc", *topo = NULL, *out = NULL, *lidsf = NULL;
+	const char *engine = NULL, *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
 	const char *statef = NULL;
 	struct lft_set prev = { 0 };
@@ -230,13 +198,15 @@ int cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return EXIT_USAGE;
 	}
-	e = engine_find(engine);
+	/* the table's first row by default */
+	e = engine ? engine_find(engine) : engines[0];
 	if (!e) {
 		fprintf(stderr,
 			"osmre route: unknown engine \"%s\" (available: %s)\n",
 			engine, engine_names());
 		return EXIT_USAGE;
 	}
+	engine = e->name;
 	if (prevf && !(e->produces & ENGINE_STABLE)) {
 		fprintf(stderr,
 			"osmre route: --previous: engine %s has no stable re-route\n",
@@ -334,17 +304,14 @@ int cmd_route(int argc, char **argv)
 		goto out;
 	}
 	t1 = tool_now();
-	report(e, jobsf ? &jobs : NULL, &r, o.escape_vl);
-	if (o.prev && !strcmp(engine, "dmodc"))
-		fprintf(stderr,
-			"dmodc: stable re-route: %ld destination LID(s) kept their routes\n",
-			r.kept);
+	o.jobs = jobsf ? &jobs : NULL;
+	engine_report(e, &o, &r, say_stderr, NULL);
 	if (slsf) {
 		FILE *sf = fopen(slsf, "w");
 		int bad = !sf;
 
 		if (sf && r.layers.have)
-			bad = sar_write_sls(sf, f, &r.layers.res);
+			bad = route_layers_write_sls(sf, f, &r.layers, e->name);
 		else if (sf)
 			fprintf(sf, "default 0\n");
 		if (sf && o.escape_vl >= 0)

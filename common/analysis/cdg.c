@@ -35,10 +35,10 @@ static int sw_port(const struct fabric *f, int n, int p)
 	return r >= 0 && f->nodes[r].type == FAB_SWITCH;
 }
 
-static uint64_t vc_of(const struct graph *g, int n, int p, int vl)
+static uint64_t vc_of(struct graph *g, int n, int p, int vl)
 {
 	if (vl > g->maxvl)
-		((struct graph *)g)->maxvl = vl;
+		g->maxvl = vl;
 	return (uint64_t)(g->chan[n] + p) * NVL + (uint64_t)vl;
 }
 
@@ -184,8 +184,8 @@ static long csr_head(void *ctx, long pos)
 }
 
 /* Fills r's cycle when the CSR graph has one. */
-static int find_cycle(const struct graph *g, const long *first,
-		      const uint32_t *to, long nvc, struct cdg_result *r)
+static int find_cycle(const struct graph *g, const long *first, uint32_t *to,
+		      long nvc, struct cdg_result *r)
 {
 	uint8_t *color = calloc((size_t)nvc + 1, 1);
 	long *stack = malloc(((size_t)nvc + 1) * sizeof(long));
@@ -196,8 +196,7 @@ static int find_cycle(const struct graph *g, const long *first,
 
 	if (!color || !stack || !it)
 		goto out;
-	if (cycle_find(nvc, first, csr_head, (void *)to, color, stack, it,
-		       &c)) {
+	if (cycle_find(nvc, first, csr_head, to, color, stack, it, &c)) {
 		r->acyclic = 0;
 		r->cycle_len = (int)c.len;
 		r->cycle_node = malloc((size_t)c.len * sizeof(int));

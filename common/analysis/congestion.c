@@ -326,7 +326,7 @@ struct a2a_job {
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct cong_order *o;
-	const long *off;
+	long *off;
 	long total;
 	long **stamp;  /* per thread: last item that counted a port */
 	int **cnt;     /* per thread: sources, then destinations */
@@ -419,7 +419,7 @@ static int a2a_run(const struct fabric *f, const struct lft_set *s,
 		r->unroutable += j.bad[i];
 	if (ports) { /* handed over: the counts, the offsets, the routes */
 		ports->total = j.total;
-		ports->off = (long *)j.off;
+		ports->off = j.off;
 		ports->sources = j.cnt[0];
 		ports->routes = j.routes[0];
 		j.off = NULL;
@@ -437,7 +437,7 @@ out:
 	free(j.cnt);
 	free(j.routes);
 	free(j.bad);
-	free((void *)j.off);
+	free(j.off);
 	return rc;
 }
 
@@ -472,7 +472,7 @@ struct shift_job {
 	const struct fabric *f;
 	const struct lft_set *s;
 	const struct cong_order *o;
-	const long *off;
+	long *off;
 	long total;
 	int **load; /* per thread */
 	int *risk;  /* per shift */
@@ -572,7 +572,7 @@ out:
 		free(j.perm[t]);
 	free(j.load);
 	free(j.perm);
-	free((void *)j.off);
+	free(j.off);
 	free(j.risk);
 	free(j.bad);
 	return rc;

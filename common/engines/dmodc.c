@@ -798,7 +798,7 @@ static void closer_groups(const struct dmodc *d, struct scratch *sc, int s)
 			uint8_t h = (uint8_t)((nrow[x] == want[x]) &
 					      (nrow[x] != DMODC_INF));
 
-			first[x] = h & (cnt[x] == 0) ? gg : first[x];
+			first[x] = (h & (cnt[x] == 0)) ? gg : first[x];
 			cnt[x] = (uint8_t)(cnt[x] + h);
 		}
 	}

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The routing engines, one table for the plugin and the CLI alike: each
- * engine's name, what it needs, what it produces, and the call that runs
- * it.  engine_route() runs an engine on a fabric and, when asked, the
- * update protocol's up*-down* escape for the high LIDs (updn.h) after it.
+ * engine's name, what it needs, what it produces, the call that runs it
+ * and the one that says what a pass gave.  engine_route() runs an engine
+ * on a fabric and, when asked, the update protocol's up*-down* escape for
+ * the high LIDs (updn.h) after it.
  *
- * Adding an engine: its core in a file of common/ (fabric in, lft_set
- * out, err on refusal), one row in engine.c's table, and its options, if
- * any, in engine_opts and options.c (engine_opts_from_options).  The
- * plugin registers every row with OpenSM, `osmre route -e NAME` finds it.
+ * Adding an engine: one file of common/engines/ that defines its row
+ * (struct engine) around its core (fabric in, lft_set out, err on
+ * refusal), and that row named in engine.c's table.  What an engine
+ * keeps for itself (its result's details, its state between passes, the
+ * settings it reads off osmre.conf) stays behind the row's callbacks.
+ * The plugin registers every row with OpenSM, `osmre route -e NAME`
+ * finds it.
  */
 #ifndef OSMRE_ENGINE_H
 #define OSMRE_ENGINE_H
@@ -20,11 +24,9 @@
 #include "guidlist.h"
 #include "jobs.h"
 #include "lft.h"
-#include "options.h"
-#include "sar.h"
 #include "updn.h"
 
-struct dmodc;
+struct osmre_options;
 
 /* what an engine needs (engine.needs) */
 /* a fat tree (ranks.h) */
@@ -37,7 +39,7 @@ struct dmodc;
 /* what it produces (engine.produces) */
 /* an SL per path (VL = SL) */
 #define ENGINE_LAYERS  0x1
-/* hop counts to CAs (dmodc's costs) */
+/* hop counts to CAs (engine.ca_hops) */
 #define ENGINE_CA_HOPS 0x2
 /* re-routes that keep the routes still working (engine_opts.prev) */
 #define ENGINE_STABLE  0x4
@@ -55,28 +57,33 @@ struct engine_opts {
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
-	/* dmodc: the state kept between passes (hop counts, dumps); NULL:
-	 * a temporary one */
-	struct dmodc *dmodc;
 	/* ENGINE_STABLE: the tables in force, bound to the fabric; the
 	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
 	const struct lft_set *prev;
-	/* use prev: sar always; dmodc with dmodc_stable (stable_cols.h:
-	 * a switch keeps its entry where its previous route still works) */
+	/* use prev (engine.from_options: dmodc only with dmodc_stable) */
 	int stable;
-	/* pqft, sar: their state dump (engine_state.h) written there; NULL:
+	/* the engine's state dump (engine_state.h) written there; NULL:
 	 * none */
 	FILE *state;
-	/* sar: what its last pass left for the next stable re-route
-	 * (sar_memo.h), kept by the caller between passes; NULL: none */
-	struct sar_memo *memo;
+	/* what the engine keeps between passes (engine.keep_new), kept by
+	 * the caller; NULL: a pass on its own */
+	void *keep;
 };
 
-/* An SL per (source CA port, destination LID) path: sar's layers. */
+/* An SL per (source CA port, destination LID) path: an engine's layers
+ * (VL = SL). */
 struct route_layers {
 	int have;
-	struct sar_result res;
-	int *src_of_lid; /* LID -> CA port index of res, -1 */
+	int layers; /* used */
+	/* layer of the path from CA port src to LID dlid:
+	 * layer[src * (maxlid + 1) + dlid]; NULL when every path is in
+	 * layer 0 */
+	int nsrc;
+	unsigned maxlid;
+	uint8_t *layer;
+	/* src -> its node and port (NULL in a staging file's layers) */
+	int *src_node, *src_port;
+	int *src_of_lid; /* LID -> src, -1 */
 };
 
 struct route_result {
@@ -84,11 +91,18 @@ struct route_result {
 	struct route_layers layers; /* ENGINE_LAYERS */
 	int has_escape;
 	struct updn_info escape;
-	/* pqft: the parameters read off the fabric ("" when given) */
-	char inferred[256];
-	/* dmodc_stable: destination LIDs that kept their previous routes */
+	/* a stable re-route: destination LIDs that kept their previous
+	 * routes; -1: not counted */
 	long kept;
+	/* what else the engine says of its pass (engine.report), freed by
+	 * engine.priv_free */
+	void *priv;
+	void (*priv_free)(void *priv);
 };
+
+/* engine.report's and engine_report's lines: one a call, no newline */
+typedef void (*engine_say)(void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 struct engine {
 	const char *name;
@@ -96,10 +110,28 @@ struct engine {
 	unsigned needs, produces;
 	int (*route)(const struct engine_opts *o, const struct fabric *f,
 		     struct route_result *r, struct osmre_err *err);
+	/* the options file's settings of the engine into o (threads,
+	 * stable, its own); NULL: the defaults */
+	void (*from_options)(const struct osmre_options *opt,
+			     struct engine_opts *o);
+	/* what a pass gave besides its tables, a line per say() call;
+	 * NULL: nothing */
+	void (*report)(const struct engine_opts *o,
+		       const struct route_result *r, engine_say say, void *arg);
+	/* a refusal of the plugin's pass: what the options file lacks,
+	 * prefixed to err; NULL: nothing */
+	void (*refused)(const struct engine_opts *o,
+			const struct route_result *r, struct osmre_err *err);
+	/* engine_opts.keep: made once, freed at the end; NULL: none */
+	void *(*keep_new)(void);
+	void (*keep_free)(void *keep);
+	/* ENGINE_CA_HOPS: the hops from switch sw to the leaf of a CA,
+	 * -1: none, after a pass with keep */
+	int (*ca_hops)(void *keep, int sw, int leaf);
 };
 
-/* The table, NULL-terminated by name. */
-extern const struct engine engines[];
+/* The table, NULL-terminated. */
+extern const struct engine *const engines[];
 
 /* The engine called name, or NULL. */
 const struct engine *engine_find(const char *name);
@@ -107,10 +139,14 @@ const struct engine *engine_find(const char *name);
 const char *engine_names(void);
 /* Defaults: online CPUs, seed 1, 8 VLs, no escape. */
 void engine_opts_defaults(struct engine_opts *o);
-/* The options file's settings for engine e (threads, pqft_topology,
- * seed, sar_max_vls, sar_job_all_pairs, the escape when update_protocol is on). */
+/* The options file's settings for engine e (e->from_options, the escape
+ * when update_protocol is on). */
 void engine_opts_from_options(const struct osmre_options *opt,
 			      const struct engine *e, struct engine_opts *o);
+/* What the pass of e gave besides its tables: the engine's lines
+ * (e->report), then the escape's; o as for the pass. */
+void engine_report(const struct engine *e, const struct engine_opts *o,
+		   const struct route_result *r, engine_say say, void *arg);
 
 /*
  * Runs e on f (LIDs assigned) into r (zeroed here; free it with
@@ -122,6 +158,10 @@ int engine_route(const struct engine *e, const struct engine_opts *o,
 		 const struct fabric *f, struct route_result *r,
 		 struct osmre_err *err);
 void route_result_free(struct route_result *r);
+/* The layers as an SL file (slmap.h) of engine name: "default 0", a
+ * "path" line per path on another layer; 0 or -1 (write error). */
+int route_layers_write_sls(FILE *fp, const struct fabric *f,
+			   const struct route_layers *l, const char *name);
 
 /* The SL of the path from slid to dlid: its layer, 0 when the engine has
  * none or the LIDs are unknown. */

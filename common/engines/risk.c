@@ -331,6 +331,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 
 struct risk_guard {
 	struct walk w;
+	struct lft_set *s; /* the tables searched (risk_guard_repair) */
 	const struct risk_order *o;
 	long a2a, sp;
 	int nsrc_sw;	   /* switches with CA ports */
@@ -458,7 +459,9 @@ static void take_tree(struct risk_guard *g, const struct lft_set *safe,
 
 	risk_guard_dest(g, lid, -1);
 	for (v = 0; v < g->w.nsw; v++) {
-		struct lft *t = (struct lft *)g->w.tab[v];
+		struct lft *t = g->w.tab[v] ?
+					lft_of_node(g->s, g->w.tab[v]->node) :
+					NULL;
 		const struct lft *u = t ? lft_of_node(safe, t->node) : NULL;
 
 		if (!t || lid > t->top)
@@ -476,7 +479,9 @@ static void put_back(struct risk_guard *g, unsigned lid, const uint8_t *keep)
 
 	risk_guard_dest(g, lid, -1);
 	for (v = 0; v < g->w.nsw; v++) {
-		struct lft *t = (struct lft *)g->w.tab[v];
+		struct lft *t = g->w.tab[v] ?
+					lft_of_node(g->s, g->w.tab[v]->node) :
+					NULL;
 
 		if (t && lid <= t->top)
 			t->port[lid] = keep[v];
@@ -532,8 +537,7 @@ void risk_guard_clear(struct risk_guard *g)
 	g->over = 0;
 }
 
-struct risk_guard *risk_guard_new(const struct fabric *f,
-				  const struct lft_set *s,
+struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 				  const struct risk_order *o, long a2a, long sp,
 				  size_t max_bytes, struct osmre_err *err)
 {
@@ -543,6 +547,7 @@ struct risk_guard *risk_guard_new(const struct fabric *f,
 
 	if (!g || walk_init(&g->w, f, s))
 		goto oom;
+	g->s = s;
 	g->o = o;
 	g->a2a = a2a;
 	g->sp = sp;

@@ -57,8 +57,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
  * when that would pass max_bytes or memory is short.
  */
 struct risk_guard;
-struct risk_guard *risk_guard_new(const struct fabric *f,
-				  const struct lft_set *s,
+struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 				  const struct risk_order *o, long a2a, long sp,
 				  size_t max_bytes, struct osmre_err *err);
 void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign);

@@ -178,7 +178,7 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 /* The layers of the CA-to-CA paths of s into r (sar_layers.c): within
  * sw->o->max_vls, the fallback layer taking what does not fit.  0, or -1
  * with err (out of memory). */
-int sar_layer_paths(struct sar_work *sw, const struct lft_set *s,
+int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 		    struct sar_result *r, struct osmre_err *err);
 /* What the loads' weights depend on, for the memo (sar_memo.h). */
 uint64_t sar_weights_digest(const struct sar_work *sw);

@@ -105,7 +105,7 @@ static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
  */
 struct layering {
 	const struct graph *g;
-	const struct lft_set *s;
+	struct lft_set *s; /* re-routed where a layer overflows */
 	struct sar_result *r;
 	unsigned *dlids; /* the CA LIDs */
 	int ndl;
@@ -379,10 +379,8 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
 	struct cdgroute_info ci;
 	int src, k;
 
-	if (updn_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid,
-			    NULL, err) ||
-	    cdg_route_lids(sw->f, (struct lft_set *)L->s, want, r->maxlid, &ci,
-			   err))
+	if (updn_route_lids(sw->f, L->s, want, r->maxlid, NULL, err) ||
+	    cdg_route_lids(sw->f, L->s, want, r->maxlid, &ci, err))
 		return -1;
 	r->cdg_lids += ci.rerouted;
 	for (k = 0; k < L->ndl; k++) {
@@ -489,8 +487,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 		for (k = 0; k < L->ndl; k++)
 			if (L->lay[L->dlids[k]] == layer)
 				want[L->dlids[k]] = 1;
-		rc = cdg_refine_lids(sw->f, (struct lft_set *)L->s, want,
-				     r->maxlid, err);
+		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid, err);
 	}
 	r->layers = budget;
 	free(want);
@@ -574,7 +571,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
 {
 	struct sar_result *r = L->r, rw[SAR_WAYS];
-	struct lft_set *s = (struct lft_set *)L->s;
+	struct lft_set *s = L->s;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1, bytes = 0;
 	struct lft_set other[SAR_WAYS];
 	struct risk_order ord = { 0 };
@@ -848,7 +845,7 @@ out:
 }
 
 /* The layers of the CA-to-CA paths of s (make_layers), into r->layer. */
-int sar_layer_paths(struct sar_work *sw, const struct lft_set *s,
+int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 		    struct sar_result *r, struct osmre_err *err)
 {
 	const struct fabric *f = sw->f;

@@ -178,8 +178,10 @@ int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
 		rc = stage_locked(st, r, s, err);
 	else
 		rc = commit_locked(st, sig, r, s, err);
+	/* the tables and layers are the staging object's now */
 	memset(&r->tables, 0, sizeof(r->tables));
 	memset(&r->layers, 0, sizeof(r->layers));
+	route_result_free(r);
 	st->mode = STAGING_NORMAL;
 	pthread_cond_broadcast(&st->cond);
 	pthread_mutex_unlock(&st->lock);

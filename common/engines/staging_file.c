@@ -77,15 +77,14 @@ int staging_save(struct staging *st, FILE *fp, struct osmre_err *err)
 	}
 	put32(&k, l->have && l->src_of_lid ? 1u : 0u);
 	if (l->have && l->src_of_lid) {
-		put32(&k, (uint32_t)l->res.layers);
-		put32(&k, (uint32_t)l->res.ncas);
-		put32(&k, l->res.maxlid);
-		put32(&k, l->res.layer ? 1u : 0u);
+		put32(&k, (uint32_t)l->layers);
+		put32(&k, (uint32_t)l->nsrc);
+		put32(&k, l->maxlid);
+		put32(&k, l->layer ? 1u : 0u);
 		put(&k, l->src_of_lid,
-		    ((size_t)l->res.maxlid + 1) * sizeof(*l->src_of_lid));
-		if (l->res.layer)
-			put(&k, l->res.layer,
-			    (size_t)l->res.ncas * (l->res.maxlid + 1));
+		    ((size_t)l->maxlid + 1) * sizeof(*l->src_of_lid));
+		if (l->layer)
+			put(&k, l->layer, (size_t)l->nsrc * (l->maxlid + 1));
 	}
 	pthread_mutex_unlock(&st->lock);
 	if (fwrite(&k.sum, sizeof(k.sum), 1, fp) != 1 || k.bad)
@@ -162,9 +161,9 @@ static int load_layers(struct source *s, struct route_layers *l)
 	    array > 1 || ncas > (uint32_t)s->left)
 		return -1;
 	l->have = 1;
-	l->res.layers = (int)layers;
-	l->res.ncas = (int)ncas;
-	l->res.maxlid = maxlid;
+	l->layers = (int)layers;
+	l->nsrc = (int)ncas;
+	l->maxlid = maxlid;
 	l->src_of_lid = malloc(((size_t)maxlid + 1) * sizeof(*l->src_of_lid));
 	if (!l->src_of_lid ||
 	    get(s, l->src_of_lid, ((size_t)maxlid + 1) * sizeof(int)))
@@ -176,11 +175,11 @@ static int load_layers(struct source *s, struct route_layers *l)
 		return 0;
 	if ((long)((size_t)ncas * (maxlid + 1)) > s->left)
 		return -1;
-	l->res.layer = malloc((size_t)ncas * (maxlid + 1) + 1);
-	if (!l->res.layer || get(s, l->res.layer, (size_t)ncas * (maxlid + 1)))
+	l->layer = malloc((size_t)ncas * (maxlid + 1) + 1);
+	if (!l->layer || get(s, l->layer, (size_t)ncas * (maxlid + 1)))
 		return -1;
 	for (i = 0; i < ncas * (maxlid + 1); i++)
-		if (l->res.layer[i] >= layers)
+		if (l->layer[i] >= layers)
 			return -1;
 	return 0;
 }

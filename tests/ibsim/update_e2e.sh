@@ -23,7 +23,7 @@ blk216_sar "update_protocol 1" "update_escape_vl 7" \
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP"; exit 1; }
 check "protocol on" grep -q "osmre: update protocol on: escape on SL/VL 7, vendor class 0x09" "$W/osm.log"
-check "escape routed" grep -q "osmre: sar: escape: 216 high LID(s) by up\*/down\*" "$W/osm.log"
+check "escape routed" grep -q "osmre: escape: 216 high LID(s) by up\*/down\*" "$W/osm.log"
 check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 30
 sleep 1
 

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* sar's row of the engines' table (engine.h): sar.h's core, its layers
+ * as the pass's SLs, its memo kept between passes (sar_memo.h). */
+#include <stdlib.h>
+
+#include "engine.h"
+#include "engine_state.h"
+#include "options.h"
+#include "sar.h"
+#include "sar_memo.h"
+
+/* LID -> index of the CA port that has it in the layers, -1. */
+static int *src_of_lid(const struct fabric *f, const struct route_layers *res)
+{
+	int *map = malloc(((size_t)res->maxlid + 1) * sizeof(int));
+	unsigned lid;
+	int i, k;
+
+	if (!map)
+		return NULL;
+	for (lid = 0; lid <= res->maxlid; lid++)
+		map[lid] = -1;
+	for (i = 0; i < res->nsrc; i++) {
+		const struct fab_port *pt =
+			&f->nodes[res->src_node[i]].ports[res->src_port[i]];
+
+		for (k = 0; k < 1 << pt->lmc; k++)
+			if (pt->lid + (unsigned)k <= res->maxlid)
+				map[pt->lid + (unsigned)k] = i;
+	}
+	return map;
+}
+
+static void sar_pass_free(void *priv)
+{
+	sar_result_free(priv);
+	free(priv);
+}
+
+/*
+ * With the escape, sar layers the base LIDs on the VLs below it.  Its
+ * layer array and CA ports go to r->layers; the rest of its result (the
+ * EFIs, risks, ways) stays in r->priv for sar_report.
+ */
+static int sar_engine(const struct engine_opts *o, const struct fabric *f,
+		      struct route_result *r, struct osmre_err *err)
+{
+	struct sar_result *res = calloc(1, sizeof(*res));
+	struct sar_opts so = { .max_vls = o->max_vls,
+			       .threads = o->threads,
+			       .jobs = o->jobs,
+			       .io = o->io,
+			       .all_pairs = o->all_pairs,
+			       .prev = o->prev,
+			       .memo = o->keep };
+	struct route_layers *l = &r->layers;
+
+	if (!res)
+		return osmre_fail(err, "out of memory");
+	r->priv = res;
+	r->priv_free = sar_pass_free;
+	if (o->escape_vl >= 0) {
+		so.base_only = 1;
+		if (so.max_vls > o->escape_vl)
+			so.max_vls = o->escape_vl;
+	}
+	if (sar_route(f, &so, &r->tables, res, err))
+		return -1;
+	if (o->state && sar_state_write(o->state, f, res, o->prev != NULL))
+		return osmre_fail(err, "state dump: write error");
+	l->have = 1;
+	l->layers = res->layers;
+	l->nsrc = res->ncas;
+	l->maxlid = res->maxlid;
+	l->layer = res->layer;
+	l->src_node = res->ca_node;
+	l->src_port = res->ca_port;
+	res->layer = NULL;
+	res->ca_node = NULL;
+	res->ca_port = NULL;
+	l->src_of_lid = src_of_lid(f, l);
+	if (!l->src_of_lid)
+		return osmre_fail(err, "out of memory");
+	return 0;
+}
+
+static void sar_from_options(const struct osmre_options *opt,
+			     struct engine_opts *o)
+{
+	o->threads = opt->sar_threads;
+	o->max_vls = opt->sar_max_vls;
+	o->all_pairs = opt->sar_job_all_pairs;
+	o->stable = 1;
+}
+
+static void sar_report(const struct engine_opts *o,
+		       const struct route_result *r, engine_say say, void *arg)
+{
+	const struct sar_result *sr = r->priv;
+	int layers = r->layers.layers;
+
+	if (!sr || !r->layers.have)
+		return;
+	if (!o->jobs || !o->jobs->njobs)
+		say(arg, "sar: %d virtual layer(s); no jobs: DFSSSP", layers);
+	else
+		say(arg,
+		    "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)",
+		    layers, sr->job_aware ? "job-aware" : "DFSSSP",
+		    sr->efi_kept, sr->efi_sar, sr->efi_dfsssp);
+	if (sr->risk_a2a)
+		say(arg,
+		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s",
+		    sr->risk_a2a, sr->risk_sp,
+		    sr->risk_trees < 0 ? 0 : sr->risk_trees,
+		    sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
+	if (sr->updn_lids && sr->way != SAR_WAY_LAST)
+		say(arg,
+		    "sar: over the VL budget: every destination LID (%ld) routed by load, spread over the %d layers %s, each acyclic (%ld on new trees, the others up*/down*)",
+		    sr->updn_lids, layers,
+		    sr->way == SAR_WAY_GROUPS ? "by groups" : "by LID",
+		    sr->cdg_lids);
+	else if (sr->updn_lids)
+		say(arg,
+		    "sar: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*",
+		    sr->updn_lids, sr->cdg_lids);
+	if (sr->updn_lids && sr->way_a2a[SAR_WAY_LID] > 0)
+		say(arg,
+		    "sar: the ways' A2A / RP: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld",
+		    sr->way_a2a[SAR_WAY_LAST], sr->way_rp[SAR_WAY_LAST],
+		    sr->way_a2a[SAR_WAY_LID], sr->way_rp[SAR_WAY_LID],
+		    sr->way_a2a[SAR_WAY_GROUPS], sr->way_rp[SAR_WAY_GROUPS]);
+	if (o->prev && o->keep && sr->memo_lost >= 0)
+		say(arg,
+		    "sar: stable re-route from the last pass's trees and loads, %ld link(s) lost since",
+		    sr->memo_lost / 2);
+}
+
+static void *sar_keep_new(void)
+{
+	return sar_memo_new();
+}
+
+static void sar_keep_free(void *keep)
+{
+	sar_memo_free(keep);
+}
+
+const struct engine sar_engine_row = {
+	.name = "sar",
+	.summary = "scheduling-aware routing on DFSSSP (Domke & Hoefler)",
+	.needs = ENGINE_TAKES_JOBS,
+	.produces = ENGINE_LAYERS | ENGINE_STABLE,
+	.route = sar_engine,
+	.from_options = sar_from_options,
+	.report = sar_report,
+	.keep_new = sar_keep_new,
+	.keep_free = sar_keep_free,
+};

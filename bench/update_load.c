@@ -21,6 +21,9 @@
  * hook's ack goes with the next WAIT (ACKWAIT), as libosmre-client's.
  * -A: with -w, an ACK and its answer, then the WAIT (two round trips a
  * phase instead of one).
+ * -T: a WAIT or ACKWAIT counts against the window for HELD_MS ms
+ *     (default 50): it gets no answer while the SM holds it, so the
+ *     loader guesses when ibsim has passed it on.
  * Every 10 s a line "stats T sent S received R" (totals so far), and
  * "keepalive S" when the SM's keep-alive period changes.
  *
@@ -101,7 +104,7 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 /* The epoch and phase last reported, and how many acked it. */
 static uint32_t rep_epoch;
 static int rep_phase, rep_n, regd, hook_ms, nsilent;
-static int window = 4, rot, ackwait = 1;
+static int window = 4, rot, ackwait = 1, held_ms = 50;
 
 /* Session k acked (its epoch, phase): counted, and reported when every
  * answering session has. */
@@ -185,7 +188,7 @@ int main(int argc, char **argv)
 	struct sess *ss;
 	char err[256];
 
-	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wAS:W:")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wAS:W:T:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -211,6 +214,9 @@ int main(int argc, char **argv)
 		case 'A':
 			ackwait = 0;
 			break;
+		case 'T':
+			held_ms = atoi(optarg);
+			break;
 		case 'S':
 			nsilent = atoi(optarg);
 			break;
@@ -219,7 +225,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr,
-				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW]\n");
+				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW] [-T HELD_MS]\n");
 			return 2;
 		}
 	}
@@ -270,7 +276,8 @@ int main(int argc, char **argv)
 				   ss[i].op == UPDW_ACKWAIT;
 
 			budget -= ss[i].op &&
-				  now - ss[i].sent < (held ? 0.05 : RESEND_S);
+				  now - ss[i].sent <
+					  (held ? held_ms / 1e3 : RESEND_S);
 		}
 		/* what is due: registrations, polls, acks after a hook, and
 		 * requests that went unanswered; from a rotating start */

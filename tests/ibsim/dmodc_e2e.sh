@@ -38,9 +38,9 @@ check "fabric LFTs identical to osmre route" same_lfts "$W/fabric.lfts" "$W/offl
 # LID-routed queries hop by hop over the LFTs, from 2 HCAs to every LID
 # every LID appears in each switch's table: the first table's last row.
 # (make check: every 9th LID from each HCA, a different ninth each, and
-# the last, about 200 queries; every LID, 1,728 queries, with
-# OSMRE_TEST_LONG, make check-long.  osmre check above walks every
-# pair's route through the same tables.)
+# the last: about 200 queries of the 900 LIDs; every LID from both, 1,800
+# queries, with OSMRE_TEST_LONG, make check-long.  osmre check above
+# walks every pair's route through the same tables.)
 max=$(awk '/^Unicast/ { n++ } n == 1 && /^0x/ { l = $1 } END { print l }' "$W/fabric.lfts")
 max=$((${max:-0}))
 step=9

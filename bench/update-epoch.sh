@@ -51,7 +51,7 @@ if [ "$FLOOD" != 0 ]; then
 		sed -n 's/^Lid:\.*\([0-9]*\)$/\1/p')
 	for h in H_0_5 H_0_11; do
 		# shellcheck disable=SC2086
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$h "$ROGUE" blast 100000 $to >"$W/blast-$h.log" 2>&1 &
+		sim_bg $h "$ROGUE" blast 100000 $to >"$W/blast-$h.log" 2>&1 &
 		FLOODERS="$FLOODERS $!"
 	done
 	sleep 2
@@ -66,7 +66,7 @@ for n in $SESSIONS; do
 	while [ "$left" -gt 0 ]; do
 		m=$per
 		[ "$m" -gt "$left" ] && m=$left
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$(host $((i + 10 * n % 7))) "$LOAD" -n "$m" -H "$HOOK_MS" -t 100000 -c "$CLASS" \
+		sim_bg $(host $((i + 10 * n % 7))) "$LOAD" -n "$m" -H "$HOOK_MS" -t 100000 -c "$CLASS" \
 			>"$W/load-$n-$i.log" 2>&1 &
 		LOADERS="$LOADERS $!"
 		left=$((left - m))

@@ -67,7 +67,7 @@ loaders() {
 		# shellcheck disable=SC2046
 		_s=0
 		[ "$_i" -eq 0 ] && _s=$2
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=H_$((_i * 2 + 1))_$((_i + 3)) "$LOAD" -n "$_m" \
+		sim_bg H_$((_i * 2 + 1))_$((_i + 3)) "$LOAD" -n "$_m" \
 			-S "$_s" ${LOAD_ARGS:-} -t 100000 $([ "$MODE" = wait ] && echo -w) >"$W/load-$3-$_i.log" 2>&1 &
 		LOADERS="$LOADERS $!"
 		_left=$((_left - _m))

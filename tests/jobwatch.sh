@@ -65,14 +65,18 @@ cp "$(command -v sleep)" "$T/bare/opensm"
 bare=$!
 echo "$bare" >"$T/opensm.pid"
 jw >"$T/out" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "opensm $bare does not catch SIGUSR2: the osmre plugin is not loaded" "$T/out" &&
+[ $rc = 1 ] && grep -q "opensm $bare does not catch SIGUSR2: the osmre plugin is not loaded.*; not signalled, $J unchanged" "$T/out" &&
 	kill -0 "$bare" 2>/dev/null && cmp -s "$J" "$T/first" &&
 	ok "opensm without the plugin: not signalled, alive, file kept" ||
 	{ ko "opensm without the plugin"; cat "$T/out"; }
-# osmre status: an opensm without the plugin, said so
+# osmre status: an opensm without the plugin, said so (status never
+# signals: no "not signalled"); reroute refuses it, not signalled
 "$OSMRE" status --pid "$bare" >"$T/out" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" &&
+[ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" && ! grep -q "signalled" "$T/out" &&
 	ok "status: opensm without the plugin" || { ko "status without the plugin"; cat "$T/out"; }
+"$OSMRE" reroute --pid "$bare" >"$T/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "does not catch SIGUSR2.*; not signalled$" "$T/out" && kill -0 "$bare" 2>/dev/null &&
+	ok "reroute: opensm without the plugin, not signalled" || { ko "reroute without the plugin"; cat "$T/out"; }
 # osmre reroute: the same checks
 "$OSMRE" reroute --pid "$bare" >"$T/out" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "does not catch SIGUSR2" "$T/out" && kill -0 "$bare" 2>/dev/null &&

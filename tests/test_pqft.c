@@ -110,7 +110,7 @@ static void route_and_check(const char *spec, uint64_t shuffle)
 
 	assert_non_null(q);
 	/* the sanitizer and distcheck runs keep to the smaller fabrics */
-	if (getenv("OSMRE_TEST_QUICK") && pgft_level_size(&t, 0) > 3000) {
+	if (getenv("OSMRE_TEST_QUICK") && pgft_level_size(&t, 0) > 1000) {
 		printf("%-36s %6ld hosts: skipped (OSMRE_TEST_QUICK)\n", spec,
 		       pgft_level_size(&t, 0));
 		pqft_free(q);

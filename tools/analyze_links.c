@@ -131,7 +131,7 @@ static int heatmap(const struct links *l, const char *png,
 		unlink(dat);
 		return osmre_fail(
 			err,
-			"heat map: cannot run gnuplot (scripts/deps gnuplot-nox)");
+			"heat map: cannot run gnuplot (scripts/deps plotting)");
 	}
 	fprintf(gp,
 		"set terminal pngcairo size 1000,900 noenhanced\n"

@@ -327,8 +327,12 @@ static int one_pass(const struct jw_args *a, const struct fabric *f)
 	}
 	/* check OpenSM before touching the file: nothing half done */
 	pid = opensm_target(a->pid, a->pidfile, a->unit, &err);
-	if (!pid)
-		goto fail;
+	if (!pid) {
+		fprintf(stderr,
+			"osmre jobwatch: %s; not signalled, %s unchanged\n",
+			err.msg, a->jobfile);
+		goto out;
+	}
 	out = jw_format(&now);
 	if (!out) {
 		osmre_fail(&err, "out of memory");

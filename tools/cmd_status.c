@@ -125,6 +125,7 @@ int cmd_status(int argc, char **argv)
 {
 	char path[4200], v[8][512], *text;
 	struct osmre_err err;
+	struct stat st;
 	pid_t p;
 	long pid, fpid;
 	int rc = opensm_args(argc, argv, "status", status_usage, stdout, &p);
@@ -145,9 +146,15 @@ int cmd_status(int argc, char **argv)
 		free(text);
 		return 0;
 	}
-	printf("opensm %ld: osmre %s plugin loaded, options %s\n", pid,
-	       field(text, "version", v[1], sizeof(v[1])) ? v[1] : "?",
-	       field(text, "options", v[2], sizeof(v[2])) ? v[2] : "?");
+	printf("opensm %ld: osmre %s plugin loaded, ", pid,
+	       field(text, "version", v[1], sizeof(v[1])) ? v[1] : "?");
+	/* (the plugin names the file it looked for, there or not) */
+	if (!field(text, "options", v[2], sizeof(v[2])))
+		printf("options file ?\n");
+	else if (stat(v[2], &st) && errno == ENOENT)
+		printf("no options file (%s absent): the defaults\n", v[2]);
+	else
+		printf("options from %s\n", v[2]);
 	printf("last pass (#%s): %s %s",
 	       field(text, "pass", v[3], sizeof(v[3])) ? v[3] : "?",
 	       field(text, "engine", v[4], sizeof(v[4])) ? v[4] : "?",

@@ -84,7 +84,7 @@ int opensm_check(long pid, struct osmre_err *err)
 	if (!catches_usr2(pid))
 		return osmre_fail(
 			err,
-			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded%s (event_plugin_name osmre in opensm.conf, and the plugin in OpenSM's library path?); not signalled, SIGUSR2 would kill it",
+			"opensm %ld does not catch SIGUSR2: the osmre plugin is not loaded%s (event_plugin_name osmre in opensm.conf, and the plugin in OpenSM's library path?), and SIGUSR2 would kill it",
 			pid,
 			maps_plugin(pid) ?
 				" (libosmre.so is mapped, but no handler)" :
@@ -92,7 +92,7 @@ int opensm_check(long pid, struct osmre_err *err)
 	if (!maps_plugin(pid))
 		return osmre_fail(
 			err,
-			"opensm %ld catches SIGUSR2 but has no libosmre.so mapped (/proc/%ld/maps): not the osmre plugin's handler; not signalled",
+			"opensm %ld catches SIGUSR2 but has no libosmre.so mapped (/proc/%ld/maps): not the osmre plugin's handler",
 			pid, pid);
 	return 0;
 }
@@ -191,7 +191,7 @@ pid_t opensm_auto(struct osmre_err *err)
 	else if (bare)
 		osmre_fail(
 			err,
-			"opensm %ld does not catch SIGUSR2 with libosmre.so mapped: the osmre plugin is not loaded; not signalled, SIGUSR2 would kill it",
+			"opensm %ld does not catch SIGUSR2 with libosmre.so mapped: the osmre plugin is not loaded, and SIGUSR2 would kill it",
 			bare);
 	else
 		osmre_fail(err, "no opensm process is running");
@@ -322,7 +322,9 @@ int opensm_args(int argc, char **argv, const char *cmd,
 	}
 	*pid = opensm_target(p, pidfile, unit, &err);
 	if (!*pid) {
-		fprintf(why, "osmre %s: %s\n", cmd, err.msg);
+		/* (status only reads: it never signals) */
+		fprintf(why, "osmre %s: %s%s\n", cmd, err.msg,
+			strcmp(cmd, "status") ? "; not signalled" : "");
 		return EXIT_INVALID;
 	}
 	return 0;

@@ -41,8 +41,13 @@ static void usage(FILE *out)
 
 	fprintf(out,
 		"usage: osmre <command> [options]   (see osmre(1)); osmre [<command>] --version\n");
+	int w = 0;
+
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(out, "  %-6s %s\n", cmds[i].name, cmds[i].what);
+		if ((int)strlen(cmds[i].name) > w)
+			w = (int)strlen(cmds[i].name);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(out, "  %-*s  %s\n", w, cmds[i].name, cmds[i].what);
 }
 
 static const char *node_name_map;

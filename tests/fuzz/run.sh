@@ -6,7 +6,8 @@
 # never into the tree).  Prints one line per harness with its executions;
 # exits 1 on the first finding, with the reproducer's path.
 #   tests/fuzz/run.sh [SECONDS [HARNESS...]]
-# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (parallel
+# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_BUILD_JOBS (compilers
+# run at once, default 1), FUZZ_JOBS (parallel
 # workers per harness, default 1), FUZZ_RUNS (stop each harness after
 # this many executions, SECONDS still the cap), FUZZ_TIMEOUT (seconds
 # one input may take, default 10; raise it for long runs on a loaded
@@ -22,7 +23,7 @@ all="netfile lftdump jobs options slmap lists squeue update state"
 names=${*:-$all}
 B=${FUZZ_BUILD:-$top/build-fuzz}
 CC=${CC:-clang}
-command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (scripts/deps installs clang)"; exit 1; }
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (scripts/deps sanitizers installs clang)"; exit 1; }
 mkdir -p "$B/obj" "$B/work"
 CORE_INC=$(for d in "$top"/common/*/; do printf -- '-I%s ' "${d%/}"; done)
 FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $CORE_INC -I$top/protocol -I$top/tests/fuzz -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread -w"
@@ -34,10 +35,21 @@ for c in "$top"/common/*/*.c "$top/protocol/update.c" "$top/protocol/updwire.c" 
 	"$top/tests/fuzz/fuzz_common.c"; do
 	o="$B/obj/$(basename "$c" .c).o"
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then
+		rm -f "$o"
 		# shellcheck disable=SC2086
-		$CC $FLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o"
+		$CC $FLAGS -fsanitize=fuzzer-no-link -c "$c" -o "$o" &
+		n=$((${n:-0} + 1))
+		# (FUZZ_BUILD_JOBS compilers at a time)
+		if [ "$n" -ge "${FUZZ_BUILD_JOBS:-1}" ]; then
+			wait
+			n=0
+		fi
 	fi
 	objs="$objs $o"
+done
+wait
+for o in $objs; do
+	[ -f "$o" ] || { echo "fuzz: $o not built"; exit 1; }
 done
 rc=0
 for n in $names; do

@@ -18,7 +18,7 @@ check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 
 sleep 1
 for s in a:H_3_5 b:H_9_12; do
 	n=${s%%:*}
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=${s#*:} "$OSMRE" subscribe \
+	sim_bg ${s#*:} "$OSMRE" subscribe \
 		--on-unpath "echo unpath \$OSMRE_EPOCH >>$W/$n.events" \
 		--on-repath "echo repath \$OSMRE_EPOCH >>$W/$n.events" \
 		>"$W/$n.log" 2>&1 &

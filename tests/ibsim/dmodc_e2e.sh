@@ -36,17 +36,26 @@ check "fabric LFTs valid and up-down" "$OSMRE" check --topo "$NET" --lfts "$W/fa
 "$OSMRE" route --topo "$NET" --lids "$W/fabric.lfts" --out "$W/offline.lfts" 2>/dev/null
 check "fabric LFTs identical to osmre route" same_lfts "$W/fabric.lfts" "$W/offline.lfts"
 # LID-routed queries hop by hop over the LFTs, from 2 HCAs to every LID
-# every LID appears in each switch's table: the first table's last row
+# every LID appears in each switch's table: the first table's last row.
+# (make check: every 9th LID from each HCA, a different ninth each, and
+# the last: about 200 queries of the 900 LIDs; every LID from both, 1,800
+# queries, with OSMRE_TEST_LONG, make check-long.  osmre check above
+# walks every pair's route through the same tables.)
 max=$(awk '/^Unicast/ { n++ } n == 1 && /^0x/ { l = $1 } END { print l }' "$W/fabric.lfts")
 max=$((${max:-0}))
-bad=0
+step=9
+[ -z "${OSMRE_TEST_LONG:-}" ] || step=1
+bad=0 asked=0 first=1
 for src in H_5_2 H_30_4; do
-	for lid in $(seq 1 "$max"); do
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$src timeout 10 \
+	for lid in $(seq "$first" "$step" "$max") "$max"; do
+		sim_run $src timeout 10 \
 			smpquery -L nodedesc "$lid" >/dev/null 2>&1 || bad=$((bad + 1))
+		asked=$((asked + 1))
 	done
+	first=5
 done
-check "LID-routed nodedesc reaches all $max LIDs from 2 HCAs ($bad failures)" [ "$bad" -eq 0 ]
+check "LID-routed nodedesc reaches $asked LIDs of $max from 2 HCAs ($bad failures)" \
+	[ "$bad" -eq 0 -a "$asked" -gt 2 ]
 
 # hop tables follow the routes (with dmodc_ca_hops 1, CA LIDs too);
 # OpenSM dumps them with log flag 0x40

@@ -10,6 +10,9 @@ OSMRE=${OSMRE_BIN:-tools/osmre}
 # (empty: no LD_LIBRARY_PATH at all, the plugin from the system's
 # library path: scripts/check-package)
 PLUGIN_DIR=${OSMRE_PLUGIN_DIR-plugins/.libs}
+# (absolute: the processes under umad2sim run in $W, see sim_run)
+case $OSMRE in /*) ;; */*) OSMRE=$PWD/$OSMRE ;; esac
+case $PLUGIN_DIR in /* | "") ;; *) PLUGIN_DIR=$PWD/$PLUGIN_DIR ;; esac
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 W=$(mktemp -d /tmp/osmre-ibsim.XXXXXX)
 IBSIM_SOCKNAME=osmre$$
@@ -32,8 +35,12 @@ check() {	# check NAME CMD...: ok when CMD succeeds
 . "${OSMRE_TESTS_DIR:-$(dirname "$0")/..}/procs.sh"
 
 cleanup() {
+	# OpenSM first, while ibsim still answers: it exits, and umad2sim
+	# removes its fake sysfs
 	# shellcheck disable=SC2086
-	stop_pids $OSM_PID $SIM_PID
+	stop_pids $OSM_PID
+	# shellcheck disable=SC2086
+	stop_pids $SIM_PID
 	OSM_PID=
 	SIM_PID=
 	if [ "$FAILS" -ne 0 ] && [ -f "$W/osm.log" ]; then
@@ -63,6 +70,25 @@ sim_start() {
 
 console() { echo "$*" >"$W/con"; }
 
+# sim_run HOST CMD...: CMD on HOST's HCA of the simulated fabric, run in
+# $W.  umad2sim writes a fake sysfs to ./sys-PID in the working
+# directory and removes it only when the process exits normally: a
+# process killed (a timeout, SIGKILL) leaves it, in $W, which goes at
+# cleanup, not in the tree the test was started from.
+sim_run() {
+	_h=$1
+	shift
+	(cd "$W" && exec env LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" "$@")
+}
+# sim_bg HOST CMD... &: the same in the background, only ever followed
+# by "&" (the background subshell changes directory and execs CMD: $! is
+# CMD's PID, for kill)
+sim_bg() {
+	_h=$1
+	shift
+	cd "$W" && exec env LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" "$@"
+}
+
 # osm_start SM_HOST [opensm.conf lines...]; $OSM_WRAPPER, when set, runs
 # opensm (valgrind and its options)
 osm_start() {
@@ -76,10 +102,12 @@ osm_start() {
 		echo "dump_files_dir $W/dump"
 		for l in "$@"; do echo "$l"; done
 	} >"$W/opensm.conf"
+	# (in $W, as sim_run: the subshell execs, so $! is opensm's PID,
+	# or its wrapper's)
 	# shellcheck disable=SC2086
-	env OSM_CACHE_DIR="$W/cache" OSM_TMP_DIR="$W/cache" \
+	(cd "$W" && exec env OSM_CACHE_DIR="$W/cache" OSM_TMP_DIR="$W/cache" \
 		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_host" \
-		${OSM_WRAPPER:-} opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}" \
+		${OSM_WRAPPER:-} opensm -F "$W/opensm.conf" -f "$W/osm.log" -D "${OSM_DEBUG:-0x43}") \
 		>"$W/opensm.out" 2>&1 &
 	OSM_PID=$!
 	wait_log "SUBNET UP" 1 "${OSM_UP_TIMEOUT:-120}"
@@ -147,9 +175,9 @@ plane_start() {
 		for l in "$@"; do echo "$l"; done
 	} >"$_d/opensm.conf"
 	_g=$(printf "0x%016x" $((0x5A0000 + 2 * _k + 1)))
-	env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
+	(cd "$W" && exec env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
 		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
-		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}" \
+		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
 		>"$_d/opensm.out" 2>&1 &
 	eval "SM$_k=\$!"
 	OSM_PID="${OSM_PID:-} $!"
@@ -177,7 +205,7 @@ diag() {
 	_host=$1
 	shift
 	for _ in 1 2 3; do
-		LD_PRELOAD=$UMAD2SIM SIM_HOST=$_host timeout 60 "$@" && return 0
+		sim_run "$_host" timeout 60 "$@" && return 0
 		sleep 1
 	done
 	return 1

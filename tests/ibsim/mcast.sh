@@ -6,7 +6,7 @@
 #    that reaches every member port.  The same under updn, for comparison.
 set -u
 . "$(dirname "$0")/lib.sh"
-MCJOIN=${OSMRE_MCJOIN:-tests/ibsim/mcjoin}
+MCJOIN=${OSMRE_MCJOIN:-$PWD/tests/ibsim/mcjoin}
 MCCHECK=${OSMRE_MCCHECK:-tests/ibsim/mcast_check}
 
 NET=$W/pgft64.net

@@ -7,7 +7,8 @@
 # socket name "try" becomes a private one, and a line after OpenSM's
 # start records the snippet's two PIDs so that nothing outlives the test.  Checks: SUBNET
 # UP, analyze says VALID with congestion figures, the spine's loss and
-# the re-route make routing passes, status names dmodc's last pass, and
+# the re-route make routing passes, status names dmodc's last pass, one
+# after the failure, ibsim's warnings are not in the output, and
 # both processes are gone at the end (the snippet stops them itself;
 # OpenSM may take seconds to finish a pass before it exits).
 set -u
@@ -33,6 +34,10 @@ check "analyze: VALID" grep -q "^validity: VALID" "$W/out"
 check "analyze: congestion figures" grep -q "all-to-all (A2A) [1-9]" "$W/out"
 check "reroute signalled" grep -q "osmre reroute: opensm $OSM_PID signalled" "$W/out"
 check "status: dmodc's last pass" grep -q "^last pass (#[0-9]*): dmodc routed" "$W/out"
+# the snippet waits for the re-route: status shows a pass after the
+# first; and ibsim's warnings went to its log, not to the terminal
+check "status: a pass after the failure" grep -q "^last pass (#\([2-9]\|[1-9][0-9]\)): dmodc routed" "$W/out"
+check "ibsim's output in its log" sh -c "! grep -q parse_port_connection_data '$W/out'"
 gone() { for _ in $(seq 300); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
 check "the snippet stopped OpenSM" gone "$OSM_PID"
 check "the snippet stopped ibsim" gone "$SIM_PID"

@@ -31,7 +31,13 @@ check "SIGUSR2 with unchanged tables pushes no block" [ "$b1" -eq 0 ]
 # osmre status: the plugin is there, its last pass (#2: the first and
 # the re-route), from the status file in this OpenSM's cache dir
 "$OSMRE" status --pid "$OSM_PID" >"$W/status.out" 2>&1
-check "status: plugin loaded" grep -q "^opensm $OSM_PID: osmre [0-9.]* plugin loaded, options " "$W/status.out"
+# (no OSMRE_CONF yet: the default file, absent unless installed)
+if [ -e /etc/opensm/osmre.conf ]; then
+	opts="options from /etc/opensm/osmre.conf"
+else
+	opts="no options file (/etc/opensm/osmre.conf absent): the defaults"
+fi
+check "status: plugin loaded, $opts" grep -qF "opensm $OSM_PID: osmre $("$OSMRE" --version | cut -d' ' -f2) plugin loaded, $opts" "$W/status.out"
 check "status: the last pass" grep -q "^last pass (#2): dmodc routed 48 switches in [0-9.]* s at 20" "$W/status.out"
 check "status: its file" grep -q "^status file $W/cache/osmre.status" "$W/status.out"
 check "the plugin says why" grep -q "osmre: [0-9]* switch(es) programmed before: only changed blocks are sent" "$W/osm.log"

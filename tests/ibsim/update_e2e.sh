@@ -81,7 +81,7 @@ head -3 "$W/sl2vl.out"
 
 # subscribers: their hooks read the fabric's tables and log the phase
 sub_start() {	# sub_start NAME HOST
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=$2 "$OSMRE" subscribe \
+	sim_bg $2 "$OSMRE" subscribe \
 		--on-unpath "dump_fts >$W/$1-unpath-\$OSMRE_EPOCH.lfts && sleep 1 && echo unpath \$OSMRE_EPOCH >>$W/$1.events${3:-}" \
 		--on-repath "dump_fts >$W/$1-repath-\$OSMRE_EPOCH.lfts && echo repath \$OSMRE_EPOCH >>$W/$1.events" \
 		>"$W/$1.log" 2>&1 &
@@ -100,7 +100,7 @@ probe_lids=$(awk '{ print $2 }' "$W/old.high" | sort -u | awk 'NR % 27 == 1')
 (
 	while [ ! -f "$W/stop-probes" ]; do
 		for l in $probe_lids; do
-			if LD_PRELOAD=$UMAD2SIM SIM_HOST=H_6_0 timeout 20 smpquery -L nodedesc "$l" \
+			if sim_run H_6_0 timeout 20 smpquery -L nodedesc "$l" \
 				>/dev/null 2>&1; then r=ok; else r=FAIL; fi
 			echo "$r $l $(date '+%H %M %S %N' | awk '{ printf "%.6f", $1 * 3600 + $2 * 60 + $3 + $4 / 1e9 }')"
 		done
@@ -186,7 +186,7 @@ check "a leaves" wait_log "update: subscriber [0-9]*: port 0x[0-9a-f]* left" 1 2
 # spinning (a failure every 8 ms was seen): a few tries over 4 s once it
 # has backed off, counted as c's context switches
 switches() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_5_9 "$OSMRE" subscribe \
+sim_bg H_5_9 "$OSMRE" subscribe \
 	--on-unpath "touch $W/c-in-hook; sleep 1" --on-repath true >"$W/c.log" 2>&1 &
 SUB_C=$!
 check "subscriber c registered" wait_file "$W/c.log" "registered as subscriber" 30

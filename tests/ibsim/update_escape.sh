@@ -19,7 +19,7 @@ check "ports without VL 14 logged with their GUIDs" \
 	grep -q "osmre ERR: update: port [0-9]* of node 0x[0-9a-f]* (port GUID 0x[0-9a-f]*) has VLCap code 4, OperVLs code [0-9]*: no VL 14 for the escape" "$W/osm.log"
 check "the protocol refuses to run" \
 	grep -q "port(s) lack VL 14 (update_escape_vl): the update protocol refuses to run" "$W/osm.log"
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_3_5 "$OSMRE" subscribe --class 10 --on-unpath true --on-repath true \
+sim_bg H_3_5 "$OSMRE" subscribe --class 10 --on-unpath true --on-repath true \
 	>"$W/a.log" 2>&1 &
 SUB=$!
 check "a subscriber is told: no escape" wait_file "$W/a.log" "the escape VL is missing on some port" 30

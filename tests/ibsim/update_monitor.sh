@@ -27,7 +27,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 HERE=$(dirname "$0")
-ROGUE=${OSMRE_ROGUE:-tests/ibsim/rogue}
+ROGUE=${OSMRE_ROGUE:-$PWD/tests/ibsim/rogue}
 ACK_MS=2000
 MAX_MISSES=2
 blk216_sar "update_protocol 1" "update_escape_vl 7" "update_ack_timeout_ms $ACK_MS" \
@@ -81,7 +81,7 @@ client() {
 	: >"$W/$1.hooks"
 	ev proc "$1"
 	echo "$1" >>"$W/clients"
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=$2 "$OSMRE" subscribe \
+	sim_bg $2 "$OSMRE" subscribe \
 		--on-unpath "sh $W/hook.sh $W/$1.hooks $3" \
 		--on-repath "sh $W/hook.sh $W/$1.hooks $4" >"$W/$1.log" 2>&1 &
 	eval "PID_$1=\$!"
@@ -332,9 +332,9 @@ case6() {
 	wait_log "osmre: update: epoch [0-9]* committed" $((_n + 1)) 60 >/dev/null ||
 		echo "# without flood: no commit in 60 s"
 	_base=$(since "$_t0")
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=H_1_2 "$ROGUE" blast 60 >"$W/blast1" 2>&1 &
+	sim_bg H_1_2 "$ROGUE" blast 60 >"$W/blast1" 2>&1 &
 	_b1=$!
-	LD_PRELOAD=$UMAD2SIM SIM_HOST=H_8_8 "$ROGUE" blast 60 >"$W/blast2" 2>&1 &
+	sim_bg H_8_8 "$ROGUE" blast 60 >"$W/blast2" 2>&1 &
 	_b2=$!
 	sleep 2
 	_n=$(commits)

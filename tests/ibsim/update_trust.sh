@@ -16,7 +16,7 @@
 #    without it or with a wrong one are denied.
 set -u
 . "$(dirname "$0")/lib.sh"
-ROGUE=${OSMRE_ROGUE:-tests/ibsim/rogue}
+ROGUE=${OSMRE_ROGUE:-$PWD/tests/ibsim/rogue}
 blk216_sar "update_protocol 1" "update_escape_vl 7" \
 	"update_ack_timeout_ms 8000" "update_poll_ms 100" "update_max_subscribers 50"
 sim_start "$NET" || exit 1
@@ -24,7 +24,7 @@ ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP"; exit 1;
 check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 30
 sleep 1
 
-rogue() { LD_PRELOAD=$UMAD2SIM SIM_HOST=H_9_12 timeout 120 "$ROGUE" "$@"; }
+rogue() { sim_run H_9_12 timeout 120 "$ROGUE" "$@"; }
 # committed_s N: the duration of the N-th commit
 committed_s() {
 	grep "osmre: update: epoch [0-9]* committed in" "$W/osm.log" | sed -n "$1p" |
@@ -34,7 +34,7 @@ jobs_variant() {	# a job file that differs from the one before
 	awk -v k="$1" '!/^#/ && NF == 2 { print $1, "v" k "_" ($2 % k) }' "$DATA/blk216.jobs" >"$J"
 }
 
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_3_5 "$OSMRE" subscribe \
+sim_bg H_3_5 "$OSMRE" subscribe \
 	--on-unpath "touch $W/a-unpath-started; [ -f $W/slow ] && sleep 4; echo unpath \$OSMRE_EPOCH >>$W/a.events" \
 	--on-repath "echo repath \$OSMRE_EPOCH >>$W/a.events" >"$W/a.log" 2>&1 &
 SUB_A=$!
@@ -119,10 +119,10 @@ ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP (key)"; e
 check "key: serving" wait_log "osmre: update: serving class 0x09" 1 30
 check "the key is not logged" sh -c "! grep -q k3y-for-tests '$W/osm.log'"
 sleep 1
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_3_5 "$OSMRE" subscribe --key-file "$W/key" >"$W/b.log" 2>&1 &
+sim_bg H_3_5 "$OSMRE" subscribe --key-file "$W/key" >"$W/b.log" 2>&1 &
 SUB_B=$!
 check "key: a subscriber with the key registers" wait_file "$W/b.log" "registered as subscriber" 30
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_6_6 timeout 5 "$OSMRE" subscribe >"$W/c.log" 2>&1
+sim_run H_6_6 timeout 5 "$OSMRE" subscribe >"$W/c.log" 2>&1
 check "key: a subscriber without it is denied" grep -q "denied" "$W/c.log"
 rogue key wrong-key-123 >"$W/r6" 2>&1
 rogue key k3y-for-tests >"$W/r7" 2>&1

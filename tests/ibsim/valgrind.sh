@@ -7,7 +7,7 @@
 # umad2sim's own errors (not ours) are suppressed by umad2sim.supp.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null || { echo "valgrind not installed (scripts/deps)"; exit 77; }
+command -v valgrind >/dev/null || { echo "valgrind not installed (scripts/deps valgrind)"; exit 77; }
 SUPP=$(cd "$(dirname "$0")" && pwd)/umad2sim.supp
 blk216_sar "update_protocol 1" "update_escape_vl 7" \
 	"update_ack_timeout_ms 20000" "update_poll_ms 200"
@@ -15,7 +15,7 @@ sim_start "$NET" || exit 1
 OSM_WRAPPER="valgrind --log-file=$W/vg.log --keep-debuginfo=yes --num-callers=40 --leak-check=full --show-leak-kinds=definite --suppressions=$SUPP" \
 OSM_UP_TIMEOUT=300 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP under valgrind"; exit 1; }
 check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 120
-LD_PRELOAD=$UMAD2SIM SIM_HOST=H_3_5 "$OSMRE" subscribe >"$W/a.log" 2>&1 &
+sim_bg H_3_5 "$OSMRE" subscribe >"$W/a.log" 2>&1 &
 SUB=$!
 check "subscriber registered" wait_log "update: subscriber .* registered" 1 120
 # a re-route that changes nothing, then an update with new jobs

@@ -17,6 +17,12 @@
 #    "re-route requested"; reroute_coalesce_ms 20 is part of it);
 #  - an epoch with 1 % of the sessions never answering (they time out
 #    after update_ack_timeout_ms, ACK_MS, default 5000, the default).
+# The loaders ack with an ACK and then WAIT again (update_load -A), not
+# with ACKWAIT as libosmre-client does: an ACKWAIT is held by the SM and
+# gets no answer, so a loader cannot tell when ibsim has passed it on,
+# and without that it must either send them slowly (50 ms each in its
+# window of 4) or overflow ibsim's sockets, which wedges the emulation.
+# ACKWAIT=1 uses ACKWAIT (update_load -T, in LOAD_ARGS, sets the guess).
 # One CSV row per N on stdout:
 #   mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s
 #   sh bench/update-scale.sh >OUT.csv        (from a build directory)
@@ -68,7 +74,7 @@ loaders() {
 		_s=0
 		[ "$_i" -eq 0 ] && _s=$2
 		sim_bg H_$((_i * 2 + 1))_$((_i + 3)) "$LOAD" -n "$_m" \
-			-S "$_s" ${LOAD_ARGS:-} -t 100000 $([ "$MODE" = wait ] && echo -w) >"$W/load-$3-$_i.log" 2>&1 &
+			-S "$_s" $([ "${ACKWAIT:-0}" = 1 ] || echo -A) ${LOAD_ARGS:-} -t 100000 $([ "$MODE" = wait ] && echo -w) >"$W/load-$3-$_i.log" 2>&1 &
 		LOADERS="$LOADERS $!"
 		_left=$((_left - _m))
 		_i=$((_i + 1))

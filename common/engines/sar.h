@@ -18,7 +18,7 @@
  *   (job order with DFSSSP's weights, DFSSSP's order with intra-job
  *   weights), and as SAR followed by one refinement pass (each destination
  *   in turn: its routes taken off the weights, routed again against all
- *   the others; a second pass was tried and does not help), each of the
+ *   the others; one pass, since a second changes little), each of the
  *   four with a link costing its load and with its load squared, and keeps
  *   the tables whose maximum effective edge forwarding index for those
  *   jobs is lowest (SAR's on ties): on a fabric with no room to spare (the SAR

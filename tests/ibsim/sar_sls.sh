@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sar's SLs in OpenSM, on the ring of 5 switches where deadlock freedom
 # needs two layers: every host pair's PathRecord (saquery) carries the SL
-# that `osmre route -e sar` gives that path, and the tables read back are
+# that `osmre route -e sar` gives that path (from the net file, and from
+# ibnetdiscover's output with the live LIDs), and the tables read back are
 # deadlock-free with those SLs (cyclic on one VL).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +19,14 @@ check "LFTs read back" read_lfts h2 "$W/ring.lfts"
 "$OSMRE" route -e sar --topo "$NET" --lids "$W/ring.lfts" --sls "$W/offline.sls" \
 	--out "$W/offline.lfts" 2>/dev/null
 check "identical to osmre route -e sar" same_lfts "$W/ring.lfts" "$W/offline.lfts"
+# what an administrator has: ibnetdiscover's view of the fabric (another
+# node and port order than the net file) and the live tables' LIDs
+diag h2 ibnetdiscover >"$W/disc.net" 2>/dev/null
+"$OSMRE" route -e sar --topo "$W/disc.net" --lids "$W/ring.lfts" --sls "$W/disc.sls" \
+	--out "$W/disc.lfts" 2>/dev/null
+check "from ibnetdiscover: the same tables" same_lfts "$W/ring.lfts" "$W/disc.lfts"
+check "from ibnetdiscover: the same SLs" sh -c "grep '^path' '$W/offline.sls' | sort >'$W/a.sls' &&
+	grep '^path' '$W/disc.sls' | sort >'$W/b.sls' && [ -s '$W/a.sls' ] && cmp -s '$W/a.sls' '$W/b.sls'"
 lids=$(awk '/Channel Adapter/ { print $1 + 0 }' "$W/ring.lfts" | sort -un)
 bad=0 n=0 up=0
 for s in $lids; do

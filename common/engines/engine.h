@@ -9,8 +9,12 @@
  * Adding an engine: one file of common/engines/ that defines its row
  * (struct engine) around its core (fabric in, lft_set out, err on
  * refusal), and that row named in engine.c's table.  What an engine
- * keeps for itself (its result's details, its state between passes, the
- * settings it reads off osmre.conf) stays behind the row's callbacks.
+ * keeps for itself (its result's details, its state between passes)
+ * stays behind the row's callbacks; its options are the row's too: a
+ * settings struct of its own file and the descriptors (options.h) of
+ * its osmre.conf keys and `osmre route` flags that fill it, read and
+ * logged by the plugin (engine_options_add, engine_opts_from_options),
+ * taken and listed by the tool, opaque here (engine_opts.settings).
  * The plugin registers every row with OpenSM, `osmre route -e NAME`
  * finds it.
  */

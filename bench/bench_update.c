@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "lids.h"
+#include "options.h"
 #include "pgft.h"
 #include "ranks.h"
 
@@ -47,11 +48,12 @@ int main(int argc, char **argv)
 {
 	struct pgft_params t;
 	struct osmre_err err;
+	struct osmre_options conf;
 	struct engine_opts o;
 	struct route_result base, r;
 	const struct engine *e;
 	struct fabric *f;
-	char spec[128];
+	char spec[128], why[256];
 	int *rank, k, stable;
 
 	stable = argc > 5 && !strcmp(argv[5], "dmodc-stable");
@@ -68,7 +70,16 @@ int main(int argc, char **argv)
 	engine_opts_defaults(&o);
 	o.threads = argc > 6 ? atoi(argv[6]) : 0;
 	topo_spec_format(&t, spec, sizeof(spec));
-	o.topology = spec;
+	/* pqft's parameters (pqft_topology), the other engines' defaults */
+	options_defaults(&conf);
+	if (engine_options_add(&conf) ||
+	    options_set_key(&conf, "pqft_topology", spec, why, sizeof(why))) {
+		fprintf(stderr, "bench_update: pqft_topology %s: %s\n", spec,
+			why);
+		return 2;
+	}
+	if (e->options)
+		o.settings = options_settings(&conf, e->options);
 	rank = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	if (!rank || ranks_compute(f, rank) < 0 ||
 	    engine_route(e, &o, f, &base, &err)) {

@@ -323,6 +323,9 @@ static void *osmre_create(osm_opensm_t *osm)
 	p->conf_path = path;
 	hopfill_init(&p->hops);
 	options_defaults(&p->opt);
+	if (engine_options_add(&p->opt))
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: out of memory: engine options at their defaults\n");
 	if (options_read(path, !strcmp(path, DEFAULT_CONF), &p->opt,
 			 log_problem, osm) < 0)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
@@ -338,6 +341,7 @@ static void *osmre_create(osm_opensm_t *osm)
 	}
 	if (staging_init(&p->stage, p->opt.update_protocol)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
+		options_free(&p->opt);
 		free(p);
 		return NULL;
 	}
@@ -381,6 +385,7 @@ static void osmre_delete(void *data)
 		if (p->engines[i].keep)
 			p->engines[i].e->keep_free(p->engines[i].keep);
 	free(p->engines);
+	options_free(&p->opt);
 	free(p);
 }
 

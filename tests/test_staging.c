@@ -16,6 +16,7 @@
 #include "dmodc.h"
 #include "engine.h"
 #include "lids.h"
+#include "options.h"
 #include "pqft.h"
 #include "sar.h"
 #include "staging.h"
@@ -192,8 +193,10 @@ static void test_engine_refuses(void **state)
 	struct fabric *f = tu_from_text(tu_ring3_net, 0);
 	const struct engine *e = engine_find("pqft");
 	struct route_result r;
+	struct osmre_options opt;
 	struct engine_opts o;
 	struct osmre_err err;
+	char why[256];
 
 	(void)state;
 	engine_opts_defaults(&o);
@@ -201,9 +204,16 @@ static void test_engine_refuses(void **state)
 	assert_non_null(strstr(err.msg, "cannot infer"));
 	assert_string_equal(report_of("pqft", &r), "");
 	route_result_free(&r);
-	o.topology = "pgft(1;3;1;1)";
+	options_defaults(&opt);
+	assert_int_equal(engine_options_add(&opt), 0);
+	assert_int_equal(options_set_key(&opt, "pqft_topology", "pgft(1;3;1;1)",
+					 why, sizeof(why)),
+			 0);
+	o.settings = options_settings(&opt, e->options);
+	assert_non_null(o.settings);
 	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
 	route_result_free(&r);
+	options_free(&opt);
 	fabric_free(f);
 }
 

@@ -12,45 +12,100 @@
 #include "lft.h"
 #include "lids.h"
 #include "osmre.h"
-#include "pgft.h"
+#include "options.h"
+
+/* the general flags' help, each after the one before; the engines' own
+ * (engine.options) go after the flag they name (opt_desc.help_after) */
+static const struct {
+	const char *flag, *text;
+} route_help[] = {
+	{ "topo",
+	  "  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n" },
+	{ "out",
+	  "  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n" },
+	{ "threads", "  -j, --threads N     threads (default: online CPUs)\n" },
+	{ "node-name-map",
+	  "      --node-name-map F nodes named by GUID in messages\n"
+	  "                      (infiniband-diags format)\n" },
+	{ "lmc",
+	  "      --lmc L         LMC of offline LID assignment (default 0)\n" },
+	{ "lids",
+	  "      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric);\n"
+	  "                      every switch and linked CA port must have one\n" },
+	{ "partial-lids",
+	  "      --partial-lids  with --lids: route the ports that have a LID, list\n"
+	  "                      the others\n" },
+	{ "jobs",
+	  "      --jobs FILE     sar: the job file (without: DFSSSP)\n" },
+	{ "sls",
+	  "      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n" },
+	{ "state",
+	  "      --state FILE    the engine's state dump, as the plugin writes\n"
+	  "                      osmre-ENGINE.dump (osmre(8), FILES; '-': stdout)\n" },
+	{ "io-guids",
+	  "      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
+	  "                      the compute nodes\n" },
+	{ "previous",
+	  "      --previous FILE a stable re-route from the tables in force (an LFT\n"
+	  "                      dump of the fabric before the change): sar keeps\n"
+	  "                      every route that still leads one hop closer; dmodc\n"
+	  "                      (dmodc_stable) every entry whose route still\n"
+	  "                      reaches its destination\n" },
+	{ "escape-vl",
+	  "      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
+	  "                      by up*/down* on SL/VL V, base LIDs by the engine\n"
+	  "                      (sar: on at most V layers); --sls then covers both\n" },
+};
+
+#define HELP_COL 22
+
+/* Whether d's help goes after flag after's (NULL: at the end). */
+static int goes_after(const struct opt_desc *d, const char *after)
+{
+	if (!after || !d->help_after)
+		return after == d->help_after;
+	return !strcmp(d->help_after, after);
+}
+
+/* The help of the engines' flags that go after flag after (NULL: at the
+ * end), each followed by those that go after it. */
+static void route_usage_rows(FILE *out, const char *after)
+{
+	const struct engine *const *e;
+	const struct opt_desc *d;
+
+	for (e = engines; *e; e++)
+		for (d = (*e)->options; d && d->key; d++) {
+			const char *h = d->help, *nl;
+			int n;
+
+			if (!d->flag || !goes_after(d, after))
+				continue;
+			n = fprintf(out, "      --%s%s%s", d->flag,
+				    d->arg ? " " : "", d->arg ? d->arg : "");
+			fprintf(out, "%*s", n < HELP_COL ? HELP_COL - n : 1,
+				"");
+			for (; h && (nl = strchr(h, '\n')); h = nl + 1)
+				fprintf(out, "%.*s\n%*s", (int)(nl - h), h,
+					HELP_COL, "");
+			fprintf(out, "%s\n", h ? h : "");
+			route_usage_rows(out, d->flag);
+		}
+}
 
 static void route_usage(FILE *out)
 {
+	size_t i;
+
 	fprintf(out,
 		"usage: osmre route --topo F.net --out F.lfts [options]\n"
-		"  -e, --engine NAME   routing engine: %s (default %s)\n"
-		"  -t, --topo FILE     topology (ibnetdiscover / ibsim net file)\n"
-		"  -o, --out FILE      LFTs in opensm-lfts.dump format ('-': stdout)\n"
-		"  -j, --threads N     threads (default: online CPUs)\n"
-		"      --node-name-map F nodes named by GUID in messages\n"
-		"                      (infiniband-diags format)\n"
-		"      --lmc L         LMC of offline LID assignment (default 0)\n"
-		"      --lids FILE     take LIDs from an LFT dump (e.g. of a live fabric);\n"
-		"                      every switch and linked CA port must have one\n"
-		"      --partial-lids  with --lids: route the ports that have a LID, list\n"
-		"                      the others\n"
-		"      --topology SPEC pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
-		"                      qft(H;M;W;P) (default: read off a complete fabric)\n"
-		"      --seed S        pqft: seed of the choices among alternate ports\n"
-		"                      around faults (default 1)\n"
-		"      --jobs FILE     sar: the job file (without: DFSSSP)\n"
-		"      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n"
-		"      --state FILE    the engine's state dump, as the plugin writes\n"
-		"                      osmre-ENGINE.dump (osmre(8), FILES; '-': stdout)\n"
-		"      --max-vls N     sar: virtual layers allowed (default 8)\n"
-		"      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
-		"                      the compute nodes\n"
-		"      --all-pairs     sar with --jobs: A2A and SP risks at most those\n"
-		"                      of the tables without the jobs (sar_job_all_pairs)\n"
-		"      --previous FILE a stable re-route from the tables in force (an LFT\n"
-		"                      dump of the fabric before the change): sar keeps\n"
-		"                      every route that still leads one hop closer; dmodc\n"
-		"                      (dmodc_stable) every entry whose route still\n"
-		"                      reaches its destination\n"
-		"      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
-		"                      by up*/down* on SL/VL V, base LIDs by the engine\n"
-		"                      (sar: on at most V layers); --sls then covers both\n",
+		"  -e, --engine NAME   routing engine: %s (default %s)\n",
 		engine_names(), engines[0]->name);
+	for (i = 0; i < sizeof(route_help) / sizeof(route_help[0]); i++) {
+		fputs(route_help[i].text, out);
+		route_usage_rows(out, route_help[i].flag);
+	}
+	route_usage_rows(out, NULL);
 }
 
 struct missing_ctx {
@@ -84,30 +139,111 @@ static void say_stderr(void *arg, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cmd_route(int argc, char **argv)
+/* the long options: the general ones, then the engines' flags (val
+ * ROW_FLAG + their index in flag_desc) */
+#define ROW_FLAG  0x100
+#define ROW_FLAGS 64
+
+static const struct option general_opts[] = {
+	{ "engine", required_argument, NULL, 'e' },
+	{ "topo", required_argument, NULL, 't' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "lmc", required_argument, NULL, 'l' },
+	{ "lids", required_argument, NULL, 'L' },
+	{ "partial-lids", no_argument, NULL, 'Q' },
+	{ "jobs", required_argument, NULL, 'J' },
+	{ "sls", required_argument, NULL, 'W' },
+	{ "state", required_argument, NULL, 'D' },
+	{ "io-guids", required_argument, NULL, 'I' },
+	{ "escape-vl", required_argument, NULL, 'E' },
+	{ "previous", required_argument, NULL, 'P' },
+	{ "node-name-map", required_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+#define NGENERAL (sizeof(general_opts) / sizeof(general_opts[0]))
+
+struct row_flag {
+	const struct engine *e;
+	const struct opt_desc *d;
+	const char *given; /* a string's value, set when the engine runs */
+};
+
+/* The long options into opts (NGENERAL + ROW_FLAGS + 1), the engines'
+ * flags into flags; their number. */
+static int route_options(struct option *opts, struct row_flag *flags)
 {
-	static const struct option opts[] = {
-		{ "engine", required_argument, NULL, 'e' },
-		{ "topo", required_argument, NULL, 't' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "lmc", required_argument, NULL, 'l' },
-		{ "lids", required_argument, NULL, 'L' },
-		{ "partial-lids", no_argument, NULL, 'Q' },
-		{ "topology", required_argument, NULL, 'T' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'J' },
-		{ "sls", required_argument, NULL, 'W' },
-		{ "state", required_argument, NULL, 'D' },
-		{ "max-vls", required_argument, NULL, 'V' },
-		{ "io-guids", required_argument, NULL, 'I' },
-		{ "all-pairs", no_argument, NULL, 'A' },
-		{ "escape-vl", required_argument, NULL, 'E' },
-		{ "previous", required_argument, NULL, 'P' },
-		{ "node-name-map", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct engine *const *e;
+	const struct opt_desc *d;
+	int n = 0;
+
+	memcpy(opts, general_opts, sizeof(general_opts));
+	for (e = engines; *e; e++)
+		for (d = (*e)->options; d && d->key; d++) {
+			struct option *lo = &opts[NGENERAL + (size_t)n];
+
+			if (!d->flag || n >= ROW_FLAGS)
+				continue;
+			flags[n].e = *e;
+			flags[n].d = d;
+			flags[n].given = NULL;
+			lo->name = d->flag;
+			lo->has_arg = d->arg ? required_argument : no_argument;
+			lo->flag = NULL;
+			lo->val = ROW_FLAG + n++;
+		}
+	memset(&opts[NGENERAL + (size_t)n], 0, sizeof(*opts));
+	return n;
+}
+
+/* An engine's flag: a number set now (into its settings in conf), a
+ * string kept for when its engine runs (route_strings). */
+static void route_flag(struct osmre_options *conf, struct row_flag *rf,
+		       const char *val)
+{
+	void *base = options_settings(conf, rf->e->options);
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", rf->d->flag);
+	if (!base)
+		return;
+	if (!rf->d->arg)
+		options_put(rf->d, base, 1);
+	else if (rf->d->type == OPT_INT || rf->d->type == OPT_UINT64)
+		options_put(rf->d, base, tool_number(name, val, rf->d->max));
+	else
+		rf->given = val;
+}
+
+/* The strings given to engine e's flags into its settings: 0, or -1
+ * with the flag refused. */
+static int route_strings(struct osmre_options *conf, const struct engine *e,
+			 const struct row_flag *flags, int nflags)
+{
+	void *base = options_settings(conf, e->options);
+	char why[256];
+	int i;
+
+	for (i = 0; i < nflags; i++) {
+		if (flags[i].e != e || !flags[i].given || !base)
+			continue;
+		if (options_set(flags[i].d, base, flags[i].given, why,
+				sizeof(why))) {
+			fprintf(stderr, "osmre route: --%s: %s\n",
+				flags[i].d->flag, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* osmre route with the engines' settings in conf */
+static int route_with(int argc, char **argv, struct osmre_options *conf)
+{
+	struct option opts[NGENERAL + ROW_FLAGS + 1];
+	struct row_flag flags[ROW_FLAGS];
+	int nflags;
 	const char *engine = NULL, *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
 	const char *statef = NULL;
@@ -126,6 +262,7 @@ int cmd_route(int argc, char **argv)
 	FILE *fp;
 
 	engine_opts_defaults(&o);
+	nflags = route_options(opts, flags);
 
 	while ((c = getopt_long(argc, argv, "e:t:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -150,13 +287,6 @@ int cmd_route(int argc, char **argv)
 		case 'Q':
 			partial = 1;
 			break;
-		case 'T':
-			o.topology = optarg;
-			break;
-		case 'S':
-			o.seed = (uint64_t)tool_number("--seed", optarg,
-						       0x7fffffffL);
-			break;
 		case 'J':
 			jobsf = optarg;
 			break;
@@ -166,14 +296,8 @@ int cmd_route(int argc, char **argv)
 		case 'D':
 			statef = optarg;
 			break;
-		case 'V':
-			o.max_vls = (int)tool_number("--max-vls", optarg, 15);
-			break;
 		case 'I':
 			iof = optarg;
-			break;
-		case 'A':
-			o.all_pairs = 1;
 			break;
 		case 'E':
 			o.escape_vl =
@@ -189,6 +313,10 @@ int cmd_route(int argc, char **argv)
 			route_usage(stdout);
 			return 0;
 		default:
+			if (c >= ROW_FLAG && c < ROW_FLAG + nflags) {
+				route_flag(conf, &flags[c - ROW_FLAG], optarg);
+				break;
+			}
 			route_usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -218,15 +346,10 @@ int cmd_route(int argc, char **argv)
 			"osmre route: --sls needs --engine sar or --escape-vl\n");
 		return EXIT_USAGE;
 	}
-	if ((e->needs & ENGINE_NEEDS_TOPOLOGY) && o.topology) {
-		struct pgft_params params;
-
-		if (topo_spec_parse(o.topology, &params, &err)) {
-			fprintf(stderr, "osmre route: --topology: %s\n",
-				err.msg);
-			return EXIT_USAGE;
-		}
-	}
+	if (route_strings(conf, e, flags, nflags))
+		return EXIT_USAGE;
+	if (e->options)
+		o.settings = options_settings(conf, e->options);
 	f = tool_load_topo(topo, lmc);
 	if (!f)
 		return EXIT_USAGE;
@@ -341,5 +464,21 @@ out:
 	lft_set_free(&ls);
 	lft_set_free(&prev);
 	fabric_free(f);
+	return rc;
+}
+
+int cmd_route(int argc, char **argv)
+{
+	struct osmre_options conf;
+	int rc;
+
+	options_defaults(&conf);
+	if (engine_options_add(&conf)) {
+		fprintf(stderr, "osmre route: out of memory\n");
+		options_free(&conf);
+		return EXIT_USAGE;
+	}
+	rc = route_with(argc, argv, &conf);
+	options_free(&conf);
 	return rc;
 }

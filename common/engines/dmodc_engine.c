@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* dmodc's row of the engines' table (engine.h): dmodc.h's core, its
  * state kept between passes (hop costs for CA hop tables), dmodc_stable. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "dmodc.h"
@@ -50,11 +51,30 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 	return rc;
 }
 
-static void dmodc_from_options(const struct osmre_options *opt,
-			       struct engine_opts *o)
+/* dmodc's settings (its options, dmodc_options) */
+struct dmodc_settings {
+	int threads; /* 0: online CPUs */
+	int stable;  /* re-route after a change by whole destinations */
+};
+
+/* clang-format off */
+static const struct opt_desc dmodc_options[] = {
+	{ .key = "dmodc_threads", .type = OPT_INT, .min = 0, .max = 1024,
+	  .def = 0, .what = "an integer 0..1024 (0: one per online CPU)",
+	  .off = offsetof(struct dmodc_settings, threads) },
+	{ .key = "dmodc_stable", .type = OPT_INT, .min = 0, .max = 1,
+	  .def = 0, .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct dmodc_settings, stable) },
+	{ .key = NULL },
+};
+/* clang-format on */
+
+static void dmodc_from_options(const void *settings, struct engine_opts *o)
 {
-	o->threads = opt->dmodc_threads;
-	o->stable = opt->dmodc_stable;
+	const struct dmodc_settings *s = settings;
+
+	o->threads = s->threads;
+	o->stable = s->stable;
 }
 
 static void *dmodc_keep_new(void)
@@ -82,6 +102,8 @@ const struct engine dmodc_engine_row = {
 	.needs = ENGINE_NEEDS_TREE,
 	.produces = ENGINE_CA_HOPS | ENGINE_STABLE,
 	.route = dmodc_engine,
+	.options = dmodc_options,
+	.settings_size = sizeof(struct dmodc_settings),
 	.from_options = dmodc_from_options,
 	.keep_new = dmodc_keep_new,
 	.keep_free = dmodc_keep_free,

@@ -45,17 +45,28 @@ const char *engine_names(void)
 void engine_opts_defaults(struct engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->max_vls = 8;
 	o->escape_vl = -1;
+}
+
+int engine_options_add(struct osmre_options *opt)
+{
+	const struct engine *const *e;
+
+	for (e = engines; *e; e++)
+		if ((*e)->options &&
+		    !options_add(opt, (*e)->options, (*e)->settings_size))
+			return -1;
+	return 0;
 }
 
 void engine_opts_from_options(const struct osmre_options *opt,
 			      const struct engine *e, struct engine_opts *o)
 {
 	engine_opts_defaults(o);
-	if (e->from_options)
-		e->from_options(opt, o);
+	if (e->options)
+		o->settings = options_settings(opt, e->options);
+	if (e->from_options && o->settings)
+		e->from_options(o->settings, o);
 	if (opt->update_protocol)
 		o->escape_vl = opt->update_escape_vl;
 }

@@ -9,8 +9,12 @@
  * Adding an engine: one file of common/engines/ that defines its row
  * (struct engine) around its core (fabric in, lft_set out, err on
  * refusal), and that row named in engine.c's table.  What an engine
- * keeps for itself (its result's details, its state between passes, the
- * settings it reads off osmre.conf) stays behind the row's callbacks.
+ * keeps for itself (its result's details, its state between passes)
+ * stays behind the row's callbacks; its options are the row's too: a
+ * settings struct of its own file and the descriptors (options.h) of
+ * its osmre.conf keys and `osmre route` flags that fill it, read and
+ * logged by the plugin (engine_options_add, engine_opts_from_options),
+ * taken and listed by the tool, opaque here (engine_opts.settings).
  * The plugin registers every row with OpenSM, `osmre route -e NAME`
  * finds it.
  */
@@ -26,6 +30,7 @@
 #include "lft.h"
 #include "updn.h"
 
+struct opt_desc;
 struct osmre_options;
 
 /* what an engine needs (engine.needs) */
@@ -46,14 +51,12 @@ struct osmre_options;
 
 struct engine_opts {
 	int threads; /* <= 0: online CPUs */
-	/* pqft */
-	const char *topology; /* pgft()/qft() spec; NULL or "": inferred */
-	uint64_t seed;	      /* of the choices around faults */
-	/* sar */
-	const struct jobs *jobs;   /* NULL or empty: DFSSSP */
+	/* the engine's own settings (engine.options), opaque here; NULL:
+	 * the defaults of its options */
+	const void *settings;
+	/* ENGINE_TAKES_JOBS: the caller's inputs */
+	const struct jobs *jobs;   /* NULL or empty: no jobs */
 	const struct guidlist *io; /* NULL: no I/O nodes */
-	int max_vls;		   /* layers allowed, 1..15 */
-	int all_pairs;		   /* sar_opts.all_pairs */
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
@@ -110,10 +113,15 @@ struct engine {
 	unsigned needs, produces;
 	int (*route)(const struct engine_opts *o, const struct fabric *f,
 		     struct route_result *r, struct osmre_err *err);
-	/* the options file's settings of the engine into o (threads,
-	 * stable, its own); NULL: the defaults */
-	void (*from_options)(const struct osmre_options *opt,
-			     struct engine_opts *o);
+	/* its options (options.h), ended by a NULL key: osmre.conf keys,
+	 * defaults, ranges, `osmre route` flags and help, each an offset
+	 * into its settings (settings_size bytes, a struct of its own file
+	 * that engine_opts.settings points to); NULL: none */
+	const struct opt_desc *options;
+	size_t settings_size;
+	/* the plugin's pass: what of its settings goes into o (threads,
+	 * stable); NULL: the defaults */
+	void (*from_options)(const void *settings, struct engine_opts *o);
 	/* what a pass gave besides its tables, a line per say() call;
 	 * NULL: nothing */
 	void (*report)(const struct engine_opts *o,
@@ -137,10 +145,14 @@ extern const struct engine *const engines[];
 const struct engine *engine_find(const char *name);
 /* "dmodc, pqft, sar": the names for usage texts and errors. */
 const char *engine_names(void);
-/* Defaults: online CPUs, seed 1, 8 VLs, no escape. */
+/* Defaults: online CPUs, the engine's settings' defaults, no escape. */
 void engine_opts_defaults(struct engine_opts *o);
-/* The options file's settings for engine e (e->from_options, the escape
- * when update_protocol is on). */
+/* Adds every row's options to opt (options_add) before options_read:
+ * 0, or -1 when out of memory. */
+int engine_options_add(struct osmre_options *opt);
+/* The options file's settings for engine e (its settings as
+ * engine_options_add gave them, e->from_options, the escape when
+ * update_protocol is on). */
 void engine_opts_from_options(const struct osmre_options *opt,
 			      const struct engine *e, struct engine_opts *o);
 /* What the pass of e gave besides its tables: the engine's lines

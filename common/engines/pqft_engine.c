@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* pqft's row of the engines' table (engine.h): pqft.h's core, plane by
  * plane on a multi-plane fabric, its parameters given or read off. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +16,75 @@
 #include "planes.h"
 #include "pqft.h"
 
+/* pqft's settings (its options, pqft_options) */
+struct pqft_settings {
+	int threads;   /* 0: online CPUs */
+	uint64_t seed; /* of the choices around faults */
+	/* the topology's parameters, "pgft(...)" or "qft(...)"; "" read
+	 * off the fabric */
+	char topology[128];
+};
+
+static int check_topology(const char *val, char *why, size_t whysz)
+{
+	struct pgft_params t;
+	struct osmre_err err;
+
+	if (!topo_spec_parse(val, &t, &err))
+		return 0;
+	snprintf(why, whysz, "%.200s", err.msg);
+	return -1;
+}
+
+/* clang-format off */
+static const struct opt_desc pqft_options[] = {
+	{ .key = "pqft_threads", .type = OPT_INT, .min = 0, .max = 1024,
+	  .def = 0, .what = "an integer 0..1024 (0: one per online CPU)",
+	  .off = offsetof(struct pqft_settings, threads) },
+	{ .key = "pqft_seed", .type = OPT_UINT64, .min = 0,
+	  .max = 0x7fffffff, .def = 1, .what = "an integer 0..2147483647",
+	  .off = offsetof(struct pqft_settings, seed),
+	  .flag = "seed", .arg = "S",
+	  .help = "pqft: seed of the choices among alternate ports\n"
+		  "around faults (default 1)",
+	  .help_after = "topology" },
+	{ .key = "pqft_topology", .type = OPT_STRING,
+	  .what = "pgft(H;M;W[;P]) or qft(H;M;W;P)",
+	  .off = offsetof(struct pqft_settings, topology),
+	  .size = sizeof(((struct pqft_settings *)0)->topology),
+	  .check = check_topology,
+	  .flag = "topology", .arg = "SPEC",
+	  .help = "pqft: the fabric's parameters, pgft(H;M;W[;P]) or\n"
+		  "qft(H;M;W;P) (default: read off a complete fabric)",
+	  .help_after = "partial-lids" },
+	{ .key = NULL },
+};
+/* clang-format on */
+
+/* o's settings, or the defaults in dflt */
+static const struct pqft_settings *pqft_settings(const struct engine_opts *o,
+						 struct pqft_settings *dflt)
+{
+	if (o->settings)
+		return o->settings;
+	options_set_defaults(pqft_options, dflt);
+	return dflt;
+}
+
 /* what a pass says besides its tables */
 struct pqft_pass {
 	/* the parameters read off the fabric ("" when given) */
 	char inferred[256];
 };
 
-/* The parameters given (o->topology), or read off f (complete, or
+/* The parameters given (s->topology), or read off f (complete, or
  * degraded in a way inference can still see through): 0, 1 when they
- * could not be read off (err says why), -1 on a bad o->topology. */
-static int pqft_params(const struct engine_opts *o, const struct fabric *f,
+ * could not be read off (err says why), -1 on a bad s->topology. */
+static int pqft_params(const struct pqft_settings *s, const struct fabric *f,
 		       struct pgft_params *t, struct osmre_err *err)
 {
-	if (o->topology && o->topology[0])
-		return topo_spec_parse(o->topology, t, err) ? -1 : 0;
+	if (s->topology[0])
+		return topo_spec_parse(s->topology, t, err) ? -1 : 0;
 	return pqft_infer(f, t, err) ? 1 : 0;
 }
 
@@ -37,12 +94,13 @@ static int pqft_plane(const struct engine_opts *o, const struct fabric *f,
 		      const struct pgft_params *t, struct lft_set *tables,
 		      int plane, struct osmre_err *err)
 {
+	struct pqft_settings dflt;
 	struct pqft *q = pqft_new();
 	int rc;
 
 	if (!q)
 		return osmre_fail(err, "out of memory");
-	q->seed = o->seed;
+	q->seed = pqft_settings(o, &dflt)->seed;
 	rc = pqft_assign(q, f, t, err) ||
 			     pqft_route(q, tables, o->threads, err) ?
 		     -1 :
@@ -93,6 +151,8 @@ static int pqft_copy_plane(const struct engine_opts *o, const struct fabric *f,
 static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 		       struct route_result *r, struct osmre_err *err)
 {
+	struct pqft_settings dflt;
+	const struct pqft_settings *s = pqft_settings(o, &dflt);
 	struct pqft_pass *pass = calloc(1, sizeof(*pass));
 	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	int *plane_no = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -114,11 +174,11 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 	if (planes <= 1) {
 		struct pgft_params one;
 
-		rc = pqft_params(o, f, &one, err);
+		rc = pqft_params(s, f, &one, err);
 		if (rc)
 			rc = -1;
 		else {
-			if (!o->topology || !o->topology[0])
+			if (!s->topology[0])
 				topo_spec_format(&one, pass->inferred,
 						 sizeof(pass->inferred));
 			rc = pqft_plane(o, f, &one, &r->tables, -1, err);
@@ -140,7 +200,7 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 		view[k] = fabric_plane_view(f, comp, cid[k], err);
 		if (!view[k])
 			goto out;
-		status[k] = pqft_params(o, view[k], &t[k], &e);
+		status[k] = pqft_params(s, view[k], &t[k], &e);
 		if (status[k] < 0) {
 			*err = e;
 			goto out;
@@ -163,7 +223,7 @@ static int pqft_engine(const struct engine_opts *o, const struct fabric *f,
 			osmre_prefix(err, "plane %d", k);
 			goto out;
 		}
-		if (o->topology && o->topology[0])
+		if (s->topology[0])
 			continue;
 		topo_spec_format(&t[k], one, sizeof(one));
 		if (used < sizeof(pass->inferred))
@@ -191,12 +251,11 @@ out:
 	return rc;
 }
 
-static void pqft_from_options(const struct osmre_options *opt,
-			      struct engine_opts *o)
+static void pqft_from_options(const void *settings, struct engine_opts *o)
 {
-	o->threads = opt->pqft_threads;
-	o->topology = opt->pqft_topology;
-	o->seed = (uint64_t)opt->pqft_seed;
+	const struct pqft_settings *s = settings;
+
+	o->threads = s->threads;
 	o->stable = 1;
 }
 
@@ -214,8 +273,10 @@ static void pqft_refused(const struct engine_opts *o,
 			 const struct route_result *r, struct osmre_err *err)
 {
 	const struct pqft_pass *pass = r->priv;
+	struct pqft_settings dflt;
 
-	if ((!o->topology || !o->topology[0]) && (!pass || !pass->inferred[0]))
+	if (!pqft_settings(o, &dflt)->topology[0] &&
+	    (!pass || !pass->inferred[0]))
 		osmre_prefix(err, "no pqft_topology in the options file");
 }
 
@@ -225,6 +286,8 @@ const struct engine pqft_engine_row = {
 	.needs = ENGINE_NEEDS_TOPOLOGY,
 	.produces = 0,
 	.route = pqft_engine,
+	.options = pqft_options,
+	.settings_size = sizeof(struct pqft_settings),
 	.from_options = pqft_from_options,
 	.report = pqft_report,
 	.refused = pqft_refused,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* sar's row of the engines' table (engine.h): sar.h's core, its layers
  * as the pass's SLs, its memo kept between passes (sar_memo.h). */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "engine.h"
@@ -8,6 +9,37 @@
 #include "options.h"
 #include "sar.h"
 #include "sar_memo.h"
+
+/* sar's settings (its options, sar_options) */
+struct sar_settings {
+	int max_vls; /* virtual layers sar may use */
+	int threads; /* 0: online CPUs */
+	/* with jobs, the tables' A2A and SP risks at most those of the
+	 * tables without them (sar.h, all_pairs) */
+	int all_pairs;
+};
+
+/* clang-format off */
+static const struct opt_desc sar_options[] = {
+	{ .key = "sar_max_vls", .type = OPT_INT, .min = 1, .max = 15,
+	  .def = 8, .what = "an integer 1..15",
+	  .off = offsetof(struct sar_settings, max_vls),
+	  .flag = "max-vls", .arg = "N",
+	  .help = "sar: virtual layers allowed (default 8)",
+	  .help_after = "state" },
+	{ .key = "sar_job_all_pairs", .type = OPT_INT, .min = 0, .max = 1,
+	  .def = 0, .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct sar_settings, all_pairs),
+	  .flag = "all-pairs",
+	  .help = "sar with --jobs: A2A and SP risks at most those\n"
+		  "of the tables without the jobs (sar_job_all_pairs)",
+	  .help_after = "io-guids" },
+	{ .key = "sar_threads", .type = OPT_INT, .min = 0, .max = 1024,
+	  .def = 0, .what = "an integer 0..1024 (0: one per online CPU)",
+	  .off = offsetof(struct sar_settings, threads) },
+	{ .key = NULL },
+};
+/* clang-format on */
 
 /* LID -> index of the CA port that has it in the layers, -1. */
 static int *src_of_lid(const struct fabric *f, const struct route_layers *res)
@@ -45,16 +77,22 @@ static void sar_pass_free(void *priv)
 static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 		      struct route_result *r, struct osmre_err *err)
 {
+	struct sar_settings dflt;
+	const struct sar_settings *s = o->settings;
 	struct sar_result *res = calloc(1, sizeof(*res));
-	struct sar_opts so = { .max_vls = o->max_vls,
-			       .threads = o->threads,
+	struct sar_opts so = { .threads = o->threads,
 			       .jobs = o->jobs,
 			       .io = o->io,
-			       .all_pairs = o->all_pairs,
 			       .prev = o->prev,
 			       .memo = o->keep };
 	struct route_layers *l = &r->layers;
 
+	if (!s) {
+		options_set_defaults(sar_options, &dflt);
+		s = &dflt;
+	}
+	so.max_vls = s->max_vls;
+	so.all_pairs = s->all_pairs;
 	if (!res)
 		return osmre_fail(err, "out of memory");
 	r->priv = res;
@@ -84,12 +122,11 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 	return 0;
 }
 
-static void sar_from_options(const struct osmre_options *opt,
-			     struct engine_opts *o)
+static void sar_from_options(const void *settings, struct engine_opts *o)
 {
-	o->threads = opt->sar_threads;
-	o->max_vls = opt->sar_max_vls;
-	o->all_pairs = opt->sar_job_all_pairs;
+	const struct sar_settings *s = settings;
+
+	o->threads = s->threads;
 	o->stable = 1;
 }
 
@@ -152,6 +189,8 @@ const struct engine sar_engine_row = {
 	.needs = ENGINE_TAKES_JOBS,
 	.produces = ENGINE_LAYERS | ENGINE_STABLE,
 	.route = sar_engine,
+	.options = sar_options,
+	.settings_size = sizeof(struct sar_settings),
 	.from_options = sar_from_options,
 	.report = sar_report,
 	.keep_new = sar_keep_new,

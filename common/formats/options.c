@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,28 +13,6 @@
 
 #include "infile.h"
 #include "options.h"
-#include "pgft.h"
-
-struct opt_def {
-	const char *name;
-	size_t off; /* of an int, or of a char[] when size */
-	long min, max, def;
-	const char *what;
-	size_t size; /* string options: their buffer */
-	/* string options: 0 when the value is good, else why not */
-	int (*check)(const char *val, char *why, size_t whysz);
-};
-
-static int check_topology(const char *val, char *why, size_t whysz)
-{
-	struct pgft_params t;
-	struct osmre_err err;
-
-	if (!topo_spec_parse(val, &t, &err))
-		return 0;
-	snprintf(why, whysz, "%.200s", err.msg);
-	return -1;
-}
 
 static int check_path(const char *val, char *why, size_t whysz)
 {
@@ -61,95 +40,234 @@ static int check_key(const char *val, char *why, size_t whysz)
 }
 
 /* clang-format off */
-static const struct opt_def defs[] = {
-	{ "dmodc_threads", offsetof(struct osmre_options, dmodc_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
-	{ "reroute_coalesce_ms", offsetof(struct osmre_options, reroute_coalesce_ms),
-	  0, 10000, 200, "milliseconds 0..10000", 0, NULL },
-	{ "dmodc_ca_hops", offsetof(struct osmre_options, dmodc_ca_hops),
-	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
-	{ "hops_background", offsetof(struct osmre_options, hops_background),
-	  0, 1, 1, "0 or 1 (TRUE or FALSE)", 0, NULL },
-	{ "dmodc_stable", offsetof(struct osmre_options, dmodc_stable),
-	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
-	{ "pqft_threads", offsetof(struct osmre_options, pqft_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
-	{ "pqft_seed", offsetof(struct osmre_options, pqft_seed),
-	  0, 0x7fffffff, 1, "an integer 0..2147483647", 0, NULL },
-	{ "pqft_topology", offsetof(struct osmre_options, pqft_topology),
-	  0, 0, 0, "pgft(H;M;W[;P]) or qft(H;M;W;P)",
-	  sizeof(((struct osmre_options *)0)->pqft_topology), check_topology },
-	{ "sar_job_file", offsetof(struct osmre_options, sar_job_file),
-	  0, 0, 0, "the path of a job file",
-	  sizeof(((struct osmre_options *)0)->sar_job_file), check_path },
-	{ "sar_io_guid_file", offsetof(struct osmre_options, sar_io_guid_file),
-	  0, 0, 0, "the path of a GUID file",
-	  sizeof(((struct osmre_options *)0)->sar_io_guid_file), check_path },
-	{ "sar_max_vls", offsetof(struct osmre_options, sar_max_vls),
-	  1, 15, 8, "an integer 1..15", 0, NULL },
-	{ "sar_job_all_pairs", offsetof(struct osmre_options, sar_job_all_pairs),
-	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
-	{ "sar_threads", offsetof(struct osmre_options, sar_threads),
-	  0, 1024, 0, "an integer 0..1024 (0: one per online CPU)", 0, NULL },
-	{ "update_protocol", offsetof(struct osmre_options, update_protocol),
-	  0, 1, 0, "0 or 1 (TRUE or FALSE)", 0, NULL },
-	{ "update_escape_vl", offsetof(struct osmre_options, update_escape_vl),
-	  1, 14, 7, "a VL 1..14", 0, NULL },
-	{ "update_ack_timeout_ms", offsetof(struct osmre_options, update_ack_timeout_ms),
-	  10, 600000, 5000, "milliseconds 10..600000", 0, NULL },
-	{ "update_push_timeout_ms", offsetof(struct osmre_options, update_push_timeout_ms),
-	  100, 600000, 10000, "milliseconds 100..600000", 0, NULL },
-	{ "update_max_misses", offsetof(struct osmre_options, update_max_misses),
-	  1, 100, 3, "an integer 1..100", 0, NULL },
-	{ "update_poll_ms", offsetof(struct osmre_options, update_poll_ms),
-	  10, 60000, 100, "milliseconds 10..60000", 0, NULL },
-	{ "update_mgmt_class", offsetof(struct osmre_options, update_mgmt_class),
-	  9, 15, 9, "a vendor class 9..15 (0x09..0x0F)", 0, NULL },
-	{ "update_max_subscribers", offsetof(struct osmre_options, update_max_subscribers),
-	  1, 65535, 4096, "an integer 1..65535", 0, NULL },
-	{ "update_max_sessions_per_port", offsetof(struct osmre_options, update_max_sessions_per_port),
-	  1, 65535, 16, "an integer 1..65535", 0, NULL },
-	{ "update_keepalive_ms", offsetof(struct osmre_options, update_keepalive_ms),
-	  0, 3600000, 30000, "milliseconds 0..3600000 (0: no WAIT, subscribers poll)", 0, NULL },
-	{ "update_idle_rate", offsetof(struct osmre_options, update_idle_rate),
-	  1, 1000000, 500, "WAIT exchanges per second 1..1000000", 0, NULL },
-	{ "update_notice_rate", offsetof(struct osmre_options, update_notice_rate),
-	  100, 10000000, 20000, "answers per second 100..10000000", 0, NULL },
-	{ "update_port_rate", offsetof(struct osmre_options, update_port_rate),
-	  10, 1000000, 1000, "requests per second 10..1000000", 0, NULL },
-	{ "update_refused_rate", offsetof(struct osmre_options, update_refused_rate),
-	  0, 100000, 100, "answers per second 0..100000", 0, NULL },
-	{ "update_key", offsetof(struct osmre_options, update_key),
-	  0, 0, 0, "8 to 32 printable characters without blanks",
-	  sizeof(((struct osmre_options *)0)->update_key), check_key },
+static const struct opt_desc general[] = {
+	{ .key = "reroute_coalesce_ms", .type = OPT_INT,
+	  .min = 0, .max = 10000, .def = 200,
+	  .what = "milliseconds 0..10000",
+	  .off = offsetof(struct osmre_options, reroute_coalesce_ms) },
+	{ .key = "dmodc_ca_hops", .type = OPT_INT,
+	  .min = 0, .max = 1, .def = 0,
+	  .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct osmre_options, dmodc_ca_hops) },
+	{ .key = "hops_background", .type = OPT_INT,
+	  .min = 0, .max = 1, .def = 1,
+	  .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct osmre_options, hops_background) },
+	{ .key = "sar_job_file", .type = OPT_PATH,
+	  .what = "the path of a job file",
+	  .off = offsetof(struct osmre_options, sar_job_file),
+	  .size = sizeof(((struct osmre_options *)0)->sar_job_file) },
+	{ .key = "sar_io_guid_file", .type = OPT_PATH,
+	  .what = "the path of a GUID file",
+	  .off = offsetof(struct osmre_options, sar_io_guid_file),
+	  .size = sizeof(((struct osmre_options *)0)->sar_io_guid_file) },
+	{ .key = "update_protocol", .type = OPT_INT,
+	  .min = 0, .max = 1, .def = 0,
+	  .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct osmre_options, update_protocol) },
+	{ .key = "update_escape_vl", .type = OPT_INT,
+	  .min = 1, .max = 14, .def = 7,
+	  .what = "a VL 1..14",
+	  .off = offsetof(struct osmre_options, update_escape_vl) },
+	{ .key = "update_ack_timeout_ms", .type = OPT_INT,
+	  .min = 10, .max = 600000, .def = 5000,
+	  .what = "milliseconds 10..600000",
+	  .off = offsetof(struct osmre_options, update_ack_timeout_ms) },
+	{ .key = "update_push_timeout_ms", .type = OPT_INT,
+	  .min = 100, .max = 600000, .def = 10000,
+	  .what = "milliseconds 100..600000",
+	  .off = offsetof(struct osmre_options, update_push_timeout_ms) },
+	{ .key = "update_max_misses", .type = OPT_INT,
+	  .min = 1, .max = 100, .def = 3,
+	  .what = "an integer 1..100",
+	  .off = offsetof(struct osmre_options, update_max_misses) },
+	{ .key = "update_poll_ms", .type = OPT_INT,
+	  .min = 10, .max = 60000, .def = 100,
+	  .what = "milliseconds 10..60000",
+	  .off = offsetof(struct osmre_options, update_poll_ms) },
+	{ .key = "update_mgmt_class", .type = OPT_INT,
+	  .min = 9, .max = 15, .def = 9,
+	  .what = "a vendor class 9..15 (0x09..0x0F)",
+	  .off = offsetof(struct osmre_options, update_mgmt_class) },
+	{ .key = "update_max_subscribers", .type = OPT_INT,
+	  .min = 1, .max = 65535, .def = 4096,
+	  .what = "an integer 1..65535",
+	  .off = offsetof(struct osmre_options, update_max_subscribers) },
+	{ .key = "update_max_sessions_per_port", .type = OPT_INT,
+	  .min = 1, .max = 65535, .def = 16,
+	  .what = "an integer 1..65535",
+	  .off = offsetof(struct osmre_options, update_max_sessions_per_port) },
+	{ .key = "update_keepalive_ms", .type = OPT_INT,
+	  .min = 0, .max = 3600000, .def = 30000,
+	  .what = "milliseconds 0..3600000 (0: no WAIT, subscribers poll)",
+	  .off = offsetof(struct osmre_options, update_keepalive_ms) },
+	{ .key = "update_idle_rate", .type = OPT_INT,
+	  .min = 1, .max = 1000000, .def = 500,
+	  .what = "WAIT exchanges per second 1..1000000",
+	  .off = offsetof(struct osmre_options, update_idle_rate) },
+	{ .key = "update_notice_rate", .type = OPT_INT,
+	  .min = 100, .max = 10000000, .def = 20000,
+	  .what = "answers per second 100..10000000",
+	  .off = offsetof(struct osmre_options, update_notice_rate) },
+	{ .key = "update_port_rate", .type = OPT_INT,
+	  .min = 10, .max = 1000000, .def = 1000,
+	  .what = "requests per second 10..1000000",
+	  .off = offsetof(struct osmre_options, update_port_rate) },
+	{ .key = "update_refused_rate", .type = OPT_INT,
+	  .min = 0, .max = 100000, .def = 100,
+	  .what = "answers per second 0..100000",
+	  .off = offsetof(struct osmre_options, update_refused_rate) },
+	{ .key = "update_key", .type = OPT_SECRET,
+	  .what = "8 to 32 printable characters without blanks",
+	  .off = offsetof(struct osmre_options, update_key),
+	  .size = sizeof(((struct osmre_options *)0)->update_key),
+	  .check = check_key },
+	{ .key = NULL },
 };
 /* clang-format on */
 
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+static int is_string(const struct opt_desc *d)
+{
+	return d->type == OPT_STRING || d->type == OPT_PATH ||
+	       d->type == OPT_SECRET;
+}
+
+void options_set_defaults(const struct opt_desc *desc, void *base)
+{
+	const struct opt_desc *d;
+
+	for (d = desc; d->key; d++)
+		if (is_string(d))
+			*((char *)base + d->off) = '\0';
+		else if (d->type == OPT_UINT64)
+			*(uint64_t *)(void *)((char *)base + d->off) =
+				(uint64_t)d->def;
+		else
+			*(int *)(void *)((char *)base + d->off) = (int)d->def;
+}
 
 void options_defaults(struct osmre_options *o)
 {
-	size_t i;
-
-	for (i = 0; i < NDEFS; i++)
-		if (defs[i].size)
-			*((char *)o + defs[i].off) = '\0';
-		else
-			*(int *)((char *)o + defs[i].off) = (int)defs[i].def;
+	options_set_defaults(general, o);
+	o->nsets = 0;
+	memset(o->sets, 0, sizeof(o->sets));
 }
 
-/* A string option's value: checked, then copied; 0 or -1. */
-static int set_string(const struct opt_def *d, struct osmre_options *o,
-		      const char *val, char *why, size_t whysz)
+void *options_add(struct osmre_options *o, const struct opt_desc *desc,
+		  size_t size)
 {
-	if (strlen(val) >= d->size) {
-		snprintf(why, whysz, "longer than %zu characters", d->size - 1);
+	void *base;
+
+	if (o->nsets >= OPTIONS_MAX_SETS)
+		return NULL;
+	base = calloc(1, size ? size : 1);
+	if (!base)
+		return NULL;
+	options_set_defaults(desc, base);
+	o->sets[o->nsets].desc = desc;
+	o->sets[o->nsets++].base = base;
+	return base;
+}
+
+void *options_settings(const struct osmre_options *o,
+		       const struct opt_desc *desc)
+{
+	int i;
+
+	for (i = 0; i < o->nsets; i++)
+		if (o->sets[i].desc == desc)
+			return o->sets[i].base;
+	return NULL;
+}
+
+void options_free(struct osmre_options *o)
+{
+	int i;
+
+	for (i = 0; i < o->nsets; i++)
+		free(o->sets[i].base);
+	o->nsets = 0;
+}
+
+int options_set(const struct opt_desc *d, void *base, const char *val,
+		char *why, size_t whysz)
+{
+	char *end;
+	long v;
+
+	if (is_string(d)) {
+		if (strlen(val) >= d->size) {
+			snprintf(why, whysz, "longer than %zu characters",
+				 d->size - 1);
+			return -1;
+		}
+		if (d->type == OPT_PATH && check_path(val, why, whysz))
+			return -1;
+		if (d->check && d->check(val, why, whysz))
+			return -1;
+		strcpy((char *)base + d->off, val);
+		return 0;
+	}
+	errno = 0;
+	v = strtol(val, &end, 10);
+	/* a switch also takes OpenSM's spelling, TRUE or FALSE */
+	if (d->min == 0 && d->max == 1 &&
+	    (!strcasecmp(val, "TRUE") || !strcasecmp(val, "FALSE")))
+		v = !strcasecmp(val, "TRUE");
+	else if (!*val || *end || errno || v < d->min || v > d->max) {
+		snprintf(why, whysz, "%s", d->what);
 		return -1;
 	}
-	if (d->check && d->check(val, why, whysz))
-		return -1;
-	strcpy((char *)o + d->off, val);
+	options_put(d, base, v);
 	return 0;
+}
+
+void options_put(const struct opt_desc *d, void *base, long v)
+{
+	if (d->type == OPT_UINT64)
+		*(uint64_t *)(void *)((char *)base + d->off) = (uint64_t)v;
+	else if (!is_string(d))
+		*(int *)(void *)((char *)base + d->off) = (int)v;
+}
+
+/* The value at d in base as options_each shows it. */
+static void show(const struct opt_desc *d, const void *base, char *buf,
+		 size_t sz)
+{
+	const char *str = (const char *)base + d->off;
+
+	if (d->type == OPT_SECRET) /* never in a log */
+		snprintf(buf, sz, "%s %s", d->key,
+			 *str ? "(set, not shown)" : "(none)");
+	else if (is_string(d))
+		snprintf(buf, sz, "%s %s", d->key, *str ? str : "(none)");
+	else if (d->type == OPT_UINT64) {
+		const uint64_t *v = (const void *)str;
+
+		snprintf(buf, sz, "%s %llu", d->key, (unsigned long long)*v);
+	} else
+		snprintf(buf, sz, "%s %d", d->key,
+			 *(const int *)(const void *)str);
+}
+
+/* The option called name, and where it goes; NULL when none. */
+static const struct opt_desc *find(struct osmre_options *o, const char *name,
+				   void **base)
+{
+	const struct opt_desc *d;
+	int i;
+
+	*base = o;
+	for (d = general; d->key; d++)
+		if (!strcmp(d->key, name))
+			return d;
+	for (i = 0; i < o->nsets; i++) {
+		*base = o->sets[i].base;
+		for (d = o->sets[i].desc; d->key; d++)
+			if (!strcmp(d->key, name))
+				return d;
+	}
+	return NULL;
 }
 
 static void reportf(options_report report, void *arg, const char *fmt, ...)
@@ -165,6 +283,19 @@ static void reportf(options_report report, void *arg, const char *fmt, ...)
 	va_end(ap);
 	osmre_sanitize(msg, sizeof(msg));
 	report(arg, msg);
+}
+
+int options_set_key(struct osmre_options *o, const char *key, const char *val,
+		    char *why, size_t whysz)
+{
+	void *base;
+	const struct opt_desc *d = find(o, key, &base);
+
+	if (!d) {
+		snprintf(why, whysz, "unknown option \"%s\"", key);
+		return -1;
+	}
+	return options_set(d, base, val, why, whysz);
 }
 
 int options_read(const char *path, int missing_ok, struct osmre_options *o,
@@ -196,9 +327,9 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 	ssize_t n;
 
 	for (;;) {
-		char *p, *name, *val, *end;
-		size_t i;
-		long v;
+		char *p, *name, *val, *end, why[256], shown[256];
+		const struct opt_desc *d;
+		void *base;
 
 		errno = 0;
 		n = infile_getline(&line, &sz, fp, INFILE_CONF_LINE, path,
@@ -240,46 +371,28 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 		for (end = val + strlen(val);
 		     end > val && isspace((unsigned char)end[-1]);)
 			*--end = 0;
-		for (i = 0; i < NDEFS && strcmp(defs[i].name, name); i++)
-			;
-		if (i == NDEFS) {
+		d = find(o, name, &base);
+		if (!d) {
 			reportf(report, arg, "%s:%d: unknown option \"%s\"",
 				path, lineno, name);
 			problems++;
 			continue;
 		}
-		if (defs[i].size) {
-			char why[256];
-
-			if (set_string(&defs[i], o, val, why, sizeof(why))) {
-				reportf(report, arg,
-					"%s:%d: %s: expected %s: %s; keeping \"%s\"",
-					path, lineno, name, defs[i].what, why,
-					defs[i].check == check_key ?
-						"(not shown)" :
-						(char *)o + defs[i].off);
-				problems++;
-			}
+		if (!options_set(d, base, val, why, sizeof(why)))
 			continue;
-		}
-		errno = 0;
-		v = strtol(val, &end, 10);
-		/* a switch also takes OpenSM's spelling, TRUE or FALSE */
-		if (defs[i].min == 0 && defs[i].max == 1 &&
-		    (!strcasecmp(val, "TRUE") || !strcasecmp(val, "FALSE"))) {
-			v = !strcasecmp(val, "TRUE");
-			end = val + strlen(val);
-		}
-		if (!*val || *end || errno || v < defs[i].min ||
-		    v > defs[i].max) {
+		problems++;
+		if (is_string(d)) {
 			reportf(report, arg,
-				"%s:%d: %s: expected %s, got \"%s\"; keeping %d",
-				path, lineno, name, defs[i].what, val,
-				*(int *)((char *)o + defs[i].off));
-			problems++;
+				"%s:%d: %s: expected %s: %s; keeping \"%s\"",
+				path, lineno, name, d->what, why,
+				d->type == OPT_SECRET ? "(not shown)" :
+							(char *)base + d->off);
 			continue;
 		}
-		*(int *)((char *)o + defs[i].off) = (int)v;
+		show(d, base, shown, sizeof(shown));
+		reportf(report, arg,
+			"%s:%d: %s: expected %s, got \"%s\"; keeping %s", path,
+			lineno, name, d->what, val, shown + strlen(d->key) + 1);
 	}
 	if (n == -2) {
 		reportf(report, arg, "%s; the rest of the file is ignored",
@@ -292,23 +405,17 @@ int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 
 void options_each(const struct osmre_options *o, options_report fn, void *arg)
 {
+	const struct opt_desc *d;
 	char buf[256];
-	size_t i;
+	int i;
 
-	for (i = 0; i < NDEFS; i++) {
-		if (defs[i].check == check_key) /* never in a log */
-			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
-				 *((const char *)o + defs[i].off) ?
-					 "(set, not shown)" :
-					 "(none)");
-		else if (defs[i].size)
-			snprintf(buf, sizeof(buf), "%s %s", defs[i].name,
-				 *((const char *)o + defs[i].off) ?
-					 (const char *)o + defs[i].off :
-					 "(none)");
-		else
-			snprintf(buf, sizeof(buf), "%s %d", defs[i].name,
-				 *(const int *)((const char *)o + defs[i].off));
+	for (d = general; d->key; d++) {
+		show(d, o, buf, sizeof(buf));
 		fn(arg, buf);
 	}
+	for (i = 0; i < o->nsets; i++)
+		for (d = o->sets[i].desc; d->key; d++) {
+			show(d, o->sets[i].base, buf, sizeof(buf));
+			fn(arg, buf);
+		}
 }

@@ -9,23 +9,54 @@
 
 #include <stdio.h>
 
+/* An option's type (opt_desc.type) and what it fills at opt_desc.off. */
+enum opt_type {
+	OPT_INT,    /* an int; 0..1 a switch, TRUE or FALSE too */
+	OPT_UINT64, /* a uint64_t (min..max as for OPT_INT) */
+	OPT_STRING, /* a char[size], "" by default, opt_desc.check'd */
+	OPT_PATH,   /* a char[size] holding an absolute path */
+	OPT_SECRET, /* an OPT_STRING never shown (logs, messages) */
+};
+
+/*
+ * One option: its osmre.conf key, its default and range, and, for the
+ * ones `osmre route` takes as well, its long flag and help.  An array of
+ * them ends with a NULL key.  The general options are options.c's own;
+ * an engine's are its row's (engine.h), filling its own settings.
+ */
+struct opt_desc {
+	const char *key; /* osmre.conf */
+	enum opt_type type;
+	long min, max, def; /* OPT_INT, OPT_UINT64 */
+	const char *what;   /* "expected WHAT" in a report */
+	size_t off;	    /* of the value in the settings */
+	size_t size;	    /* strings: their buffer */
+	/* strings: 0 when val is good, else -1 and why not */
+	int (*check)(const char *val, char *why, size_t whysz);
+	/* `osmre route --FLAG` (NULL: none); a switch (OPT_INT 0..1)
+	 * without arg sets 1, else arg names the value */
+	const char *flag, *arg;
+	/* the flag's help: lines, the first after "--FLAG ARG", the
+	 * others indented; help_after: the flag whose help it follows in
+	 * the usage text (NULL: at the end) */
+	const char *help, *help_after;
+};
+
+/* A set of options and the settings it fills (options_add). */
+struct options_set {
+	const struct opt_desc *desc;
+	void *base;
+};
+
+#define OPTIONS_MAX_SETS 8
+
 struct osmre_options {
-	int dmodc_threads;	 /* 0: online CPUs */
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
 	int dmodc_ca_hops;	 /* also fill OpenSM's hop tables for CA LIDs */
 	int hops_background; /* switch LIDs' hop tables on a plugin thread */
-	int dmodc_stable;    /* re-route after a change by whole destinations */
-	int pqft_threads;    /* 0: online CPUs */
-	int pqft_seed;	     /* of pqft's choices among alternate ports */
-	/* pqft's topology parameters, "pgft(...)" or "qft(...)"; "" none */
-	char pqft_topology[128];
+	/* an ENGINE_TAKES_JOBS engine's inputs, watched by the plugin */
 	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */
 	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
-	int sar_max_vls;	    /* virtual layers sar may use */
-	int sar_threads;	    /* 0: online CPUs */
-	/* with a job file, the tables' A2A and SP risks at most those of
-	 * the tables without it (sar.h, all_pairs) */
-	int sar_job_all_pairs;
 	/* the five-phase update protocol (update.h, updwire.h) */
 	int update_protocol;  /* 1: on (needs lmc >= 1) */
 	int update_escape_vl; /* SL and VL of the escape */
@@ -42,9 +73,39 @@ struct osmre_options {
 	int update_idle_rate;	 /* WAIT exchanges/s between epochs */
 	int update_notice_rate;	 /* answers/s to held WAITs */
 	char update_key[33];	 /* "": no shared key */
+	/* the sets options_add gave: read after the general options */
+	int nsets;
+	struct options_set sets[OPTIONS_MAX_SETS];
 };
 
+/* The general options' defaults, no sets. */
 void options_defaults(struct osmre_options *o);
+
+/* The defaults of desc into base. */
+void options_set_defaults(const struct opt_desc *desc, void *base);
+
+/*
+ * Adds the options desc to o: their settings (size bytes) allocated and
+ * set to their defaults; options_read and options_each take them after
+ * the general ones.  The settings, or NULL (out of memory, or no room).
+ */
+void *options_add(struct osmre_options *o, const struct opt_desc *desc,
+		  size_t size);
+
+/* The settings options_add gave for desc, or NULL. */
+void *options_settings(const struct osmre_options *o,
+		       const struct opt_desc *desc);
+
+/* Frees what options_add allocated. */
+void options_free(struct osmre_options *o);
+
+/*
+ * The value val into base as d says: 0, or -1 with why (the range, or
+ * the string's check) and base unchanged.  OPT_INT and OPT_UINT64 take
+ * a decimal number; a switch (0..1) takes TRUE or FALSE too.
+ */
+int options_set(const struct opt_desc *d, void *base, const char *val,
+		char *why, size_t whysz);
 
 /* Called once per problem with "file:line: message". */
 typedef void (*options_report)(void *arg, const char *msg);
@@ -62,7 +123,16 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 			options_report report, void *arg);
 
-/* Calls fn(arg, "name value") for every option, in a fixed order. */
+/* The option called key (the general ones' or a set's) to val as
+ * options_set: 0, or -1 with why (also an unknown key). */
+int options_set_key(struct osmre_options *o, const char *key, const char *val,
+		    char *why, size_t whysz);
+
+/* A number v into base as d says, unchecked (OPT_INT, OPT_UINT64). */
+void options_put(const struct opt_desc *d, void *base, long v);
+
+/* Calls fn(arg, "name value") for every option, in a fixed order: the
+ * general ones, then each set's in the order added. */
 void options_each(const struct osmre_options *o, options_report fn, void *arg);
 
 #endif

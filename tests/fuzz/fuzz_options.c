@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer: osmre.conf, and the topology specs it names. */
+/* libFuzzer: osmre.conf (the general options and the engines'), and the
+ * topology specs it names. */
 #include <string.h>
 
+#include "engine.h"
 #include "fuzz.h"
 #include "options.h"
 #include "pgft.h"
@@ -20,9 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct osmre_err err;
 
 	options_defaults(&o);
+	engine_options_add(&o);
 	if (path)
 		options_read(path, 0, &o, quiet, NULL);
 	options_each(&o, quiet, NULL);
+	options_free(&o);
 	if (size < 512) {
 		char *s = fuzz_string(data, size);
 

@@ -172,27 +172,36 @@ static void look(const uint8_t *mad, int sent)
 	emit(line);
 }
 
-/* 1 when mad is an answer to a WAIT that tells of UNPATH and $LFTSPY_DROP
- * exists (then removed): to be lost. */
-static int lose(const uint8_t *mad, const struct ib_user_mad *u)
+/* 1 when mad is an update-protocol MAD (class 0x09, attribute 0xFF10) of
+ * method and op, and the file $env exists (then removed): to be lost,
+ * logged as "T kind LID TID". */
+static int lose_if(const char *env, const char *kind, int method, int op,
+		   const uint8_t *mad, const struct ib_user_mad *u)
 {
-	const char *f = getenv("LFTSPY_DROP");
-	const uint8_t *d = mad + 24;
+	const char *f = getenv(env);
 	struct timespec ts;
 	char line[128];
 
-	if (!f || mad[1] != 0x09 || mad[3] != METHOD_GET_RESP ||
-	    (mad[16] << 8 | mad[17]) != 0xFF10 || d[5] != 6 || d[6] != 2 ||
+	if (!f || mad[1] != 0x09 || mad[3] != method ||
+	    (mad[16] << 8 | mad[17]) != 0xFF10 || mad[24 + 5] != op ||
 	    access(f, F_OK) || unlink(f))
 		return 0;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(line, sizeof(line), "%ld.%09ld drop %u %016llx\n",
-		 (long)ts.tv_sec, ts.tv_nsec, (unsigned)(ntohs(u->addr.lid)),
+	snprintf(line, sizeof(line), "%ld.%09ld %s %u %016llx\n",
+		 (long)ts.tv_sec, ts.tv_nsec, kind,
+		 (unsigned)(ntohs(u->addr.lid)),
 		 (unsigned long long)be64(mad + 8));
 	pthread_mutex_lock(&mu);
 	emit(line);
 	pthread_mutex_unlock(&mu);
 	return 1;
+}
+
+/* An answer to a WAIT that tells of UNPATH, while $LFTSPY_DROP exists. */
+static int lose(const uint8_t *mad, const struct ib_user_mad *u)
+{
+	return mad[24 + 6] == 2 &&
+	       lose_if("LFTSPY_DROP", "drop", METHOD_GET_RESP, 6, mad, u);
 }
 
 int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
@@ -212,26 +221,10 @@ int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	return real_send(portid, agentid, umad, length, timeout_ms, retries);
 }
 
-/* 1 when mad is an ACKWAIT that reaches the SM and $LFTSPY_DROP_ACK
- * exists (then removed): to be lost. */
+/* An ACKWAIT that reaches the SM, while $LFTSPY_DROP_ACK exists. */
 static int lose_ack(const uint8_t *mad, const struct ib_user_mad *u)
 {
-	const char *f = getenv("LFTSPY_DROP_ACK");
-	struct timespec ts;
-	char line[128];
-
-	if (!f || mad[1] != 0x09 || mad[3] != 0x01 ||
-	    (mad[16] << 8 | mad[17]) != 0xFF10 || mad[24 + 5] != 7 ||
-	    access(f, F_OK) || unlink(f))
-		return 0;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(line, sizeof(line), "%ld.%09ld dropack %u %016llx\n",
-		 (long)ts.tv_sec, ts.tv_nsec, (unsigned)(ntohs(u->addr.lid)),
-		 (unsigned long long)be64(mad + 8));
-	pthread_mutex_lock(&mu);
-	emit(line);
-	pthread_mutex_unlock(&mu);
-	return 1;
+	return lose_if("LFTSPY_DROP_ACK", "dropack", 0x01, 7, mad, u);
 }
 
 int umad_recv(int portid, void *umad, int *length, int timeout_ms)

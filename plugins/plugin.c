@@ -72,6 +72,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	int rc = -1, jobs_changed = 0, routed;
 
 	engine_opts_from_options(&p->opt, e, &o);
+	qos_layers(p, e, &o);
 	o.dmodc = p->dmodc;
 	o.memo = p->sar_memo;
 	o.jobs = &jobs;
@@ -99,6 +100,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	*refused = 0;
 	log_result(p, e, &jobs, &r);
+	qos_report(p, e, &r);
 	if (o.prev && (e->needs & ENGINE_TAKES_JOBS) && r.layers.have &&
 	    r.layers.res.memo_lost >= 0)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
@@ -202,7 +204,8 @@ static int routing_pass(void *ctx)
 		name, kept ? "kept the committed tables of" : "routed", n,
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3,
 		bg ? ", those of the switch LIDs on a plugin thread" : "");
-	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, n);
+	status_write(p, name, kept ? "kept" : "routed", p->qos_note, t2 - t0,
+		     n);
 	proto_pass_done(p);
 	rc = 0;
 	goto out;
@@ -346,6 +349,7 @@ static void *osmre_create(osm_opensm_t *osm)
 			"osmre ERR: update_protocol 1 needs lmc 1 or more in opensm.conf (a high LID per port for the escape): the protocol is off\n");
 		p->opt.update_protocol = 0;
 	}
+	qos_protocol(p);
 	if (staging_init(&p->stage, p->opt.update_protocol)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
 		dmodc_free(p->dmodc);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sar's SLs in OpenSM, on the ring of 5 switches where deadlock freedom
 # needs two layers: every host pair's PathRecord (saquery) carries the SL
-# that `osmre route -e sar` gives that path, and the tables read back are
+# that `osmre route -e sar` gives that path (qos TRUE: without it sar
+# keeps to one layer, sar_qos.sh), and the tables read back are
 # deadlock-free with those SLs (cyclic on one VL).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +12,7 @@ NET=${OSMRE_TESTDATA:-tests/data}/ring5.net
 OSMRE_CONF=$W/osmre.conf
 export OSMRE_CONF
 sim_start "$NET" || exit 1
-ROUTING=sar,updn osm_start h0 || { ko "SUBNET UP"; exit 1; }
+ROUTING=sar,updn osm_start h0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed on 2 layers" grep -q "osmre: sar: 0 job(s) from (no job file), 2 virtual layer(s)" "$W/osm.log"
 sleep 1
 check "LFTs read back" read_lfts h2 "$W/ring.lfts"

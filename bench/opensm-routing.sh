@@ -16,8 +16,13 @@
 # link loss"), then links it back.
 # GEN_ARGS="dragonfly 19 18 9 9" (or "megafly 10 18 18 18 18", any osmre
 # gen arguments) replaces H M W P: then only the engines are given.
-# VLS=B gives sar and nue the same VL budget (sar_max_vls B in an
-# osmre.conf, nue_max_num_vls B); unset, each engine's default.
+# VLS=B gives sar, nue and dfsssp the same VL budget (sar_max_vls B in
+# an osmre.conf; bench/peer-check's lines for each: qos TRUE and an
+# identity SL-to-VL map, max_op_vls, nue_max_num_vls B); unset: sar's
+# default 8, nue's 1 (OpenSM's default), dfsssp 8.  Each line ends with
+# the peer as OpenSM's log says it ran (bench/peer-check: nue[3VL],
+# nue[1VL!] reduced, dfsssp->minhop fell back, ...); a peer marked "!"
+# or "->" did not run as configured and is not to be compared.
 set -u
 if [ -z "${GEN_ARGS:-}" ]; then
 	h=$1 m=$2 w=$3 p=$4
@@ -32,6 +37,7 @@ OSM_UP_TIMEOUT=3600
 SIM_START_TIMEOUT=600
 OSM_DEBUG=0x07	# verbose: "building routing with ..."
 . "$top/tests/ibsim/lib.sh"
+. "$top/bench/peer-check"
 KIND=${KIND:-pgft}
 NET=$W/$KIND.net
 if [ -n "${GEN_ARGS:-}" ]; then
@@ -56,9 +62,9 @@ fi
 sim_start "$NET" || exit 1
 for engine in "$@"; do
 	start=$(date +%s)
-	extra=
-	[ "$engine" = nue ] && [ -n "${VLS:-}" ] && extra="nue_max_num_vls $VLS"
-	ROUTING=$engine osm_start "$smhost" ${extra:+"$extra"} ||
+	b=${VLS:-}
+	[ -n "$b" ] || { [ "$engine" = nue ] && b=1 || b=8; }
+	ROUTING=$engine peer_osm_start "$smhost" "$engine" "$b" ||
 		{ echo "$engine: no SUBNET UP"; continue; }
 	first=$(routing_step "$W/osm.log" "$engine" 1)
 	# the engine whose tables the first pass configured (another when
@@ -95,9 +101,11 @@ for engine in "$@"; do
 					s/^congestion risk, .*: all-to-all (A2A) \([0-9]*\), shift permutations (SP, max of [0-9]*) \([0-9]*\), random permutations (RP, median of 100, seed 1) \([0-9]*\)/    A2A \1, SP \2, RP \3/p"
 		fi
 	fi
-	printf "%s %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB; first pass by %s)\n" \
+	# what ran, with how many VLs (of the last pass)
+	peer=$(peer_read "$W/osm.log" "$engine" "$b" | cut -d' ' -f3)
+	printf "%s %-6s routing step: first %8s s, re-route %8s s, after a link loss %8s s  (SUBNET UP after %d s, opensm peak RSS %s kB; first pass by %s; peer %s)\n" \
 		"$LABEL" "$engine" "$first" "$again" "$lost" \
-		$(($(date +%s) - start)) "${rss:-?}" "${by:-none}"
+		$(($(date +%s) - start)) "${rss:-?}" "${by:-none}" "$peer"
 	[ "${by:-}" = "$engine" ] || echo "  $engine did not route the first pass: ${why:-no error logged}"
 	osm_stop "$engine"
 done

@@ -17,6 +17,7 @@ MIXES=${1:-10}
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
 OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 . "$top/tests/ibsim/lib.sh"
+. "$top/bench/peer-check"
 OUT=${SAR_JOBS_CSV:-$PWD/sar-jobs.csv}
 echo "fabric,mix,engine,efi_max,efi_avg_job_max,dark_fiber_pct,a2a,sp,rp,hops_max,longer_pairs,layers" >"$OUT"
 
@@ -39,8 +40,10 @@ fabric() {
 	for e in dfsssp ftree updn; do
 		extra=
 		case $e in updn|ftree) extra="root_guid_file $W/roots" ;; esac
-		if ROUTING=$e osm_start "$sm" ${extra:+"$extra"} >/dev/null &&
-		   grep -q "$e tables configured" "$W/osm.log"; then
+		# (the peers with bench/peer-check's lines for 8 VLs, and only
+		# as configured)
+		if ROUTING=$e peer_osm_start "$sm" "$e" 8 ${extra:+"$extra"} >/dev/null &&
+		   [ "$(peer_read "$W/osm.log" "$e" 8 | cut -d' ' -f4)" = 1 ]; then
 			sleep 1
 			read_lfts "$reader" "$W/$name.$e.lfts" || rm -f "$W/$name.$e.lfts"
 		fi

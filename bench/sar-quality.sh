@@ -5,13 +5,19 @@
 # measured by `osmre analyze`:
 #   validity, longest and average path, CA pairs longer than the shortest
 #   path, A2A, SP, RP (median of 100), VLs (sar: its layers; dfsssp: the
-#   VLs its log says it needs; ftree, updn: one, up-down; nue: not logged),
+#   VLs its log says it needs; ftree, updn: one, up-down; nue: its budget,
+#   it logs no more),
 #   max effective EFI on a fragmented job mix (bench/sar-jobs.sh's law,
 #   seed 7), and the update after one leaf uplink goes down (ibsim's
 #   Unlink): entries and 64-LID blocks changed, and the validity of the
 #   tables on the degraded fabric (rediscovered with ibnetdiscover).
 # sar routes inside OpenSM without a job file; "sar+jobs" is sar offline
-# with the mix and the fabric's LIDs (no failure column).
+# with the mix and the fabric's LIDs (no failure column).  The peers get
+# bench/peer-check's lines for a budget of VLS (default: nue 1, OpenSM's
+# default; dfsssp and sar 8): qos TRUE, an identity SL-to-VL map,
+# max_op_vls, nue_max_num_vls; the last column, peer, says how each ran
+# (nue[1VL], dfsssp[1VL]; marked "!" or "->" when it did not run as
+# configured: not to be compared).
 #   sh bench/sar-quality.sh     (from a build directory)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +25,9 @@ OSMRE_TESTS_DIR=$top/tests
 OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
 OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
 . "$top/tests/ibsim/lib.sh"
+. "$top/bench/peer-check"
 OUT=${SAR_QUALITY_CSV:-$PWD/sar-quality.csv}
-echo "fabric,engine,valid,longest,avg,longer_pct,a2a,sp,rp,vls,efi,down_valid,entries_changed,entries,blocks_changed,blocks" >"$OUT"
+echo "fabric,engine,valid,longest,avg,longer_pct,a2a,sp,rp,vls,efi,down_valid,entries_changed,entries,blocks_changed,blocks,peer" >"$OUT"
 
 # measure NET LFTS [SLS] [AGAINST]: analyze's CSV row
 measure() {
@@ -29,13 +36,13 @@ measure() {
 		sed -n 2p
 }
 
-# row FABRIC ENGINE CSV VLS [DOWN-CSV]: one line of $OUT
+# row FABRIC ENGINE CSV VLS [DOWN-CSV [PEER]]: one line of $OUT
 row() {
-	echo "$3" | awk -F, -v f="$1" -v e="$2" -v v="$4" -v d="$5" '{
+	echo "$3" | awk -F, -v f="$1" -v e="$2" -v v="$4" -v d="$5" -v p="${6:-$2}" '{
 		split(d, x, ",")
-		printf "%s,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f, e, $1, $9, $8,
+		printf "%s,%s,%s,%s,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", f, e, $1, $9, $8,
 			$2 ? 100 * $27 / $2 : 0, $16, $17, $18, v, $24,
-			x[1], x[28], x[30], x[29], x[31] }' >>"$OUT"
+			x[1], x[28], x[30], x[29], x[31], p }' >>"$OUT"
 }
 
 # fabric NAME LEAF PORT GEN-ARGS...: every engine on it
@@ -58,19 +65,21 @@ fabric() {
 		extra=
 		case $e in updn|ftree) extra="root_guid_file $W/roots" ;; esac
 		lf=$W/$name.$e.lfts
-		if ! ROUTING=$e osm_start "$sm" ${extra:+"$extra"} >/dev/null ||
+		b=${VLS:-}
+		[ -n "$b" ] || { [ "$e" = nue ] && b=1 || b=8; }
+		if ! ROUTING=$e peer_osm_start "$sm" "$e" "$b" ${extra:+"$extra"} >/dev/null ||
 		   ! grep -q "$e tables configured" "$W/osm.log"; then
-			echo "$name,$e,refused,,,,,,,,,,,,," >>"$OUT"
+			echo "$name,$e,refused,,,,,,,,,,,,,,$(peer_read "$W/osm.log" "$e" "$b" | cut -d" " -f3)" >>"$OUT"
 			osm_stop
 			continue
 		fi
 		sleep 1
 		read_lfts "$reader" "$lf" || { osm_stop; continue; }
-		vls=1
+		# what ran, with how many VLs (bench/peer-check)
+		peer_read "$W/osm.log" "$e" "$b" >"$W/peer"
+		read -r _ vls peer _ <"$W/peer"
 		sls=
 		case $e in
-		dfsssp) vls=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' "$W/osm.log" | tail -1) ;;
-		nue) vls=- ;;
 		sar)
 			"$OSMRE" route -e sar --topo "$NET" --lids "$lf" --sls "$W/sar.sls" \
 				--out "$W/sar.offline" 2>"$W/sar.err"
@@ -89,7 +98,7 @@ fabric() {
 			fi
 		fi
 		console "ReLink \"$leaf\"[$port]"
-		row "$name" "$e" "$first" "$vls" "$down"
+		row "$name" "$e" "$first" "$vls" "$down" "$peer"
 		osm_stop
 		if [ "$e" = dfsssp ]; then
 			"$OSMRE" route -e sar --jobs "$W/mix.jobs" --topo "$NET" --lids "$lf" \

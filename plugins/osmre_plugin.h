@@ -96,6 +96,10 @@ struct osmre {
 	unsigned long passes;  /* routing passes, for the status file */
 	int stable_pass;       /* the last pass kept older routes */
 	struct hopfill hops;   /* hops_background: the fill on its thread */
+	/* qos off (qos.c): the budget asked for (0: not cut), the last
+	 * pass's note for the status file */
+	int qos_wanted;
+	char qos_note[320];
 };
 
 /* subnet.c: OpenSM subnet <-> fabric model */
@@ -217,6 +221,17 @@ void cachefile_remove(const char *name);
  * line of message, the pass's seconds and switches routed */
 void status_write(struct osmre *p, const char *engine, const char *result,
 		  const char *msg, double secs, int switches);
+
+/* qos.c: OpenSM programs SL-to-VL only with qos TRUE.  qos_layers,
+ * before a pass: an engine with layers gets one when qos is off (1 when
+ * it cut o->max_vls); qos_report, after: when that layer was not enough
+ * (destinations went up*-down*), logged at error level with the fix and
+ * kept in p->qos_note for the status file.  qos_protocol:
+ * update_protocol off when qos is off (logged). */
+int qos_layers(struct osmre *p, const struct engine *e, struct engine_opts *o);
+void qos_report(struct osmre *p, const struct engine *e,
+		const struct route_result *r);
+void qos_protocol(struct osmre *p);
 
 /* dump.c: the engine's state after a pass, when routing dumps are on
  * (log flag 0x40): dump_open gives the file the engine writes

@@ -70,6 +70,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.keep = oe->keep;
+	qos_layers(p, e, &o);
 	o.jobs = &jobs;
 	o.io = &io;
 	*refused = 1;
@@ -95,6 +96,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	if (e->needs & ENGINE_TAKES_JOBS)
 		jobfile_report(p, &jobs);
 	engine_report(e, &o, &r, say_log, p);
+	qos_report(p, e, &r);
 	if (o.prev)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed%s: stable re-route, %ld entries changed\n",
@@ -190,7 +192,8 @@ static int routing_pass(void *ctx)
 		name, kept ? "kept the committed tables of" : "routed", n,
 		(t1 - t0) * 1e3, (t2 - t0) * 1e3,
 		bg ? ", those of the switch LIDs on a plugin thread" : "");
-	status_write(p, name, kept ? "kept" : "routed", "", t2 - t0, n);
+	status_write(p, name, kept ? "kept" : "routed", p->qos_note, t2 - t0,
+		     n);
 	proto_pass_done(p);
 	rc = 0;
 	goto out;
@@ -339,6 +342,7 @@ static void *osmre_create(osm_opensm_t *osm)
 			"osmre ERR: update_protocol 1 needs lmc 1 or more in opensm.conf (a high LID per port for the escape): the protocol is off\n");
 		p->opt.update_protocol = 0;
 	}
+	qos_protocol(p);
 	if (staging_init(&p->stage, p->opt.update_protocol)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmre ERR: out of memory\n");
 		options_free(&p->opt);

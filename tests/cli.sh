@@ -794,5 +794,30 @@ expect "resilience-compare: medians" 0 "^10 *6.5 / 7.5 *2 / 3" $CMP "$T/res.csv"
 cp "$T/less.net" "$T/res.net"
 expect "resilience-compare: not a sweep's CSV" 2 "res.net:1: expected the header" $CMP "$T/res.net"
 
+# bench/peer-check: what ran, from OpenSM's log lines (3.3.23's words)
+PEER="sh ${OSMRE_SRCDIR:-.}/bench/peer-check"
+cat >"$T/nue48.log" <<'EOF'
+Nov 26 21:37:47 703039 [E1D216C0] 0x02 -> nue_discover_network: Building network graph for nue routing
+Nov 26 21:37:47 703040 [E1D216C0] 0x02 -> nue_discover_network: WRN NUE48: Nue routing with nue_max_num_vls == 3 should enable QoS for valid SL2VL mapping,  using nue_max_num_vls 1
+Nov 26 21:44:09 129448 [E1D216C0] 0x02 -> osm_ucast_mgr_process: nue tables configured on all switches
+EOF
+expect "peer-check: nue without qos ran on 1 VL" 0 "^nue 1 nue\[1VL!\] 0$" $PEER "$T/nue48.log" nue 3
+grep -v NUE48 "$T/nue48.log" >"$T/nue.log"
+expect "peer-check: nue as configured" 0 "^nue 3 nue\[3VL\] 1$" $PEER "$T/nue.log" nue 3
+cat >"$T/ad25.log" <<'EOF'
+Nov 26 21:33:07 828076 [5A4D96C0] 0x02 -> dfsssp_remove_deadlocks: Virtual Lanes available: 4
+Nov 26 21:33:07 847699 [5A4D96C0] 0x02 -> dfsssp_remove_deadlocks: Virtual Lanes needed: 5
+Nov 26 21:33:07 847701 [5A4D96C0] 0x01 -> dfsssp_remove_deadlocks: ERR AD25: Not enough VLs available (avail=4, needed=5); Stopping dfsssp routing!
+Nov 26 21:33:07 847702 [5A4D96C0] 0x01 -> ucast_mgr_route: dfsssp: cannot build fwd tables
+Nov 26 21:33:08 100000 [5A4D96C0] 0x02 -> osm_ucast_mgr_process: minhop tables configured on all switches
+EOF
+expect "peer-check: dfsssp fell back to minhop" 0 "^minhop 5 dfsssp->minhop 0$" $PEER "$T/ad25.log" dfsssp 3
+printf '%s\n' "x 0x02 -> a: Virtual Lanes needed: 4" "x 0x02 -> b: dfsssp tables configured on all switches" >"$T/df4.log"
+expect "peer-check: dfsssp over the budget" 0 "^dfsssp 4 dfsssp\[4VL>3!\] 0$" $PEER "$T/df4.log" dfsssp 3
+expect "peer-check: the lines of nue's budget" 0 "^nue_max_num_vls 3$" \
+	sh -c ". ${OSMRE_SRCDIR:-.}/bench/peer-check; peer_conf nue 3"
+expect "peer-check: qos on for dfsssp" 0 "^qos TRUE$" \
+	sh -c ". ${OSMRE_SRCDIR:-.}/bench/peer-check; peer_conf dfsssp 3"
+
 echo "cli: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -60,6 +60,10 @@ struct engine_opts {
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
+	/* ENGINE_LAYERS: at most this many layers whatever the engine's
+	 * own budget (the SLs the fabric's SL-to-VL tables separate: 1
+	 * when OpenSM's qos is off); 0: the engine's budget */
+	int max_layers;
 	/* ENGINE_STABLE: the tables in force, bound to the fabric; the
 	 * routes that still work stay (sar_opts.prev); NULL: from scratch */
 	const struct lft_set *prev;
@@ -87,6 +91,9 @@ struct route_layers {
 	/* src -> its node and port (NULL in a staging file's layers) */
 	int *src_node, *src_port;
 	int *src_of_lid; /* LID -> src, -1 */
+	/* destination LIDs that did not fit in the budget's layers (routed
+	 * on the last one, acyclic or up*-down*); 0: the budget sufficed */
+	long over_budget;
 };
 
 struct route_result {

@@ -102,12 +102,15 @@ static int sar_engine(const struct engine_opts *o, const struct fabric *f,
 		if (so.max_vls > o->escape_vl)
 			so.max_vls = o->escape_vl;
 	}
+	if (o->max_layers > 0 && so.max_vls > o->max_layers)
+		so.max_vls = o->max_layers;
 	if (sar_route(f, &so, &r->tables, res, err))
 		return -1;
 	if (o->state && sar_state_write(o->state, f, res, o->prev != NULL))
 		return osmre_fail(err, "state dump: write error");
 	l->have = 1;
 	l->layers = res->layers;
+	l->over_budget = res->updn_lids;
 	l->nsrc = res->ncas;
 	l->maxlid = res->maxlid;
 	l->layer = res->layer;

@@ -10,11 +10,15 @@
 # SL file.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../bench/peer-check"
 NET=${OSMRE_TESTDATA:-tests/data}/ring5.net
 
 sim_start "$NET" || exit 1
-ROUTING=dfsssp osm_start h0 || { ko "SUBNET UP"; exit 1; }
-check "dfsssp routed" grep -q "dfsssp tables configured on all switches" "$W/osm.log"
+# (bench/peer-check: qos TRUE, identity SL-to-VL, 8 VLs; dfsssp as
+# configured, not fallen back or over its VLs)
+ROUTING=dfsssp peer_osm_start h0 dfsssp 8 || { ko "SUBNET UP"; exit 1; }
+check "dfsssp routed as configured ($(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f3))" \
+	[ "$(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f4)" = 1 ]
 sleep 1
 check "LFTs read back" read_lfts h2 "$W/ring.lfts"
 "$OSMRE" analyze -q --rp 10 --no-updown --topo "$NET" --lfts "$W/ring.lfts" >"$W/one.out" 2>&1

@@ -14,13 +14,17 @@
 #    SP no higher than sar's without jobs, EFI no higher than dfsssp's.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../bench/peer-check"
 NET=$W/p512.net
 "$OSMRE" gen pgft 3 8,4,16 1,4,4 1,2,1 -o "$NET" 2>/dev/null || { ko "gen"; exit 1; }
 # a job mix (bench/sar-jobs.sh's law, seed 7)
 job_mix "$NET" 7 "$W/mix.jobs"
 sim_start "$NET" || exit 1
-ROUTING=dfsssp osm_start H_0_0 || { ko "SUBNET UP"; exit 1; }
-check "dfsssp routed" grep -q "dfsssp tables configured on all switches" "$W/osm.log"
+# (bench/peer-check: qos TRUE, identity SL-to-VL, 8 VLs; dfsssp as
+# configured, not fallen back or over its VLs)
+ROUTING=dfsssp peer_osm_start H_0_0 dfsssp 8 || { ko "SUBNET UP"; exit 1; }
+check "dfsssp routed as configured ($(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f3))" \
+	[ "$(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f4)" = 1 ]
 sleep 1
 check "dfsssp's tables read back" read_lfts H_1_1 "$W/dfsssp.lfts"
 # measure NAME LFTS [SLS]: analyze's CSV row in $W/NAME.csv

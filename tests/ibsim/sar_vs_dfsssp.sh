@@ -9,14 +9,18 @@
 # must not be higher.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../bench/peer-check"
 DATA=${OSMRE_TESTDATA:-tests/data}
 NET=$W/deg180.net
 JOBS=$DATA/deg180-mix5.jobs
 "$OSMRE" gen pgft 2 18,10 1,18 --remove-links 20 --seed 5 -o "$NET" 2>/dev/null ||
 	{ ko "gen"; exit 1; }
 sim_start "$NET" || exit 1
-ROUTING=dfsssp osm_start H_0_0 || { ko "SUBNET UP"; exit 1; }
-check "dfsssp routed" grep -q "dfsssp tables configured on all switches" "$W/osm.log"
+# (bench/peer-check: qos TRUE, identity SL-to-VL, 8 VLs; dfsssp as
+# configured, not fallen back or over its VLs)
+ROUTING=dfsssp peer_osm_start H_0_0 dfsssp 8 || { ko "SUBNET UP"; exit 1; }
+check "dfsssp routed as configured ($(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f3))" \
+	[ "$(peer_read "$W/osm.log" dfsssp 8 | cut -d' ' -f4)" = 1 ]
 sleep 1
 check "dfsssp's tables read back" read_lfts H_1_1 "$W/dfsssp.lfts"
 # efi LFTS: the max effective EFI of the tables for the job

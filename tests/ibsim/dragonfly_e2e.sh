@@ -72,7 +72,7 @@ sim_start "$W/deg.net" || exit 1
 echo "sar_max_vls 2" >"$W/osmre2.conf"
 OSMRE_CONF=$W/osmre2.conf
 export OSMRE_CONF
-ROUTING=sar,updn osm_start H_0_0 || { ko "SUBNET UP (degraded)"; exit 1; }
+ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP (degraded)"; exit 1; }
 check "degraded: over the budget" grep -q "osmre: sar: over the VL budget" "$W/osm.log"
 sleep 1
 read_lfts H_41_2 "$W/deg.lfts" || ko "dump_fts (degraded)"

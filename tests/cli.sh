@@ -213,6 +213,16 @@ expect "planes: check, --lfts per plane" 0 "^  plane 1: CA pairs 240: unreachabl
 	$OSMRE check --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts"
 expect "planes: bandwidth, --lfts per plane" 0 "aggregate 224.0 GB/s, per host min 14.00 avg 14.00 max 14.00" \
 	$OSMRE analyze --topo "$T/p2.net" --lfts "$T/pl0.lfts" --lfts "$T/pl1.lfts" --bandwidth shift:1 --speed 12.5,7
+# diff: one pair of dumps per plane, switches matched by GUID; one entry
+# changed on a plane-1 switch; a plane's switches given twice refused
+awk '/^0x/ && !d && n++ > 3 { $2 = ($2 + 0 == 1 ? 2 : 1); d = 1 } { print }' \
+	"$T/pl1.lfts" >"$T/pl1b.lfts"
+expect "planes: diff, a pair per plane" 0 "^total: 1 switch(es) changed of 16, 1 entries, 1 of 16 64-LID blocks" \
+	$OSMRE diff "$T/pl0.lfts" "$T/pl0.lfts" "$T/pl1.lfts" "$T/pl1b.lfts"
+expect "planes: diff, a plane's switches twice" 2 "is in two of the old dumps" \
+	$OSMRE diff "$T/pl0.lfts" "$T/pl0.lfts" "$T/pl0.lfts" "$T/pl1b.lfts"
+expect "diff: pairs of files" 2 "pairs of LFT files are required" \
+	$OSMRE diff "$T/pl0.lfts" "$T/pl0.lfts" "$T/pl1.lfts"
 # and one topology per plane, as each plane's ibnetdiscover sees it: its
 # switches, every host with only its port in the plane cabled
 awk '/^switchguid/ { exit } { print }' "$T/p2.net" >"$T/pt0.net"
@@ -287,7 +297,7 @@ grep -q '^total: [1-9][0-9]* switch(es) changed of 16' "$T/diff.out" &&
 printf '# names\n0x0000000001200000 "spine one, plane 1"\n0x0000000000200000 "spine one, plane 0"\n' >"$T/names.map"
 expect "diff: csv, names quoted" 0 '^"spine one, plane 1",0x0000000001200000,both,[0-9]*,[0-9]*,1,' \
 	$OSMRE diff --all --format csv --node-name-map "$T/names.map" "$T/p2.lfts" "$T/p2d.lfts"
-expect "diff: one file" 2 "two LFT files are required" $OSMRE diff "$T/p2.lfts"
+expect "diff: one file" 2 "pairs of LFT files are required" $OSMRE diff "$T/p2.lfts"
 expect "diff: missing file" 2 "osmre diff: .*nope" $OSMRE diff "$T/p2.lfts" "$T/nope"
 # --node-name-map names nodes in reports; bad maps are refused
 expect "node-name-map: check report" 1 '"spine one, plane 1"\[0\]' \

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* osmre diff A.lfts B.lfts: what an update from A to B pushes */
+/* osmre diff A.lfts B.lfts [A2.lfts B2.lfts ...]: what an update from A
+ * to B pushes (one pair of dumps per plane when each plane has its own
+ * SM and LIDs) */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,10 +20,11 @@
 static void diff_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: osmre diff A.lfts B.lfts [options]\n"
+		"usage: osmre diff A.lfts B.lfts [A2.lfts B2.lfts ...] [options]\n"
 		"  the update from tables A to tables B (opensm-lfts.dump, dump_fts or\n"
 		"  ibroute output), switches matched by GUID: entries and 64-LID blocks\n"
-		"  changed per switch, and the push time at 4.6 us per block\n"
+		"  changed per switch, and the push time at 4.6 us per block; one pair\n"
+		"  per plane when each plane's SM numbers its own LIDs\n"
 		"      --format F          text (default) or csv\n"
 		"      --all               list unchanged switches too\n"
 		"      --node-name-map F   switch names by GUID (infiniband-diags format)\n");
@@ -41,17 +44,33 @@ static int by_guid(const void *x, const void *y)
 	return a->guid < b->guid ? -1 : a->guid > b->guid;
 }
 
-/* The tables of s sorted by GUID (an array of pointers), or NULL. */
-static const struct lft **sorted(const struct lft_set *s)
+/* The tables of the n sets s sorted by GUID (an array of pointers, *nv
+ * of them), or NULL: no memory, or a switch in two of them (*dup set to
+ * its GUID). */
+static const struct lft **sorted(const struct lft_set *s, int n, int *nv,
+				 uint64_t *dup)
 {
-	const struct lft **v = malloc(((size_t)s->n + 1) * sizeof(*v));
-	int i;
+	const struct lft **v;
+	size_t total = 0;
+	int i, k, m = 0;
 
+	*dup = 0;
+	for (k = 0; k < n; k++)
+		total += (size_t)s[k].n;
+	v = malloc((total + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (i = 0; i < s->n; i++)
-		v[i] = &s->t[i];
-	qsort(v, (size_t)s->n, sizeof(*v), by_guid);
+	for (k = 0; k < n; k++)
+		for (i = 0; i < s[k].n; i++)
+			v[m++] = &s[k].t[i];
+	qsort(v, (size_t)m, sizeof(*v), by_guid);
+	for (i = 1; i < m; i++)
+		if (v[i]->guid == v[i - 1]->guid) {
+			*dup = v[i]->guid;
+			free(v);
+			return NULL;
+		}
+	*nv = m;
 	return v;
 }
 
@@ -158,13 +177,15 @@ int cmd_diff(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lft_set a = { 0 }, b = { 0 };
+	struct lft_set *a = NULL, *b = NULL;
 	struct nodemap map = { 0 };
 	const struct lft **va = NULL, **vb = NULL;
 	const char *mapfile = NULL;
 	struct row *rows = NULL;
 	struct osmre_err err;
-	int c, csv = 0, all = 0, n, rc = EXIT_USAGE;
+	int c, csv = 0, all = 0, n, na = 0, nb = 0, k, pairs = 0;
+	int rc = EXIT_USAGE;
+	uint64_t dup = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -192,20 +213,40 @@ int cmd_diff(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "osmre diff: two LFT files are required\n");
+	if (argc - optind < 2 || (argc - optind) % 2) {
+		fprintf(stderr,
+			"osmre diff: pairs of LFT files are required (A.lfts B.lfts, one pair per plane)\n");
 		diff_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if ((mapfile && nodemap_read(mapfile, &map, &err)) ||
-	    lftdump_read(argv[optind], &a, &err) ||
-	    lftdump_read(argv[optind + 1], &b, &err)) {
+	pairs = (argc - optind) / 2;
+	a = calloc((size_t)pairs, sizeof(*a));
+	b = calloc((size_t)pairs, sizeof(*b));
+	if (!a || !b) {
+		fprintf(stderr, "osmre diff: out of memory\n");
+		goto out;
+	}
+	if (mapfile && nodemap_read(mapfile, &map, &err)) {
 		fprintf(stderr, "osmre diff: %s\n", err.msg);
 		goto out;
 	}
-	va = sorted(&a);
-	vb = sorted(&b);
-	if (!va || !vb || !(rows = match(va, a.n, vb, b.n, &n))) {
+	for (k = 0; k < pairs; k++)
+		if (lftdump_read(argv[optind + 2 * k], &a[k], &err) ||
+		    lftdump_read(argv[optind + 2 * k + 1], &b[k], &err)) {
+			fprintf(stderr, "osmre diff: %s\n", err.msg);
+			goto out;
+		}
+	va = sorted(a, pairs, &na, &dup);
+	if (va)
+		vb = sorted(b, pairs, &nb, &dup);
+	if (dup) {
+		fprintf(stderr,
+			"osmre diff: switch 0x%016" PRIx64
+			" is in two of the %s dumps: one pair per plane, each plane's switches once\n",
+			dup, va ? "new" : "old");
+		goto out;
+	}
+	if (!va || !vb || !(rows = match(va, na, vb, nb, &n))) {
 		fprintf(stderr, "osmre diff: out of memory\n");
 		goto out;
 	}
@@ -215,8 +256,14 @@ out:
 	free(rows);
 	free(va);
 	free(vb);
-	lft_set_free(&a);
-	lft_set_free(&b);
+	for (k = 0; k < pairs; k++) {
+		if (a)
+			lft_set_free(&a[k]);
+		if (b)
+			lft_set_free(&b[k]);
+	}
+	free(a);
+	free(b);
 	nodemap_free(&map);
 	return rc;
 }

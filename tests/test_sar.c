@@ -2,7 +2,8 @@
 /*
  * sar: deadlock freedom checked by the analyzer's channel dependency graph
  * on the layers sar gives (fat trees complete and degraded, a ring, a 2D
- * torus, a small dragonfly), and job-aware balancing on the shared
+ * torus, a small dragonfly), shortest paths where triangles make groups
+ * that are no dragonfly's, and job-aware balancing on the shared
  * fixtures and on seeded fragmented job mixes.
  */
 #define _GNU_SOURCE
@@ -12,8 +13,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "components.h"
 #include "congestion.h"
 #include "degrade.h"
+#include "dragonfly.h"
 #include "efipolish.h"
 #include "jobs.h"
 #include "lids.h"
@@ -756,6 +759,85 @@ static void route_opts(struct fabric *f, const struct sar_opts *o,
 }
 
 /*
+ * Groups from triangles that are no dragonfly's (issue 37): a megafly
+ * whose global links make triangles among spines of different groups
+ * (9 groups of 2 leaves and 3 spines, 8 global ports per spine, the
+ * consecutive arrangement), and leaves in a chain of three triangles
+ * with a spine across its two ends.  switch_groups finds groups on both;
+ * counting their links first routed 8 and 2 host pairs one link longer
+ * than the shortest, on one layer.  On every budget: within it, and not
+ * one pair longer than the shortest.
+ */
+static const char leaf_triangles[] =
+	"Switch\t4 \"L0\"\n[1]\t\"L1\"[1]\n[2]\t\"L2\"[1]\n[3]\t\"S\"[1]\n"
+	"[4]\t\"h0\"[1]\n\n"
+	"Switch\t3 \"L1\"\n[1]\t\"L0\"[1]\n[2]\t\"L2\"[2]\n[3]\t\"h1\"[1]\n\n"
+	"Switch\t5 \"L2\"\n[1]\t\"L0\"[2]\n[2]\t\"L1\"[2]\n[3]\t\"L3\"[1]\n"
+	"[4]\t\"L4\"[1]\n[5]\t\"h2\"[1]\n\n"
+	"Switch\t3 \"L3\"\n[1]\t\"L2\"[3]\n[2]\t\"L4\"[2]\n[3]\t\"h3\"[1]\n\n"
+	"Switch\t5 \"L4\"\n[1]\t\"L2\"[4]\n[2]\t\"L3\"[2]\n[3]\t\"L5\"[1]\n"
+	"[4]\t\"L6\"[1]\n[5]\t\"h4\"[1]\n\n"
+	"Switch\t3 \"L5\"\n[1]\t\"L4\"[3]\n[2]\t\"L6\"[2]\n[3]\t\"h5\"[1]\n\n"
+	"Switch\t4 \"L6\"\n[1]\t\"L4\"[4]\n[2]\t\"L5\"[2]\n[3]\t\"S\"[2]\n"
+	"[4]\t\"h6\"[1]\n\n"
+	"Switch\t2 \"S\"\n[1]\t\"L0\"[3]\n[2]\t\"L6\"[3]\n\n"
+	"Hca\t1 \"h0\"\n[1]\t\"L0\"[4]\n\n"
+	"Hca\t1 \"h1\"\n[1]\t\"L1\"[3]\n\n"
+	"Hca\t1 \"h2\"\n[1]\t\"L2\"[5]\n\n"
+	"Hca\t1 \"h3\"\n[1]\t\"L3\"[3]\n\n"
+	"Hca\t1 \"h4\"\n[1]\t\"L4\"[5]\n\n"
+	"Hca\t1 \"h5\"\n[1]\t\"L5\"[3]\n\n"
+	"Hca\t1 \"h6\"\n[1]\t\"L6\"[4]\n\n";
+
+static void test_triangles(void **state)
+{
+	struct df_params p = { .megafly = 1,
+			       .groups = 9,
+			       .routers = 2,
+			       .spines = 3,
+			       .hosts = 1,
+			       .global = 8,
+			       .arrangement = DF_CONSECUTIVE };
+	struct fabric *fab[2];
+	struct osmre_err err;
+	int i, vls;
+
+	(void)state;
+	assert_int_equal(df_build(&p, &fab[0], &err), 0);
+	assert_int_equal(lids_assign(fab[0], 0, &err), 0);
+	fab[1] = tu_from_text(leaf_triangles, 0);
+	for (i = 0; i < 2; i++) {
+		struct fabric *f = fab[i];
+		int *group = malloc((size_t)f->nnodes * sizeof(int));
+		int ng, nsw = 0, k;
+
+		assert_non_null(group);
+		ng = switch_groups(f, group);
+		for (k = 0; k < f->nnodes; k++)
+			nsw += f->nodes[k].type == FAB_SWITCH;
+		assert_true(ng > 1 && ng < nsw); /* groups, from triangles */
+		free(group);
+		for (vls = 1; vls <= 8; vls = vls < 3 ? vls + 1 : 9) {
+			struct sar_opts o = { .max_vls = vls };
+			struct sar_result r;
+			struct lft_set s;
+
+			route_opts(f, &o, &s, &r); /* no pair longer */
+			assert_int_equal(r.updn_lids, 0);
+			assert_true(r.layers <= vls);
+			if (vls == 1)
+				printf("%s: %d groups of %d switches, shortest paths on %d layer(s)\n",
+				       i ? "leaf triangles" :
+					   "megafly 9x2x3, spine triangles",
+				       ng, nsw, r.layers);
+			sar_result_free(&r);
+			lft_set_free(&s);
+		}
+		fabric_free(f);
+	}
+}
+
+/*
  * risk.h against osmre analyze's figures, and sar_job_all_pairs: with
  * jobs and all_pairs, A2A and SP at most those of the tables without
  * jobs (which risk_a2a / risk_sp give as analyze does), the max effective
@@ -859,6 +941,7 @@ int main(void)
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_efi_polish),
 		cmocka_unit_test(test_all_pairs),
+		cmocka_unit_test(test_triangles),
 		cmocka_unit_test(test_io_and_limits),
 	};
 

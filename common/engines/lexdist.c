@@ -123,6 +123,6 @@ int lexdist_group_weights(const int *group, int ngroups, int nsw,
 		return -1;
 	for (l = 0; l < nlink; l++)
 		(*w)[l] = group[node[from[l]]] != group[node[to[l]]] ? nsw + 1 :
-								       1;
+								       nsw;
 	return 0;
 }

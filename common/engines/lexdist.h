@@ -5,10 +5,16 @@
  * (breadth-first search).  With weights, the sum of the weights of a
  * path (Dijkstra with a binary heap).  The weights osmre uses: on a
  * fabric with groups (components.h: switch_groups, a dragonfly), a link
- * between two groups weighs nsw + 1 and a link inside a group 1, so a
- * path's length is (inter-group links, hops) in lexicographic order:
- * dragonfly-minimal paths (at most one global link when one exists, then
- * the fewest hops) rather than the fewest hops through other groups.
+ * between two groups weighs nsw + 1 and a link inside a group nsw, so a
+ * path's length is (hops, inter-group links) in lexicographic order: a
+ * path is always one of the fewest hops, and among those one of the
+ * fewest links between groups (on a dragonfly, local-global-local rather
+ * than global-local-global).  Hops come first because groups are found
+ * from triangles, whatever made them: a megafly whose spines (or leaves)
+ * form triangles has "groups" too, and counting their links first made
+ * paths a hop longer (issue 37); on a dragonfly, a route through a third
+ * group is taken only where it is shorter than every route through one
+ * global link.  Keys stay below nsw * nsw.
  */
 #ifndef OSMRE_LEXDIST_H
 #define OSMRE_LEXDIST_H

@@ -178,9 +178,10 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
  * hops; among the links that lead one hop closer to t, each switch takes
  * the one whose path costs least (the sum of link_cost over its links:
  * the load of the routes routed so far, DFSSSP's weights, or its square).
- * On a fabric with groups, distances count inter-group links first
- * (lexdist.h: dragonfly-minimal paths); "one hop closer" then means a
- * link whose weight is the whole difference of distances.  The switches
+ * On a fabric with groups, distances count hops, then inter-group links
+ * (lexdist.h: shortest paths, the fewest global links among them); "one
+ * hop closer" then means a link whose weight is the whole difference of
+ * distances.  The switches
  * are visited nearest first, so a switch's cost is final before the
  * switches farther away use it.  Then the LFT
  * entries, then the loads: every switch's sources (add[]) flow along its

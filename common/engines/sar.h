@@ -33,9 +33,10 @@
  *   layers on a fabric with groups (components.h: switch_groups, a
  *   dragonfly's groups), the layering also starts from the direction
  *   between groups (paths towards a higher group in layer 0, towards a
- *   lower one in layer 1: minimal dragonfly paths are then acyclic on
- *   2 layers, since a chain of dependencies only climbs groups), and the
- *   fewer layers are kept.  More layers than max_vls is never a refusal:
+ *   lower one in layer 1: dragonfly-minimal paths, one global link, are
+ *   then acyclic on 2 layers, since a chain of dependencies only climbs
+ *   groups; the paths through a third group, taken only where shorter,
+ *   may need more), and the fewer layers are kept.  More layers than max_vls is never a refusal:
  *   every destination LID with a path in layer max_vls - 1 or above is
  *   routed up*-down* (updn.h) from every source, in that last layer
  *   alone (paths longer, never deadlock), then again by load where that

@@ -36,9 +36,14 @@ int components_meet(const struct fabric *f, const int *comp, int ca, int c);
  * shared neighbours at either end.  In a 1D dragonfly the routers of a
  * group are a clique (A - 2 shared neighbours on a local link), while a
  * global link shares none, or fewer through triangles across groups;
- * a fat tree or a megafly has no triangle, so every switch is a group of
- * its own.  group[] (f->nnodes entries): 0..n-1 for switches, -1 for the
- * others.  Returns n, or -1 when out of memory.
+ * a fat tree has no triangle, so every switch is a group of its own.  A
+ * megafly has none inside its groups, but its global links may form
+ * triangles among spines of different groups (the consecutive
+ * arrangement of 17 groups of 6 spines does), and any wiring may among
+ * leaves: those are groups here too, not a megafly's.  The engines only
+ * break ties between shortest paths with them (lexdist.h).  group[]
+ * (f->nnodes entries): 0..n-1 for switches, -1 for the others.  Returns
+ * n, or -1 when out of memory.
  */
 int switch_groups(const struct fabric *f, int *group);
 

@@ -5,6 +5,7 @@
 #include "cdg.h"
 #include "cycle.h"
 #include "lids.h"
+#include "cmp.h"
 
 #define NVL   16
 #define EMPTY UINT64_MAX
@@ -137,13 +138,6 @@ static int mark_route(struct graph *g, const struct sl_map *m, int c, int p,
 	return 0;
 }
 
-static int key_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int mark_all(struct graph *g, const struct sl_map *m,
 		    const struct lid_owner *own, unsigned max)
 {
@@ -264,7 +258,7 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 	for (i = 0, k = 0; (size_t)i < g.cap; i++)
 		if (g.set[i] != EMPTY)
 			e[k++] = g.set[i];
-	qsort(e, g.n, sizeof(*e), key_cmp);
+	qsort(e, g.n, sizeof(*e), cmp_u64);
 	for (i = 0; (size_t)i < g.n; i++) {
 		first[(e[i] >> 32) + 1]++;
 		to[i] = (uint32_t)e[i];

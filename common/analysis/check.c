@@ -13,6 +13,7 @@
 #include "lids.h"
 #include "parallel.h"
 #include "ranks.h"
+#include "cmp.h"
 
 enum { R_OK, R_UNREACH, R_LOOP, R_UPDOWN };
 
@@ -60,13 +61,6 @@ struct ctx {
 	struct tstate *ts;
 	struct problem *prob;
 };
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* 1 when CAs a and b have ports in a common component. */
 static int hosts_meet(const struct ctx *c, int a, int b)

@@ -13,6 +13,7 @@
 #include "parallel.h"
 #include "progress.h"
 #include "rng.h"
+#include "cmp.h"
 
 /* Output ports are numbered off[node] + port. */
 static long *port_offsets(const struct fabric *f, long *total)
@@ -515,11 +516,6 @@ static void one_shift(void *arg, long kk, int tid)
 	}
 	j->risk[kk] = worst;
 	progress_step(j->o->progress, 1);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
 }
 
 /* count patterns: shifts k = 1..count, or random permutations */

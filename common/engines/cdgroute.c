@@ -7,6 +7,7 @@
 
 #include "lids.h"
 #include "risk.h"
+#include "cmp.h"
 
 /*
  * Channels are the switch-to-switch ports: channel base[v] + p leaves
@@ -114,20 +115,6 @@ static void dfs_bw(struct cdg *g, int x, int lb)
 			g->stk[sp++] = e;
 		}
 	}
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
 }
 
 static void sort_ints(int *v, int n)

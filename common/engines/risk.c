@@ -7,6 +7,7 @@
 
 #include "dmodc.h"
 #include "rng.h"
+#include "cmp.h"
 
 /* The switches, their channels (switch, port) and the tables. */
 struct walk {
@@ -278,13 +279,6 @@ int risk_sp(const struct fabric *f, const struct lft_set *s,
 	walk_free(&w);
 	*sp = best;
 	return 0;
-}
-
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
 }
 
 int risk_rp(const struct fabric *f, const struct lft_set *s,

@@ -8,13 +8,7 @@
 
 #include "guidlist.h"
 #include "infile.h"
-
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "cmp.h"
 
 int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
 {
@@ -60,7 +54,7 @@ int guidlist_read(const char *path, struct guidlist *l, struct osmre_err *err)
 	free(line);
 	fclose(fp);
 	if (l->n)
-		qsort(l->g, (size_t)l->n, sizeof(*l->g), cmp);
+		qsort(l->g, (size_t)l->n, sizeof(*l->g), cmp_u64);
 	return 0;
 fail:
 	free(line);
@@ -72,7 +66,8 @@ fail:
 int guidlist_has(const struct guidlist *l, uint64_t guid)
 {
 	return l && l->n &&
-	       bsearch(&guid, l->g, (size_t)l->n, sizeof(*l->g), cmp) != NULL;
+	       bsearch(&guid, l->g, (size_t)l->n, sizeof(*l->g), cmp_u64) !=
+		       NULL;
 }
 
 void guidlist_free(struct guidlist *l)

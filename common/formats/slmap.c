@@ -8,13 +8,7 @@
 
 #include "infile.h"
 #include "slmap.h"
-
-static int key_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "cmp.h"
 
 /*
  * Reads at most n decimal numbers in [0, max] separated by blanks into v;
@@ -233,7 +227,7 @@ bad_row:
 	if (n == -2)
 		goto fail;
 	if (m->npath)
-		qsort(m->key, (size_t)m->npath, sizeof(*m->key), key_cmp);
+		qsort(m->key, (size_t)m->npath, sizeof(*m->key), cmp_u64);
 	for (i = 1; i < m->npath; i++)
 		if (m->key[i] >> 8 == m->key[i - 1] >> 8) {
 			osmre_fail(err, "%s: path %u -> %u listed twice", path,

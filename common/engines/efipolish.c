@@ -6,6 +6,7 @@
 #include "efipolish.h"
 #include "lexdist.h"
 #include "risk.h"
+#include "swgraph.h"
 
 #define NOLINK (-1)
 
@@ -63,21 +64,17 @@ struct polish {
 static int build_graph(struct polish *P)
 {
 	const struct fabric *f = P->f;
-	int n, p, k, nch = 0;
+	int p, k, nch = 0;
 
 	P->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	P->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	P->chan_first = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	if (!P->idx || !P->node || !P->chan_first)
 		return -1;
-	for (n = 0; n < f->nnodes; n++) {
-		P->idx[n] = -1;
-		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed) {
-			P->chan_first[P->nsw] = nch;
-			nch += f->nodes[n].nports + 1;
-			P->idx[n] = P->nsw;
-			P->node[P->nsw++] = n;
-		}
+	P->nsw = swgraph_index(f, P->idx, P->node);
+	for (k = 0; k < P->nsw; k++) {
+		P->chan_first[k] = nch;
+		nch += f->nodes[P->node[k]].nports + 1;
 	}
 	P->link_of = malloc(((size_t)nch + 1) * sizeof(int));
 	P->l = malloc(((size_t)nch + 1) * sizeof(*P->l));

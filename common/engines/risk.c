@@ -7,6 +7,7 @@
 
 #include "dmodc.h"
 #include "rng.h"
+#include "swgraph.h"
 #include "cmp.h"
 
 /* The switches, their channels (switch, port) and the tables. */
@@ -47,12 +48,10 @@ static int walk_init(struct walk *w, const struct fabric *f,
 	w->path = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	if (!w->idx || !w->first || !w->nports || !w->tab || !w->path)
 		return -1;
+	w->nsw = swgraph_index(f, w->idx, NULL);
 	for (n = 0; n < f->nnodes; n++) {
-		w->idx[n] = -1;
-		if (!fab_is_switch(&f->nodes[n]) || f->nodes[n].removed)
+		if ((v = w->idx[n]) < 0)
 			continue;
-		v = w->nsw++;
-		w->idx[n] = v;
 		w->first[v] = w->nch;
 		w->nports[v] = f->nodes[n].nports;
 		w->tab[v] = lft_of_node(s, n);

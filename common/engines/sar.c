@@ -19,23 +19,18 @@
 #include "parallel.h"
 #include "ranks.h"
 #include "sar.h"
+#include "swgraph.h"
 
 static int graph_build(struct graph *g, const struct fabric *f)
 {
-	int n, p, k;
+	int p, k;
 
 	g->f = f;
 	g->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	g->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	if (!g->idx || !g->node)
 		return -1;
-	for (n = 0; n < f->nnodes; n++) {
-		g->idx[n] = -1;
-		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed) {
-			g->idx[n] = g->nsw;
-			g->node[g->nsw++] = n;
-		}
-	}
+	g->nsw = swgraph_index(f, g->idx, g->node);
 	g->chan_first = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->nports = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	if (!g->chan_first || !g->nports)

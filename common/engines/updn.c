@@ -6,6 +6,7 @@
 #include "lids.h"
 #include "ranks.h"
 #include "updn.h"
+#include "swgraph.h"
 
 #define INF 0x3fffffff
 
@@ -135,19 +136,16 @@ static int ud_graph(struct ud *u, const struct fabric *f)
 	u->node = malloc(n * sizeof(int));
 	if (!u->idx || !u->node)
 		return -1;
-	for (i = 0; i < f->nnodes; i++) {
-		u->idx[i] = -1;
-		if (fab_is_switch(&f->nodes[i]) && !f->nodes[i].removed) {
-			u->idx[i] = k;
-			u->node[k++] = i;
-			for (p = 1; p <= f->nodes[i].nports; p++) {
-				int b = f->nodes[i].ports[p].rnode;
+	u->nsw = k = swgraph_index(f, u->idx, u->node);
+	for (i = 0; i < k; i++) {
+		const struct fab_node *nd = &f->nodes[u->node[i]];
 
-				na += b >= 0 && fab_is_switch(&f->nodes[b]);
-			}
+		for (p = 1; p <= nd->nports; p++) {
+			int b = nd->ports[p].rnode;
+
+			na += b >= 0 && fab_is_switch(&f->nodes[b]);
 		}
 	}
-	u->nsw = k;
 	n = (size_t)k + 1;
 	u->first = malloc((n + 1) * sizeof(int));
 	u->a = malloc(((size_t)na + 1) * sizeof(*u->a));

@@ -10,10 +10,6 @@
 
 #define NOLINK (-1)
 
-struct plink {
-	int from, to, port;
-};
-
 struct pdest {
 	unsigned lid;
 	int leaf, job; /* compact switch, job */
@@ -22,11 +18,9 @@ struct pdest {
 struct polish {
 	const struct fabric *f;
 	struct lft_set *s;
-	int nsw, *idx, *node;
-	int nlink;
-	struct plink *l;
-	int *chan_first, *link_of; /* (switch, port) -> link */
-	int *in_first, *in, *out_first, *out;
+	/* the switches and links (swgraph.h), as sar's: links are numbered
+	 * switch by switch, so those out of k are sg.out_first[k] .. */
+	struct swgraph sg;
 	long *gam;
 	/* per job: the switches of its hosts, with their counts */
 	int *jl_first, *jl_sw;
@@ -61,93 +55,34 @@ struct polish {
 	struct risk_guard *guard; /* NULL: none */
 };
 
-static int build_graph(struct polish *P)
-{
-	const struct fabric *f = P->f;
-	int p, k, nch = 0;
-
-	P->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	P->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	P->chan_first = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	if (!P->idx || !P->node || !P->chan_first)
-		return -1;
-	P->nsw = swgraph_index(f, P->idx, P->node);
-	for (k = 0; k < P->nsw; k++) {
-		P->chan_first[k] = nch;
-		nch += f->nodes[P->node[k]].nports + 1;
-	}
-	P->link_of = malloc(((size_t)nch + 1) * sizeof(int));
-	P->l = malloc(((size_t)nch + 1) * sizeof(*P->l));
-	P->in_first = calloc((size_t)P->nsw + 2, sizeof(int));
-	P->out_first = calloc((size_t)P->nsw + 2, sizeof(int));
-	P->in = malloc(((size_t)nch + 1) * sizeof(int));
-	P->out = malloc(((size_t)nch + 1) * sizeof(int));
-	if (!P->link_of || !P->l || !P->in_first || !P->out_first || !P->in ||
-	    !P->out)
-		return -1;
-	for (k = 0; k < P->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->node[k]];
-
-		for (p = 0; p <= nd->nports; p++) {
-			int r = p ? nd->ports[p].rnode : -1;
-
-			P->link_of[P->chan_first[k] + p] = NOLINK;
-			if (r < 0 || P->idx[r] < 0)
-				continue;
-			P->link_of[P->chan_first[k] + p] = P->nlink;
-			P->l[P->nlink++] = (struct plink){ k, P->idx[r], p };
-			P->out_first[k + 1]++;
-			P->in_first[P->idx[r] + 1]++;
-		}
-	}
-	for (k = 0; k < P->nsw; k++) {
-		P->in_first[k + 1] += P->in_first[k];
-		P->out_first[k + 1] += P->out_first[k];
-	}
-	{
-		int *fin = malloc(((size_t)P->nsw + 1) * sizeof(int));
-
-		if (!fin)
-			return -1;
-		memcpy(fin, P->in_first, (size_t)P->nsw * sizeof(int));
-		for (k = 0; k < P->nlink; k++)
-			P->in[fin[P->l[k].to]++] = k;
-		/* links are numbered switch by switch: out is the identity */
-		for (k = 0; k < P->nlink; k++)
-			P->out[k] = k;
-		free(fin);
-	}
-	return 0;
-}
-
 /* The distances' view of the graph (weighted as sar's). */
 static int build_dist(struct polish *P)
 {
 	int k;
 
-	P->lfrom = malloc(((size_t)P->nlink + 1) * sizeof(int));
-	P->lto = malloc(((size_t)P->nlink + 1) * sizeof(int));
+	P->lfrom = malloc(((size_t)P->sg.nlink + 1) * sizeof(int));
+	P->lto = malloc(((size_t)P->sg.nlink + 1) * sizeof(int));
 	if (!P->lfrom || !P->lto)
 		return -1;
-	for (k = 0; k < P->nlink; k++) {
-		P->lfrom[k] = P->l[k].from;
-		P->lto[k] = P->l[k].to;
+	for (k = 0; k < P->sg.nlink; k++) {
+		P->lfrom[k] = P->sg.l[k].from;
+		P->lto[k] = P->sg.l[k].to;
 	}
 	{
 		int *group = malloc(((size_t)P->f->nnodes + 1) * sizeof(int));
 		int ng = group ? switch_groups(P->f, group) : -1;
 		int rc = ng < 0 ||
-			 lexdist_group_weights(group, ng, P->nsw, P->node,
-					       P->nlink, P->lfrom, P->lto,
+			 lexdist_group_weights(group, ng, P->sg.nsw, P->sg.node,
+					       P->sg.nlink, P->lfrom, P->lto,
 					       &P->lw);
 
 		free(group);
 		if (rc)
 			return -1;
 	}
-	P->lg = (struct lexgraph){ P->nsw, P->in_first, P->in, P->lfrom,
-				   P->lw };
-	return lexheap_init(&P->heap, &P->lg, P->nlink);
+	P->lg = (struct lexgraph){ P->sg.nsw, P->sg.in_first, P->sg.in,
+				   P->lfrom, P->lw };
+	return lexheap_init(&P->heap, &P->lg, P->sg.nlink);
 }
 
 /* The jobs' destinations and, per job, its hosts' switches counted. */
@@ -155,7 +90,7 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 {
 	const struct fabric *f = P->f;
 	int job, i, k, n = 0;
-	long *cnt = calloc((size_t)P->nsw + 1, sizeof(long));
+	long *cnt = calloc((size_t)P->sg.nsw + 1, sizeof(long));
 
 	P->jl_first = malloc(((size_t)j->njobs + 1) * sizeof(int));
 	P->jl_sw = malloc(((size_t)j->nhosts + 1) * sizeof(int));
@@ -172,7 +107,7 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 				&f->nodes[j->node[j->first[job] + i]];
 			int fp = jobs_host_port(h), leaf;
 
-			if (!fp || (leaf = P->idx[h->ports[fp].rnode]) < 0)
+			if (!fp || (leaf = P->sg.idx[h->ports[fp].rnode]) < 0)
 				continue;
 			P->d[P->nd++] =
 				(struct pdest){ h->ports[fp].lid, leaf, job };
@@ -195,11 +130,11 @@ static int build_sources(struct polish *P)
 	const struct fabric *f = P->f;
 	int k, p;
 
-	P->srcsw = malloc(((size_t)P->nsw + 1) * sizeof(int));
+	P->srcsw = malloc(((size_t)P->sg.nsw + 1) * sizeof(int));
 	if (!P->srcsw)
 		return -1;
-	for (k = 0; k < P->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->node[k]];
+	for (k = 0; k < P->sg.nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int r = nd->ports[p].rnode;
@@ -217,12 +152,12 @@ static int build_sources(struct polish *P)
 /* The link switch k takes to lid, or NOLINK. */
 static int next_link(const struct polish *P, int k, unsigned lid)
 {
-	const struct lft *t = lft_of_node(P->s, P->node[k]);
+	const struct lft *t = lft_of_node(P->s, P->sg.node[k]);
 	int p = t ? lft_get(t, lid) : LFT_NONE;
 
-	if (p == LFT_NONE || p > P->f->nodes[P->node[k]].nports)
+	if (p == LFT_NONE || p > P->f->nodes[P->sg.node[k]].nports)
 		return NOLINK;
-	return P->link_of[P->chan_first[k] + p];
+	return P->sg.link_of[P->sg.chan_first[k] + p];
 }
 
 static void note_link(struct polish *P, int l)
@@ -249,14 +184,14 @@ static int contrib(struct polish *P, const struct pdest *d, int sign)
 
 		if (u == d->leaf)
 			continue;
-		while (u != d->leaf && hops++ < P->nsw &&
+		while (u != d->leaf && hops++ < P->sg.nsw &&
 		       (l = next_link(P, u, d->lid)) != NOLINK) {
 			at_max |= P->gam[l] == P->max;
 			if (sign) {
 				note_link(P, l);
 				P->gam[l] += sign * P->jl_cnt[k];
 			}
-			u = P->l[l].to;
+			u = P->sg.l[l].to;
 		}
 	}
 	return at_max;
@@ -264,7 +199,7 @@ static int contrib(struct polish *P, const struct pdest *d, int sign)
 
 static void set_port(struct polish *P, int k, unsigned lid, int port)
 {
-	struct lft *t = lft_of_node(P->s, P->node[k]);
+	struct lft *t = lft_of_node(P->s, P->sg.node[k]);
 
 	if (!t || lid > t->top || t->port[lid] == port)
 		return;
@@ -276,7 +211,7 @@ static void set_port(struct polish *P, int k, unsigned lid, int port)
 /* Link l out of v leads closer to the destination on a shortest path. */
 static int closer(const struct polish *P, int v, int l)
 {
-	int to = P->l[l].to;
+	int to = P->sg.l[l].to;
 
 	return P->dist[to] >= 0 &&
 	       P->dist[v] == P->dist[to] + lexdist_w(&P->lg, l);
@@ -291,13 +226,13 @@ static long lookahead(const struct polish *P, int w, int leaf, long x)
 
 	if (w == leaf)
 		return 0;
-	for (e = P->out_first[w]; e < P->out_first[w + 1]; e++) {
-		const struct plink *lk = &P->l[P->out[e]];
+	for (e = P->sg.out_first[w]; e < P->sg.out_first[w + 1]; e++) {
+		const struct swlink *lk = &P->sg.l[e];
 		long b;
 
-		if (!closer(P, w, P->out[e]))
+		if (!closer(P, w, e))
 			continue;
-		b = P->gam[P->out[e]] + x;
+		b = P->gam[e] + x;
 		if (P->bott[lk->to] > b)
 			b = P->bott[lk->to];
 		if (best < 0 || b < best)
@@ -322,13 +257,13 @@ static int tree_count(struct polish *P, const struct pdest *d, int sign,
 	for (k = 0; k < P->nsrcsw; k++) {
 		int u = P->srcsw[k], hops = 0, l;
 
-		while (u != d->leaf && hops++ < P->nsw &&
+		while (u != d->leaf && hops++ < P->sg.nsw &&
 		       (l = next_link(P, u, d->lid)) != NOLINK &&
 		       P->dmark[l] != P->dtrial) {
 			P->dmark[l] = P->dtrial;
 			P->dcount[l] += sign;
 			over |= check && P->dcount[l] > P->dcap[l];
-			u = P->l[l].to;
+			u = P->sg.l[l].to;
 		}
 	}
 	return over;
@@ -339,7 +274,7 @@ static void reroute(struct polish *P, const struct pdest *d)
 {
 	int n, k, e;
 
-	for (k = 0; k < P->nsw; k++)
+	for (k = 0; k < P->sg.nsw; k++)
 		P->flow[k] = 0;
 	n = lexdist_to(&P->lg, &P->heap, d->leaf, P->dist, P->order);
 	P->bott[d->leaf] = 0;
@@ -347,13 +282,13 @@ static void reroute(struct polish *P, const struct pdest *d)
 		int v = P->order[k];
 		long best = -1;
 
-		for (e = P->out_first[v]; e < P->out_first[v + 1]; e++) {
-			const struct plink *lk = &P->l[P->out[e]];
+		for (e = P->sg.out_first[v]; e < P->sg.out_first[v + 1]; e++) {
+			const struct swlink *lk = &P->sg.l[e];
 			long b;
 
-			if (!closer(P, v, P->out[e]))
+			if (!closer(P, v, e))
 				continue;
-			b = P->gam[P->out[e]];
+			b = P->gam[e];
 			if (P->bott[lk->to] > b)
 				b = P->bott[lk->to];
 			if (best < 0 || b < best)
@@ -370,15 +305,15 @@ static void reroute(struct polish *P, const struct pdest *d)
 
 		if (!P->flow[v])
 			continue;
-		for (e = P->out_first[v]; e < P->out_first[v + 1]; e++) {
-			int l = P->out[e];
+		for (e = P->sg.out_first[v]; e < P->sg.out_first[v + 1]; e++) {
+			int l = e;
 			long k2, k1;
 
 			if (!closer(P, v, l))
 				continue;
 			k2 = P->gam[l] + P->flow[v];
-			k1 = lookahead(P, P->l[l].to, d->leaf,
-				       P->flow[P->l[l].to] + P->flow[v]);
+			k1 = lookahead(P, P->sg.l[l].to, d->leaf,
+				       P->flow[P->sg.l[l].to] + P->flow[v]);
 			if (k2 > k1)
 				k1 = k2;
 			if (pick < 0 || k1 < pk1 || (k1 == pk1 && k2 < pk2) ||
@@ -390,8 +325,8 @@ static void reroute(struct polish *P, const struct pdest *d)
 		}
 		if (pick < 0)
 			continue;
-		set_port(P, v, d->lid, P->l[pick].port);
-		P->flow[P->l[pick].to] += P->flow[v];
+		set_port(P, v, d->lid, P->sg.l[pick].port);
+		P->flow[P->sg.l[pick].to] += P->flow[v];
 	}
 }
 
@@ -430,7 +365,7 @@ static void objective(const struct polish *P, long *max, long *cnt,
 	} else { /* the maximum went down: count again */
 		*max = -1;
 		*cnt = 0;
-		for (l = 0; l < P->nlink; l++) {
+		for (l = 0; l < P->sg.nlink; l++) {
 			if (P->gam[l] > *max) {
 				*max = P->gam[l];
 				*cnt = 0;
@@ -446,7 +381,7 @@ static void recount(struct polish *P)
 
 	P->max = 0;
 	P->cnt = 0;
-	for (l = 0; l < P->nlink; l++) {
+	for (l = 0; l < P->sg.nlink; l++) {
 		if (P->gam[l] > P->max) {
 			P->max = P->gam[l];
 			P->cnt = 0;
@@ -523,11 +458,11 @@ static int build_leaf_lids(struct polish *P)
 	int k, p, n = 0, i, *dl;
 	unsigned top = 0;
 
-	P->lf_first = calloc((size_t)P->nsw + 2, sizeof(int));
+	P->lf_first = calloc((size_t)P->sg.nsw + 2, sizeof(int));
 	if (!P->lf_first)
 		return -1;
-	for (k = 0; k < P->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->node[k]];
+	for (k = 0; k < P->sg.nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
 
 		P->lf_first[k] = n;
 		for (p = 1; p <= nd->nports; p++) {
@@ -537,13 +472,13 @@ static int build_leaf_lids(struct polish *P)
 			     f->nodes[r].ports[nd->ports[p].rport].lid;
 		}
 	}
-	P->lf_first[P->nsw] = n;
+	P->lf_first[P->sg.nsw] = n;
 	P->lf_lid = malloc(((size_t)n + 1) * sizeof(unsigned));
 	P->lf_dest = malloc(((size_t)n + 1) * sizeof(int));
 	if (!P->lf_lid || !P->lf_dest)
 		return -1;
-	for (n = 0, k = 0; k < P->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->node[k]];
+	for (n = 0, k = 0; k < P->sg.nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int r = nd->ports[p].rnode;
@@ -579,8 +514,8 @@ static void swap_entries(struct polish *P, unsigned a, unsigned b, int leaf)
 {
 	int k;
 
-	for (k = 0; k < P->nsw; k++) {
-		struct lft *t = lft_of_node(P->s, P->node[k]);
+	for (k = 0; k < P->sg.nsw; k++) {
+		struct lft *t = lft_of_node(P->s, P->sg.node[k]);
 		uint8_t x;
 
 		if (k == leaf || !t || a > t->top || b > t->top)
@@ -657,36 +592,28 @@ static int count_all_trees(struct polish *P)
 			struct pdest d;
 
 			if (!nd->ports[p].lid || nd->ports[p].rnode < 0 ||
-			    (d.leaf = P->idx[nd->ports[p].rnode]) < 0)
+			    (d.leaf = P->sg.idx[nd->ports[p].rnode]) < 0)
 				continue;
 			d.lid = nd->ports[p].lid;
 			tree_count(P, &d, 1, 0);
 		}
 	}
-	for (k = 0; k < P->nsw; k++) {
+	for (k = 0; k < P->sg.nsw; k++) {
 		long m = 0;
 		int e;
 
-		for (e = P->out_first[k]; e < P->out_first[k + 1]; e++)
-			if (P->dcount[P->out[e]] > m)
-				m = P->dcount[P->out[e]];
-		for (e = P->out_first[k]; e < P->out_first[k + 1]; e++)
-			P->dcap[P->out[e]] = m;
+		for (e = P->sg.out_first[k]; e < P->sg.out_first[k + 1]; e++)
+			if (P->dcount[e] > m)
+				m = P->dcount[e];
+		for (e = P->sg.out_first[k]; e < P->sg.out_first[k + 1]; e++)
+			P->dcap[e] = m;
 	}
 	return 0;
 }
 
 static void polish_free(struct polish *P)
 {
-	free(P->idx);
-	free(P->node);
-	free(P->chan_first);
-	free(P->link_of);
-	free(P->l);
-	free(P->in_first);
-	free(P->out_first);
-	free(P->in);
-	free(P->out);
+	swgraph_free(&P->sg);
 	free(P->gam);
 	free(P->jl_first);
 	free(P->jl_sw);
@@ -725,28 +652,28 @@ int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 	memset(st, 0, sizeof(*st));
 	if (max_rounds <= 0)
 		max_rounds = 8;
-	if (build_graph(&P) || build_dist(&P) || build_jobs(&P, j) ||
+	if (swgraph_build(f, &P.sg) || build_dist(&P) || build_jobs(&P, j) ||
 	    build_sources(&P) || build_leaf_lids(&P))
 		goto out;
-	n = (size_t)P.nsw + 1;
-	P.gam = calloc((size_t)P.nlink + 1, sizeof(long));
-	P.stamp = malloc(((size_t)P.nlink + 1) * sizeof(int));
-	P.old_gam = malloc(((size_t)P.nlink + 1) * sizeof(long));
-	P.touched = malloc(((size_t)P.nlink + 1) * sizeof(int));
+	n = (size_t)P.sg.nsw + 1;
+	P.gam = calloc((size_t)P.sg.nlink + 1, sizeof(long));
+	P.stamp = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
+	P.old_gam = malloc(((size_t)P.sg.nlink + 1) * sizeof(long));
+	P.touched = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
 	P.dist = malloc(n * sizeof(int));
 	P.order = malloc(n * sizeof(int));
 	P.bott = malloc(n * sizeof(long));
 	P.flow = malloc(n * sizeof(long));
 	P.rtab = malloc(n * sizeof(*P.rtab));
 	P.rport = malloc(n);
-	P.dcount = calloc((size_t)P.nlink + 1, sizeof(long));
-	P.dcap = calloc((size_t)P.nlink + 1, sizeof(long));
-	P.dmark = malloc(((size_t)P.nlink + 1) * sizeof(int));
+	P.dcount = calloc((size_t)P.sg.nlink + 1, sizeof(long));
+	P.dcap = calloc((size_t)P.sg.nlink + 1, sizeof(long));
+	P.dmark = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
 	if (!P.gam || !P.stamp || !P.old_gam || !P.touched || !P.dist ||
 	    !P.order || !P.bott || !P.flow || !P.rtab || !P.rport ||
 	    !P.dcount || !P.dcap || !P.dmark)
 		goto out;
-	for (i = 0; i < P.nlink; i++)
+	for (i = 0; i < P.sg.nlink; i++)
 		P.stamp[i] = P.dmark[i] = -1;
 	if (count_all_trees(&P))
 		goto out;

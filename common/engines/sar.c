@@ -23,66 +23,11 @@
 
 static int graph_build(struct graph *g, const struct fabric *f)
 {
-	int p, k;
-
 	g->f = f;
-	g->idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	g->node = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	if (!g->idx || !g->node)
+	if (swgraph_build(f, &g->sg))
 		return -1;
-	g->nsw = swgraph_index(f, g->idx, g->node);
-	g->chan_first = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	g->nports = malloc(((size_t)g->nsw + 1) * sizeof(int));
-	if (!g->chan_first || !g->nports)
-		return -1;
-	for (k = 0; k < g->nsw; k++) {
-		g->nports[k] = f->nodes[g->node[k]].nports;
-		g->chan_first[k] = g->nchan;
-		g->nchan += f->nodes[g->node[k]].nports + 1;
-	}
-	for (k = 0; k < g->nsw; k++)
-		for (p = 1; p <= f->nodes[g->node[k]].nports; p++) {
-			int r = f->nodes[g->node[k]].ports[p].rnode;
-
-			g->nlink += r >= 0 && g->idx[r] >= 0;
-		}
-	g->l = malloc(((size_t)g->nlink + 1) * sizeof(*g->l));
-	g->load = calloc((size_t)g->nlink + 1, sizeof(*g->load));
-	g->in_first = calloc((size_t)g->nsw + 2, sizeof(int));
-	g->in = malloc(((size_t)g->nlink + 1) * sizeof(int));
-	g->in_from = malloc(((size_t)g->nlink + 1) * sizeof(int));
-	g->link_of = malloc(((size_t)g->nchan + 1) * sizeof(int));
-	if (!g->l || !g->load || !g->in_first || !g->in || !g->in_from ||
-	    !g->link_of)
-		return -1;
-	for (k = 0; k < g->nchan; k++)
-		g->link_of[k] = -1;
-	g->nlink = 0;
-	for (k = 0; k < g->nsw; k++)
-		for (p = 1; p <= f->nodes[g->node[k]].nports; p++) {
-			int r = f->nodes[g->node[k]].ports[p].rnode;
-
-			if (r < 0 || g->idx[r] < 0)
-				continue;
-			g->link_of[g->chan_first[k] + p] = g->nlink;
-			g->l[g->nlink++] = (struct sar_link){ k, g->idx[r], p };
-			g->in_first[g->idx[r] + 1]++;
-		}
-	for (k = 0; k < g->nsw; k++)
-		g->in_first[k + 1] += g->in_first[k];
-	{
-		int *fill = malloc(((size_t)g->nsw + 1) * sizeof(int));
-
-		if (!fill)
-			return -1;
-		memcpy(fill, g->in_first, (size_t)g->nsw * sizeof(int));
-		for (k = 0; k < g->nlink; k++) {
-			g->in_from[fill[g->l[k].to]] = g->l[k].from;
-			g->in[fill[g->l[k].to]++] = k;
-		}
-		free(fill);
-	}
-	return 0;
+	g->load = calloc((size_t)g->sg.nlink + 1, sizeof(*g->load));
+	return g->load ? 0 : -1;
 }
 
 /* The distances' view of the graph, weighted on a fabric with groups. */
@@ -90,22 +35,22 @@ static int graph_dist(struct graph *g)
 {
 	int k;
 
-	g->lfrom = malloc(((size_t)g->nlink + 1) * sizeof(int));
-	g->lto = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	g->lfrom = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
+	g->lto = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
 	if (!g->lfrom || !g->lto)
 		return -1;
-	for (k = 0; k < g->nlink; k++) {
-		g->lfrom[k] = g->l[k].from;
-		g->lto[k] = g->l[k].to;
+	for (k = 0; k < g->sg.nlink; k++) {
+		g->lfrom[k] = g->sg.l[k].from;
+		g->lto[k] = g->sg.l[k].to;
 	}
 	g->group = malloc(((size_t)g->f->nnodes + 1) * sizeof(int));
 	if (!g->group || (g->ngroups = switch_groups(g->f, g->group)) < 0 ||
-	    lexdist_group_weights(g->group, g->ngroups, g->nsw, g->node,
-				  g->nlink, g->lfrom, g->lto, &g->lw))
+	    lexdist_group_weights(g->group, g->ngroups, g->sg.nsw, g->sg.node,
+				  g->sg.nlink, g->lfrom, g->lto, &g->lw))
 		return -1;
-	g->lg = (struct lexgraph){ g->nsw, g->in_first, g->in, g->lfrom,
-				   g->lw };
-	return lexheap_init(&g->heap, &g->lg, g->nlink);
+	g->lg = (struct lexgraph){ g->sg.nsw, g->sg.in_first, g->sg.in,
+				   g->lfrom, g->lw };
+	return lexheap_init(&g->heap, &g->lg, g->sg.nlink);
 }
 
 /*
@@ -118,13 +63,14 @@ static void links_up(struct graph *g)
 {
 	int *rank = malloc(((size_t)g->f->nnodes + 1) * sizeof(int)), i;
 
-	g->up = malloc((size_t)g->nlink + 1);
+	g->up = malloc((size_t)g->sg.nlink + 1);
 	if (!rank || !g->up || ranks_compute(g->f, rank) < 0) {
 		free(g->up);
 		g->up = NULL;
 	} else {
-		for (i = 0; i < g->nlink; i++) {
-			int u = g->node[g->l[i].to], v = g->node[g->l[i].from];
+		for (i = 0; i < g->sg.nlink; i++) {
+			int u = g->sg.node[g->sg.l[i].to],
+			    v = g->sg.node[g->sg.l[i].from];
 
 			g->up[i] = (uint8_t)(rank[u] > rank[v] ||
 					     (rank[u] == rank[v] && u > v));
@@ -145,16 +91,8 @@ static void graph_free(struct graph *g)
 	free(g->lto);
 	free(g->lw);
 	lexheap_free(&g->heap);
-	free(g->link_of);
-	free(g->idx);
-	free(g->node);
-	free(g->chan_first);
-	free(g->nports);
-	free(g->l);
+	swgraph_free(&g->sg);
 	free(g->load);
-	free(g->in_first);
-	free(g->in);
-	free(g->in_from);
 }
 
 /* What a link carrying load costs a path (see route_dest). */
@@ -193,7 +131,7 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
 	int *first = w->cfirst, *pos = w->next, i, e, n = w->bfs_n;
 
 	w->dag_t = t;
-	for (i = 0; i < g->nsw; i++)
+	for (i = 0; i < g->sg.nsw; i++)
 		pos[i] = -1;
 	for (i = 0; i <= n; i++)
 		first[i] = 0;
@@ -202,11 +140,11 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
 	for (i = 0; i < n; i++) {
 		int v = w->order[i];
 
-		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
-			int u = g->l[g->in[e]].from;
+		for (e = g->sg.in_first[v]; e < g->sg.in_first[v + 1]; e++) {
+			int u = g->sg.l[g->sg.in[e]].from;
 
 			if (w->hop[u] ==
-			    w->hop[v] + lexdist_w(&g->lg, g->in[e]))
+			    w->hop[v] + lexdist_w(&g->lg, g->sg.in[e]))
 				first[pos[u] + 1]++;
 		}
 	}
@@ -215,14 +153,14 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
 	for (i = 0; i < n; i++) {
 		int v = w->order[i];
 
-		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
-			int u = g->l[g->in[e]].from, at;
+		for (e = g->sg.in_first[v]; e < g->sg.in_first[v + 1]; e++) {
+			int u = g->sg.l[g->sg.in[e]].from, at;
 
 			if (w->hop[u] !=
-			    w->hop[v] + lexdist_w(&g->lg, g->in[e]))
+			    w->hop[v] + lexdist_w(&g->lg, g->sg.in[e]))
 				continue;
 			at = first[pos[u]]++;
-			w->clink[at] = g->in[e];
+			w->clink[at] = g->sg.in[e];
 			w->cto[at] = v;
 		}
 	}
@@ -264,7 +202,7 @@ static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
 			uint64_t nd =
 				dist[w->cto[c]] + link_cost(g, g->load[cl]);
 
-			if (pp >= 0 && g->l[cl].port == pp) {
+			if (pp >= 0 && g->sg.l[cl].port == pp) {
 				bd = nd;
 				best = cl;
 				break;
@@ -288,7 +226,7 @@ static void push_closer(const struct graph *g, struct scratch *w, int t)
 	uint64_t *dist = w->dist;
 	int *next = w->next, k, e, i;
 
-	for (k = 0; k < g->nsw; k++) {
+	for (k = 0; k < g->sg.nsw; k++) {
 		dist[k] = INF;
 		next[k] = -1;
 	}
@@ -296,8 +234,8 @@ static void push_closer(const struct graph *g, struct scratch *w, int t)
 	for (i = 0; i < w->bfs_n; i++) {
 		int v = w->order[i], hv = w->hop[v];
 
-		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
-			int u = g->in_from[e], l = g->in[e];
+		for (e = g->sg.in_first[v]; e < g->sg.in_first[v + 1]; e++) {
+			int u = g->sg.in_from[e], l = g->sg.in[e];
 			uint64_t nd;
 
 			if (w->hop[u] != hv + lexdist_w(&g->lg, l))
@@ -324,7 +262,7 @@ static int bfs_push(const struct graph *g, struct scratch *w, int t)
 	int *next = w->next, *hop = w->hop, *order = w->order;
 	int k, e, n = 0, head = 0;
 
-	for (k = 0; k < g->nsw; k++) {
+	for (k = 0; k < g->sg.nsw; k++) {
 		hop[k] = -1;
 		dist[k] = INF;
 		next[k] = -1;
@@ -335,8 +273,8 @@ static int bfs_push(const struct graph *g, struct scratch *w, int t)
 	while (head < n) {
 		int v = order[head++], hv = hop[v];
 
-		for (e = g->in_first[v]; e < g->in_first[v + 1]; e++) {
-			int u = g->in_from[e], l = g->in[e];
+		for (e = g->sg.in_first[v]; e < g->sg.in_first[v + 1]; e++) {
+			int u = g->sg.in_from[e], l = g->sg.in[e];
 			uint64_t nd;
 
 			if (hop[u] < 0) {
@@ -370,7 +308,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 	uint64_t *dist = w->dist;
 	int *next = w->next, *pos = w->stack, i, p, l;
 
-	for (i = 0; i < g->nsw; i++) {
+	for (i = 0; i < g->sg.nsw; i++) {
 		next[i] = -1;
 		dist[i] = INF;
 	}
@@ -382,18 +320,18 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 		int pp = prev_port(g, w, u, lid);
 		uint64_t bd = INF;
 
-		if (pp > 0 && pp <= g->nports[u] &&
-		    (l = g->link_of[g->chan_first[u] + pp]) >= 0 &&
+		if (pp > 0 && pp <= g->sg.nports[u] &&
+		    (l = g->sg.link_of[g->sg.chan_first[u] + pp]) >= 0 &&
 		    hu == w->hop[g->lto[l]] + lexdist_w(&g->lg, l)) {
 			next[u] = l; /* kept */
 			dist[u] = dist[g->lto[l]] + link_cost(g, g->load[l]);
 			continue;
 		}
-		for (p = 1; p <= g->nports[u]; p++) {
+		for (p = 1; p <= g->sg.nports[u]; p++) {
 			int v;
 			uint64_t nd;
 
-			l = g->link_of[g->chan_first[u] + p];
+			l = g->sg.link_of[g->sg.chan_first[u] + p];
 			if (l < 0)
 				continue;
 			v = g->lto[l];
@@ -417,7 +355,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 static int order_by_dist(const struct graph *g, const int *d, int *hop,
 			 int *order, int *cnt)
 {
-	int n = g->nsw, k;
+	int n = g->sg.nsw, k;
 
 	for (k = 0; k <= n; k++)
 		cnt[k] = 0;
@@ -446,8 +384,8 @@ static void flush_cols(const struct graph *g, struct lft_set *s,
 {
 	int u, k;
 
-	for (u = 0; u < g->nsw && w->ncol; u++) {
-		struct lft *tb = lft_of_node(s, g->node[u]);
+	for (u = 0; u < g->sg.nsw && w->ncol; u++) {
+		struct lft *tb = lft_of_node(s, g->sg.node[u]);
 		uint8_t *row = w->col + (size_t)u * NCOLS;
 
 		for (k = 0; tb && k < w->ncol; k++)
@@ -468,16 +406,16 @@ static void write_changed(const struct graph *g, struct lft_set *s,
 {
 	int u;
 
-	for (u = 0; u < g->nsw; u++) {
+	for (u = 0; u < g->sg.nsw; u++) {
 		int port = u == t ? last_port :
 			   w->hop[u] >= 0 && w->next[u] >= 0 ?
-				    g->l[w->next[u]].port :
+				    g->sg.l[w->next[u]].port :
 				    LFT_NONE;
 		struct lft *tb;
 
 		if (port == w->prow[u])
 			continue;
-		tb = lft_of_node(s, g->node[u]);
+		tb = lft_of_node(s, g->sg.node[u]);
 		if (tb && lid <= tb->top)
 			tb->port[lid] = (uint8_t)port;
 	}
@@ -507,7 +445,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 					      w->order);
 		/* on hops, nearest first, then by index: the order of
 		 * distances known (ties among links go by it) */
-		if (g->prev && !g->lw && w->bfs_n == g->nsw &&
+		if (g->prev && !g->lw && w->bfs_n == g->sg.nsw &&
 		    !(g->known_dist && g->known_dist[t]))
 			order_by_dist(g, w->hop, w->hop, w->order, w->stack);
 		w->bfs_t = t;
@@ -536,7 +474,7 @@ static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
 		if (u == t)
 			col[(size_t)u * NCOLS] = (uint8_t)last_port;
 		else if (next[u] >= 0)
-			col[(size_t)u * NCOLS] = (uint8_t)g->l[next[u]].port;
+			col[(size_t)u * NCOLS] = (uint8_t)g->sg.l[next[u]].port;
 	}
 	w->clid[w->ncol++] = lid;
 	if (w->ncol == NCOLS)
@@ -551,7 +489,7 @@ flows:
 		if (next[u] < 0)
 			continue;
 		g->load[next[u]] += flow[u];
-		flow[g->l[next[u]].to] += flow[u];
+		flow[g->sg.l[next[u]].to] += flow[u];
 	}
 	return 0;
 }
@@ -616,8 +554,8 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 	 * compute nodes, then I/O nodes */
 	for (pass = 0; pass < 2; pass++) {
 		nd = n;
-		for (k = 0; k < g->nsw; k++) {
-			int sw = g->node[k];
+		for (k = 0; k < g->sg.nsw; k++) {
+			int sw = g->sg.node[k];
 
 			for (p = 1; p <= f->nodes[sw].nports; p++) {
 				int r = f->nodes[sw].ports[p].rnode, rp;
@@ -633,12 +571,12 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 		}
 		for (i = nd + 1; i < n; i++) /* stable insertion sort */
 			for (j = i; j > nd; j--) {
-				int a = g->idx[f->nodes[d[j - 1].node]
-						       .ports[d[j - 1].port]
-						       .rnode];
-				int b = g->idx[f->nodes[d[j].node]
-						       .ports[d[j].port]
-						       .rnode];
+				int a = g->sg.idx[f->nodes[d[j - 1].node]
+							  .ports[d[j - 1].port]
+							  .rnode];
+				int b = g->sg.idx[f->nodes[d[j].node]
+							  .ports[d[j].port]
+							  .rnode];
 				struct dest tmp;
 
 				if (ncas_on[a] >= ncas_on[b])
@@ -648,9 +586,9 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 				d[j - 1] = tmp;
 			}
 	}
-	for (k = 0; k < g->nsw; k++) /* switch LIDs last */
-		if (f->nodes[g->node[k]].ports[0].lid)
-			d[n++] = (struct dest){ g->node[k], 0, -1 };
+	for (k = 0; k < g->sg.nsw; k++) /* switch LIDs last */
+		if (f->nodes[g->sg.node[k]].ports[0].lid)
+			d[n++] = (struct dest){ g->sg.node[k], 0, -1 };
 	free(job_of);
 	free(jord);
 	return n;
@@ -663,18 +601,18 @@ static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
 {
 	int i, u, hops;
 
-	for (i = 0; i < g->nsw; i++)
-		for (u = i, hops = 0; add[i] && u != t && hops < g->nsw;
+	for (i = 0; i < g->sg.nsw; i++)
+		for (u = i, hops = 0; add[i] && u != t && hops < g->sg.nsw;
 		     hops++) {
-			const struct lft *tb = lft_of_node(s, g->node[u]);
+			const struct lft *tb = lft_of_node(s, g->sg.node[u]);
 			int p = tb ? lft_get(tb, lid) : LFT_NONE, li;
 
 			if (p == LFT_NONE ||
-			    p > g->f->nodes[g->node[u]].nports ||
-			    (li = g->link_of[g->chan_first[u] + p]) < 0)
+			    p > g->f->nodes[g->sg.node[u]].nports ||
+			    (li = g->sg.link_of[g->sg.chan_first[u] + p]) < 0)
 				break;
 			g->load[li] -= add[i];
-			u = g->l[li].to;
+			u = g->sg.l[li].to;
 		}
 }
 
@@ -726,7 +664,7 @@ static void known_dist_free(struct graph *g)
 {
 	int k;
 
-	for (k = 0; g->known_dist && k < g->nsw; k++)
+	for (k = 0; g->known_dist && k < g->sg.nsw; k++)
 		free(g->known_dist[k]);
 	free(g->known_dist);
 	g->known_dist = NULL;
@@ -775,7 +713,7 @@ static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 				sw->brow_of && lid <= sw->maxlid &&
 						sw->brow_of[lid] >= 0 ?
 					sw->brow + (size_t)sw->brow_of[lid] *
-							   (size_t)g->nsw :
+							   (size_t)g->sg.nsw :
 					NULL;
 			if (route_dest(g, s, lid, t, last, &sw->w))
 				goto out;
@@ -809,7 +747,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 		return -1;
 	links_up(&sw->g);
 	sw->maxlid = r->maxlid;
-	n = (size_t)sw->g.nsw + 1;
+	n = (size_t)sw->g.sg.nsw + 1;
 	sw->g.cap = INF / n; /* a path has fewer than n links */
 	sw->w.add = calloc(n, sizeof(*sw->w.add));
 	sw->w.dist = malloc(n * sizeof(*sw->w.dist));
@@ -819,8 +757,8 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->w.hop = malloc(n * sizeof(int));
 	sw->w.stack = malloc((n + 1) * sizeof(int));
 	sw->w.cfirst = malloc((n + 1) * sizeof(int));
-	sw->w.clink = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
-	sw->w.cto = malloc(((size_t)sw->g.nlink + 1) * sizeof(int));
+	sw->w.clink = malloc(((size_t)sw->g.sg.nlink + 1) * sizeof(int));
+	sw->w.cto = malloc(((size_t)sw->g.sg.nlink + 1) * sizeof(int));
 	sw->w.col = malloc(n * NCOLS);
 	if (sw->w.col)
 		memset(sw->w.col, LFT_NONE, n * NCOLS);
@@ -830,8 +768,8 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 		sw->g.ptab = malloc(n * sizeof(*sw->g.ptab));
 		if (!sw->g.ptab)
 			return -1;
-		for (k = 0; k < sw->g.nsw; k++)
-			sw->g.ptab[k] = lft_of_node(o->prev, sw->g.node[k]);
+		for (k = 0; k < sw->g.sg.nsw; k++)
+			sw->g.ptab[k] = lft_of_node(o->prev, sw->g.sg.node[k]);
 	}
 	sw->ncas_on = calloc(n, sizeof(int));
 	/* at most every switch and every CA port is a destination */
@@ -878,7 +816,7 @@ static int is_source(const struct sar_work *sw, int n, int p)
 	const struct fab_port *pt = &sw->f->nodes[n].ports[p];
 
 	return sw->f->nodes[n].type != FAB_SWITCH && pt->lid &&
-	       pt->rnode >= 0 && sw->g.idx[pt->rnode] >= 0;
+	       pt->rnode >= 0 && sw->g.sg.idx[pt->rnode] >= 0;
 }
 
 /* The CA ports (r->ca_node/ca_port), counted per switch (ncas_on). */
@@ -900,7 +838,7 @@ static int collect_cas(struct sar_work *sw, struct sar_result *r)
 				continue;
 			r->ca_node[r->ncas] = n;
 			r->ca_port[r->ncas++] = p;
-			sw->ncas_on[sw->g.idx[f->nodes[n].ports[p].rnode]]++;
+			sw->ncas_on[sw->g.sg.idx[f->nodes[n].ports[p].rnode]]++;
 		}
 	return 0;
 }
@@ -918,7 +856,7 @@ static int count_jobs(struct sar_work *sw, const struct jobs *jobs)
 		return -1;
 	sw->njobs = jobs->njobs;
 	for (k = 0; k < jobs->njobs; k++) {
-		sw->job_on[k] = calloc((size_t)sw->g.nsw + 1, sizeof(int));
+		sw->job_on[k] = calloc((size_t)sw->g.sg.nsw + 1, sizeof(int));
 		if (!sw->job_on[k])
 			return -1;
 		for (i = 0; i < jobs->count[k]; i++) {
@@ -927,9 +865,9 @@ static int count_jobs(struct sar_work *sw, const struct jobs *jobs)
 			for (p = 1; p <= f->nodes[node].nports; p++) {
 				int s = f->nodes[node].ports[p].rnode;
 
-				if (s >= 0 && sw->g.idx[s] >= 0 &&
+				if (s >= 0 && sw->g.sg.idx[s] >= 0 &&
 				    f->nodes[node].ports[p].lid)
-					sw->job_on[k][sw->g.idx[s]]++;
+					sw->job_on[k][sw->g.sg.idx[s]]++;
 			}
 		}
 	}
@@ -944,7 +882,7 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 	struct graph *g = &sw->g;
 	int i;
 
-	for (i = 0; i < g->nlink; i++)
+	for (i = 0; i < g->sg.nlink; i++)
 		g->load[i] = 0;
 	g->convex = v->convex;
 	for (i = 0; i < s0->n; i++)

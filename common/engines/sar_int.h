@@ -21,19 +21,12 @@
 
 struct graph {
 	const struct fabric *f;
-	int nsw, *node, *idx; /* compact index <-> fabric node */
-	int nlink;
-	struct sar_link *l; /* directed switch links (sar_memo.h) */
+	/* the switches, their channels and links (swgraph.h) */
+	struct swgraph sg;
 	/* per link: the sources of the routes through it, so far (apart
-	 * from l[]: the searches read it for every link they consider) */
+	 * from sg.l[]: the searches read it for every link they consider) */
 	uint64_t *load;
-	int *in_first, *in; /* links into each switch (CSR) */
-	int *in_from;	    /* per entry of in: the link's switch */
-	int *chan_first; /* channel of (switch, port): chan_first[sw] + port */
-	int *nports;	 /* per switch */
-	int nchan;
 	int base_only; /* route base LIDs only (sar_opts) */
-	int *link_of;  /* channel -> link out of it, -1 */
 	int rip;       /* route_all takes each destination's routes off
 				 * the loads first (a refinement pass) */
 	int convex;    /* a link costs its load squared (else its load) */
@@ -125,10 +118,10 @@ static inline void dest_target(const struct sar_work *sw, int k, int *t,
 	const struct fab_port *pt = &sw->f->nodes[d->node].ports[d->port];
 
 	if (d->port == 0) { /* a switch LID */
-		*t = sw->g.idx[d->node];
+		*t = sw->g.sg.idx[d->node];
 		*last = 0;
 	} else {
-		*t = sw->g.idx[pt->rnode];
+		*t = sw->g.sg.idx[pt->rnode];
 		*last = pt->rport;
 	}
 }
@@ -150,7 +143,7 @@ static inline void dest_weights(const struct sar_work *sw, int k, int **job_on,
 	const struct dest *d = &sw->d[k];
 	int i;
 
-	for (i = 0; i < sw->g.nsw; i++)
+	for (i = 0; i < sw->g.sg.nsw; i++)
 		add[i] = (uint64_t)(d->job >= 0 && job_on ? job_on[d->job][i] :
 							    sw->ncas_on[i]);
 }

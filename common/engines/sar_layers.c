@@ -92,7 +92,7 @@ static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
 		r = f->nodes[cur].ports[op].rnode;
 		if (r < 0 || f->nodes[r].type != FAB_SWITCH)
 			break;
-		ch[n++] = g->chan_first[g->idx[cur]] + op;
+		ch[n++] = g->sg.chan_first[g->sg.idx[cur]] + op;
 		cur = r;
 	}
 	return n;
@@ -174,7 +174,7 @@ static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 	int src, k;
 
 	memset(d, 0, sizeof(*d));
-	if (deps_init(d, (size_t)g->nchan * 8))
+	if (deps_init(d, (size_t)g->sg.nchan * 8))
 		goto fail;
 	d->lists = lists;
 	for (src = 0; src < L->nsrc; src++)
@@ -187,13 +187,13 @@ static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 	*out = malloc((d->n + 1) * sizeof(long));
 	if (!*out)
 		goto fail;
-	memset(first, 0, ((size_t)g->nchan + 2) * sizeof(long));
+	memset(first, 0, ((size_t)g->sg.nchan + 2) * sizeof(long));
 	for (i = 0; i < d->cap; i++)
 		if (d->key[i] != UINT64_MAX)
 			first[(d->key[i] >> 32) + 1]++;
-	for (k = 0; k < g->nchan; k++)
+	for (k = 0; k < g->sg.nchan; k++)
 		first[k + 1] += first[k];
-	memcpy(it, first, (size_t)g->nchan * sizeof(long));
+	memcpy(it, first, (size_t)g->sg.nchan * sizeof(long));
 	for (i = 0; i < d->cap; i++)
 		if (d->key[i] != UINT64_MAX)
 			(*out)[it[d->key[i] >> 32]++] = (long)i;
@@ -261,10 +261,10 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 	const struct graph *g = L->g;
 	struct sar_result *r = L->r;
 	int layer, src, k, rc = -1;
-	uint8_t *color = malloc((size_t)g->nchan + 1);
-	long *stack = malloc(((size_t)g->nchan + 1) * sizeof(long));
-	long *it = malloc(((size_t)g->nchan + 1) * sizeof(long));
-	long *first = malloc(((size_t)g->nchan + 2) * sizeof(long));
+	uint8_t *color = malloc((size_t)g->sg.nchan + 1);
+	long *stack = malloc(((size_t)g->sg.nchan + 1) * sizeof(long));
+	long *it = malloc(((size_t)g->sg.nchan + 1) * sizeof(long));
+	long *first = malloc(((size_t)g->sg.nchan + 2) * sizeof(long));
 	long *out = NULL;
 
 	*over = 0;
@@ -290,16 +290,16 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		/* first without the path lists: most layers have no cycle */
 		if (layer_deps(L, layer, &d, 0, first, it, &out))
 			goto oom;
-		memset(color, 0, (size_t)g->nchan + 1);
-		e = weakest_in_cycle(&d, first, out, g->nchan, color, stack,
+		memset(color, 0, (size_t)g->sg.nchan + 1);
+		e = weakest_in_cycle(&d, first, out, g->sg.nchan, color, stack,
 				     it);
 		deps_free(&d);
 		if (e < 0) /* acyclic; a start may have put paths above */
 			continue;
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
-		memset(color, 0, (size_t)g->nchan + 1);
-		while ((e = weakest_in_cycle(&d, first, out, g->nchan, color,
+		memset(color, 0, (size_t)g->sg.nchan + 1);
+		while ((e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
 					     stack, it)) >= 0) {
 			/* the weakest dependency's paths go one layer up */
 			int j;
@@ -583,8 +583,8 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		bytes += (size_t)s->t[i].top + 1;
 	if (budget < 2 || bytes > SPREAD_BYTES)
 		return fallback_layer(sw, L, budget, err);
-	n = sw->g.ngroups > 1 && sw->g.ngroups < sw->g.nsw ? SAR_WAYS :
-							     SAR_WAY_GROUPS;
+	n = sw->g.ngroups > 1 && sw->g.ngroups < sw->g.sg.nsw ? SAR_WAYS :
+								SAR_WAY_GROUPS;
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget, .ord = &ord };
@@ -674,7 +674,7 @@ static void ud_block(void *arg, long b, int tid)
 	struct ud_job *j = arg;
 	const struct graph *g = &j->sw->g;
 	const struct layering *L = j->L;
-	size_t m = (size_t)g->nsw + 1;
+	size_t m = (size_t)g->sg.nsw + 1;
 	int *seen = j->seen + m * (size_t)tid, *cls = j->cls + m * (size_t)tid;
 	int *st = j->st + m * (size_t)tid, src, k, end = (int)b * 64 + 64;
 
@@ -698,14 +698,14 @@ static void ud_block(void *arg, long b, int tid)
 				seen[u] = k;
 				cls[u] = -1; /* on this walk */
 				if (o == LFT_NONE || o == 0 ||
-				    o > g->nports[u] ||
-				    (l = g->link_of[g->chan_first[u] + o]) <
+				    o > g->sg.nports[u] ||
+				    (l = g->sg.link_of[g->sg.chan_first[u] + o]) <
 					    0) {
 					cls[u] = UD_DOWN; /* the path ends */
 					break;
 				}
 				st[n++] = l;
-				u = g->l[l].to;
+				u = g->sg.l[l].to;
 			}
 			c = cls[u];
 			if (c < 0) /* a loop */
@@ -718,7 +718,7 @@ static void ud_block(void *arg, long b, int tid)
 					c = c == UD_BAD ? UD_BAD : UD_UPDOWN;
 				else
 					c = c == UD_DOWN ? UD_DOWN : UD_BAD;
-				cls[g->l[l].from] = c;
+				cls[g->sg.l[l].from] = c;
 			}
 			if (c == UD_BAD) {
 				atomic_store(&j->ok, 0);
@@ -744,7 +744,7 @@ static int all_updown(const struct sar_work *sw, const struct layering *L)
 	const struct graph *g = &sw->g;
 	long blocks = (L->ndl + 63) / 64;
 	int th = sar_threads(sw, blocks > 0 ? blocks : 1);
-	size_t m = (size_t)g->nsw + 1;
+	size_t m = (size_t)g->sg.nsw + 1;
 	int *seen = malloc(m * (size_t)th * sizeof(int));
 	int *cls = malloc(m * (size_t)th * sizeof(int));
 	int *st = malloc(m * (size_t)th * sizeof(int));
@@ -756,12 +756,12 @@ static int all_updown(const struct sar_work *sw, const struct layering *L)
 
 	if (!seen || !cls || !st || !src_sw || !up || !tab)
 		goto out;
-	for (i = 0; i < g->nsw; i++)
-		tab[i] = lft_of_node(L->s, g->node[i]);
+	for (i = 0; i < g->sg.nsw; i++)
+		tab[i] = lft_of_node(L->s, g->sg.node[i]);
 	for (i = 0; i < (int)m * th; i++)
 		seen[i] = -1; /* the LID index it was classified for */
 	for (src = 0; src < L->nsrc; src++)
-		src_sw[src] = g->idx[L->src_node[src]];
+		src_sw[src] = g->sg.idx[L->src_node[src]];
 	atomic_init(&j.ok, 1);
 	parallel_for(th, blocks, ud_block, &j);
 	ok = atomic_load(&j.ok);
@@ -796,7 +796,7 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 		rc = 0;
 		goto out;
 	}
-	if (sw->g.ngroups > 1 && sw->g.ngroups < sw->g.nsw) {
+	if (sw->g.ngroups > 1 && sw->g.ngroups < sw->g.sg.nsw) {
 		start_layers(sw, L, group);
 		if (make_layers(L, budget, -1, &over, err))
 			goto out;
@@ -855,9 +855,9 @@ int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 	unsigned lid;
 
 	L.dlids = malloc(((size_t)r->maxlid + 1) * sizeof(unsigned));
-	L.src_node = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	L.src_node = malloc(((size_t)sw->g.sg.nsw + 1) * sizeof(int));
 	L.ca_src = malloc(((size_t)r->ncas + 1) * sizeof(int));
-	src_of_sw = malloc(((size_t)sw->g.nsw + 1) * sizeof(int));
+	src_of_sw = malloc(((size_t)sw->g.sg.nsw + 1) * sizeof(int));
 	if (!L.dlids || !L.src_node || !L.ca_src || !src_of_sw)
 		goto oom;
 	for (lid = 1; lid <= r->maxlid; lid++)
@@ -874,16 +874,16 @@ int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 	L.s = s;
 	L.r = r;
 	/* the CA ports behind one switch share its paths */
-	for (k = 0; k < sw->g.nsw; k++)
+	for (k = 0; k < sw->g.sg.nsw; k++)
 		src_of_sw[k] = -1;
 	for (k = 0; k < r->ncas; k++) {
-		int t = sw->g.idx[f->nodes[r->ca_node[k]]
-					  .ports[r->ca_port[k]]
-					  .rnode];
+		int t = sw->g.sg.idx[f->nodes[r->ca_node[k]]
+					     .ports[r->ca_port[k]]
+					     .rnode];
 
 		if (src_of_sw[t] < 0) {
 			src_of_sw[t] = L.nsrc;
-			L.src_node[L.nsrc++] = sw->g.node[t];
+			L.src_node[L.nsrc++] = sw->g.sg.node[t];
 		}
 		L.ca_src[k] = src_of_sw[t];
 	}

@@ -15,14 +15,14 @@ struct sar_memo {
 	int all_ud;
 	uint64_t weights;
 	int nsw, nlink, nchan;
-	uint64_t *guid;	    /* per switch */
-	int *nports;	    /* per switch */
-	int *chan_first;    /* per switch, + 1 */
-	int *link_of;	    /* per channel */
-	struct sar_link *l; /* per link */
-	uint8_t *up;	    /* per link; NULL: none */
-	uint64_t *load;	    /* per link */
-	uint64_t *table;    /* per switch: its table's digest */
+	uint64_t *guid;	  /* per switch */
+	int *nports;	  /* per switch */
+	int *chan_first;  /* per switch, + 1 */
+	int *link_of;	  /* per channel */
+	struct swlink *l; /* per link */
+	uint8_t *up;	  /* per link; NULL: none */
+	uint64_t *load;	  /* per link */
+	uint64_t *table;  /* per switch: its table's digest */
 };
 
 struct sar_memo *sar_memo_new(void)
@@ -175,7 +175,7 @@ static int same_switches(const struct sar_memo *m, const struct sar_links *g)
 
 int sar_memo_match(const struct sar_memo *m, const struct sar_links *g,
 		   uint64_t weights, const struct lft_set *prev, int threads,
-		   int *mlink, struct sar_link **lost, int *nlost, int *all_ud)
+		   int *mlink, struct swlink **lost, int *nlost, int *all_ud)
 {
 	uint64_t *dig = NULL;
 	int e, n = 0, ok = 0;
@@ -187,7 +187,7 @@ int sar_memo_match(const struct sar_memo *m, const struct sar_links *g,
 		return 0;
 	/* every link of g one of the memo's, the same ends and direction */
 	for (e = 0; e < g->nlink; e++) {
-		const struct sar_link *a = &g->l[e];
+		const struct swlink *a = &g->l[e];
 		int me = m->link_of[m->chan_first[a->from] + a->port];
 
 		if (me < 0 || m->l[me].to != a->to ||
@@ -209,7 +209,7 @@ int sar_memo_match(const struct sar_memo *m, const struct sar_links *g,
 		goto out;
 	}
 	for (e = 0; e < m->nlink; e++) {
-		const struct sar_link *a = &m->l[e];
+		const struct swlink *a = &m->l[e];
 
 		if (g->link_of[g->chan_first[a->from] + a->port] >= 0)
 			continue;

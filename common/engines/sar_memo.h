@@ -24,12 +24,7 @@
 #include <stdint.h>
 
 #include "lft.h"
-
-/* A directed switch link: compact switch indices, the port on from. */
-struct sar_link {
-	int from, to;
-	int port;
-};
+#include "swgraph.h"
 
 /* sar's view of the switch graph (its struct graph, read only). */
 struct sar_links {
@@ -41,7 +36,7 @@ struct sar_links {
 	int nchan;
 	const int *link_of; /* per channel: the link out of it, -1 */
 	int nlink;
-	const struct sar_link *l;
+	const struct swlink *l;
 	const uint8_t *up; /* per link: climbs in the up-down order; NULL */
 };
 
@@ -84,7 +79,7 @@ int sar_memo_save(struct sar_memo *m, const struct sar_links *g,
  */
 int sar_memo_match(const struct sar_memo *m, const struct sar_links *g,
 		   uint64_t weights, const struct lft_set *prev, int threads,
-		   int *mlink, struct sar_link **lost, int *nlost, int *all_ud);
+		   int *mlink, struct swlink **lost, int *nlost, int *all_ud);
 
 /* The loads remembered, per memo link (valid after a match). */
 const uint64_t *sar_memo_loads(const struct sar_memo *m);

@@ -41,15 +41,15 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 	int *next = w->next, *hop = w->hop, *st = w->stack, *mark = w->mark;
 	int k, e, stamp = ++w->stamp;
 
-	for (k = 0; k < g->nsw; k++) {
+	for (k = 0; k < g->sg.nsw; k++) {
 		int p = prow[k], l;
 
 		hop[k] = -1;
 		next[k] = -1;
 		if (k == t)
 			continue;
-		if (p <= 0 || p > g->nports[k] ||
-		    (l = g->link_of[g->chan_first[k] + p]) < 0 ||
+		if (p <= 0 || p > g->sg.nports[k] ||
+		    (l = g->sg.link_of[g->sg.chan_first[k] + p]) < 0 ||
 		    (dto && dto[k] != dto[g->lto[l]] + lexdist_w(&g->lg, l)))
 			return 0;
 		next[k] = l;
@@ -58,31 +58,32 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 	}
 	if (!dto) {
 		hop[t] = 0;
-		for (k = 0; k < g->nsw; k++) {
+		for (k = 0; k < g->sg.nsw; k++) {
 			int u = k, n = 0;
 
 			while (hop[u] == -1) { /* up the tree to a known one */
 				hop[u] = -2;   /* on this walk */
 				st[n++] = u;
-				u = g->l[next[u]].to;
+				u = g->sg.l[next[u]].to;
 			}
 			if (hop[u] == -2) /* a loop */
 				return 0;
 			while (n--) {
 				int x = st[n], l = next[x];
 
-				hop[x] = hop[g->l[l].to] + lexdist_w(&g->lg, l);
+				hop[x] = hop[g->sg.l[l].to] +
+					 lexdist_w(&g->lg, l);
 			}
 		}
-		for (e = 0; e < g->nlink; e++)
+		for (e = 0; e < g->sg.nlink; e++)
 			if (hop[g->lfrom[e]] >
 			    hop[g->lto[e]] + lexdist_w(&g->lg, e))
 				return 0;
 		if (learn)
-			memcpy(learn, hop, (size_t)g->nsw * sizeof(int));
+			memcpy(learn, hop, (size_t)g->sg.nsw * sizeof(int));
 	}
 	/* the loads: each switch's sources along its path to t */
-	for (k = 0; k < g->nsw; k++) {
+	for (k = 0; k < g->sg.nsw; k++) {
 		uint64_t a = w->add[k];
 		int u = k;
 
@@ -95,7 +96,7 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 	}
 	if (!g->up)
 		return 1;
-	for (k = 0; k < g->nsw; k++)
+	for (k = 0; k < g->sg.nsw; k++)
 		if (next[k] >= 0 && g->up[next[k]] && mark[k] == stamp)
 			return 1;
 	return 2;
@@ -112,7 +113,7 @@ static void transpose_block(void *arg, long b, int tid)
 {
 	struct transpose_job *j = arg;
 	const struct graph *g = j->g;
-	size_t nsw = (size_t)g->nsw, k;
+	size_t nsw = (size_t)g->sg.nsw, k;
 	unsigned lb = (unsigned)b * 64, lid, end;
 
 	(void)tid;
@@ -136,7 +137,7 @@ static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid, int th)
 {
 	struct transpose_job j = { g, maxlid, NULL };
 
-	j.T = calloc(((size_t)maxlid + 1) * (size_t)g->nsw + 1, 1);
+	j.T = calloc(((size_t)maxlid + 1) * (size_t)g->sg.nsw + 1, 1);
 	if (j.T)
 		parallel_for(th, (long)maxlid / 64 + 1, transpose_block, &j);
 	return j.T;
@@ -150,7 +151,7 @@ static unsigned table_pair(const struct sar_work *sw, struct lft_set *s, int k,
 	unsigned top;
 
 	*pt = sw->g.ptab[k];
-	*tb = lft_of_node(s, sw->g.node[k]);
+	*tb = lft_of_node(s, sw->g.sg.node[k]);
 	if (!*pt || !*tb)
 		return 0;
 	top = (*pt)->top < (*tb)->top ? (*pt)->top : (*tb)->top;
@@ -212,20 +213,18 @@ static void keep_switch(void *arg, long t, int tid)
 			dest_weights(sw, k, j->job_on, pt->w.add);
 			weighs = k;
 		}
-		j->kept[lid] =
-			(uint8_t)keep_tree(g,
-					   j->T + (size_t)lid * (size_t)g->nsw,
-					   (int)t, &pt->w, pt->load,
-					   known ? d : NULL, known ? NULL : d);
+		j->kept[lid] = (uint8_t)keep_tree(
+			g, j->T + (size_t)lid * (size_t)g->sg.nsw, (int)t,
+			&pt->w, pt->load, known ? d : NULL, known ? NULL : d);
 		known |= j->kept[lid] > 0; /* learnt from the first tree kept */
 		failed |= !j->kept[lid];
 	}
 	/* for the LIDs of t routed again (without it: a search) */
 	if (known && failed && !g->lw) {
-		int *c = malloc((size_t)g->nsw * sizeof(int));
+		int *c = malloc((size_t)g->sg.nsw * sizeof(int));
 
 		if (c)
-			memcpy(c, d, (size_t)g->nsw * sizeof(int));
+			memcpy(c, d, (size_t)g->sg.nsw * sizeof(int));
 		j->known_dist[t] = c;
 	}
 }
@@ -250,7 +249,7 @@ static void keep_parts_free(struct keep_part *part, int n)
 static struct keep_part *keep_parts_new(const struct graph *g, int n)
 {
 	struct keep_part *part = calloc((size_t)n, sizeof(*part));
-	size_t m = (size_t)g->nsw + 1;
+	size_t m = (size_t)g->sg.nsw + 1;
 	int i;
 
 	for (i = 0; part && i < n; i++) {
@@ -262,7 +261,7 @@ static struct keep_part *keep_parts_new(const struct graph *g, int n)
 		p->w.stack = malloc((m + 1) * sizeof(int));
 		p->w.dist_to = malloc(m * sizeof(int));
 		p->w.mark = calloc(m, sizeof(int));
-		p->load = calloc((size_t)g->nlink + 1, sizeof(*p->load));
+		p->load = calloc((size_t)g->sg.nlink + 1, sizeof(*p->load));
 		if (!p->w.add || !p->w.next || !p->w.hop || !p->w.stack ||
 		    !p->w.dist_to || !p->w.mark || !p->load) {
 			keep_parts_free(part, i + 1);
@@ -290,7 +289,7 @@ int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		   uint8_t *kept)
 {
 	struct graph *g = &sw->g;
-	int nsw = g->nsw;
+	int nsw = g->sg.nsw;
 	int *first = calloc((size_t)nsw + 2, sizeof(int));
 	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
 	unsigned *by_t = malloc(((size_t)sw->maxlid + 1) * sizeof(unsigned));
@@ -324,7 +323,7 @@ int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 				 kept, g->known_dist, part };
 	parallel_for(th, nsw, keep_switch, &job);
 	for (k = 0; k < th; k++)
-		for (e = 0; e < g->nlink; e++)
+		for (e = 0; e < g->sg.nlink; e++)
 			g->load[e] += part[k].load[e];
 	/* the kept entries, table by table: the previous ports, and on the
 	 * destination's own switch the port to it */
@@ -343,7 +342,7 @@ int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		if (!kept[lid])
 			continue;
 		dest_target(sw, dest_of[lid], &t, &last);
-		tb = lft_of_node(s, g->node[t]);
+		tb = lft_of_node(s, g->sg.node[t]);
 		if (tb && lid <= tb->top)
 			tb->port[lid] = (uint8_t)last;
 	}
@@ -363,17 +362,17 @@ static void links_view(const struct graph *g, uint64_t *guid,
 {
 	int k;
 
-	for (k = 0; k < g->nsw; k++)
-		guid[k] = g->f->nodes[g->node[k]].guid;
-	*v = (struct sar_links){ .nsw = g->nsw,
-				 .node = g->node,
+	for (k = 0; k < g->sg.nsw; k++)
+		guid[k] = g->f->nodes[g->sg.node[k]].guid;
+	*v = (struct sar_links){ .nsw = g->sg.nsw,
+				 .node = g->sg.node,
 				 .guid = guid,
-				 .nports = g->nports,
-				 .chan_first = g->chan_first,
-				 .nchan = g->nchan,
-				 .link_of = g->link_of,
-				 .nlink = g->nlink,
-				 .l = g->l,
+				 .nports = g->sg.nports,
+				 .chan_first = g->sg.chan_first,
+				 .nchan = g->sg.nchan,
+				 .link_of = g->sg.link_of,
+				 .nlink = g->sg.nlink,
+				 .l = g->sg.l,
 				 .up = g->up };
 }
 
@@ -392,7 +391,7 @@ static void links_view(const struct graph *g, uint64_t *guid,
 static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 		       int *st, int *b)
 {
-	int nsw = g->nsw, k, nb = 0, changed = 1, i, p;
+	int nsw = g->sg.nsw, k, nb = 0, changed = 1, i, p;
 
 	for (k = 0; k < nsw; k++)
 		d[k] = -1;
@@ -405,8 +404,8 @@ static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 				return -1; /* a loop: not the memo's */
 			st[n++] = u;
 			p = row[u];
-			l = p >= 1 && p <= g->nports[u] ?
-				    g->link_of[g->chan_first[u] + p] :
+			l = p >= 1 && p <= g->sg.nports[u] ?
+				    g->sg.link_of[g->sg.chan_first[u] + p] :
 				    -1;
 			if (l < 0)
 				break;
@@ -431,8 +430,9 @@ static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 		for (i = 0; i < nb; i++) {
 			int u = b[i];
 
-			for (p = 1; p <= g->nports[u]; p++) {
-				int l = g->link_of[g->chan_first[u] + p], v;
+			for (p = 1; p <= g->sg.nports[u]; p++) {
+				int l = g->sg.link_of[g->sg.chan_first[u] + p],
+				    v;
 
 				if (l < 0)
 					continue;
@@ -470,9 +470,9 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 		  uint8_t *kept)
 {
 	struct graph *g = &sw->g;
-	int nsw = g->nsw, th = sar_threads(sw, nsw), nlost = 0, all_ud = 0;
-	int *mlink = malloc(((size_t)g->nlink + 1) * sizeof(int));
-	int *lost_to = malloc(((size_t)g->nchan + 1) * sizeof(int));
+	int nsw = g->sg.nsw, th = sar_threads(sw, nsw), nlost = 0, all_ud = 0;
+	int *mlink = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
+	int *lost_to = malloc(((size_t)g->sg.nchan + 1) * sizeof(int));
 	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
 	uint64_t *guid = malloc(((size_t)nsw + 1) * sizeof(uint64_t));
 	int *brow_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
@@ -482,7 +482,7 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 	int *first_broken = malloc(((size_t)nsw + 1) * sizeof(int));
 	int *b = malloc(((size_t)nsw + 1) * sizeof(int));
 	uint8_t *brow = NULL;
-	struct sar_link *lost = NULL;
+	struct swlink *lost = NULL;
 	const uint64_t *mload;
 	struct sar_links v;
 	int rc = -1, i, k, e, t, last, weighs = -1, nhole = 0, nb = 0;
@@ -499,10 +499,10 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 	rc = 0;
 	if (!all_ud || g->lw)
 		goto out;
-	for (i = 0; i < g->nchan; i++)
+	for (i = 0; i < g->sg.nchan; i++)
 		lost_to[i] = -1;
 	for (i = 0; i < nlost; i++)
-		lost_to[g->chan_first[lost[i].from] + lost[i].port] =
+		lost_to[g->sg.chan_first[lost[i].from] + lost[i].port] =
 			lost[i].to;
 	/* the trees that cross a lost link */
 	for (lid = 0; lid <= sw->maxlid; lid++)
@@ -553,7 +553,7 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 							    0;
 	}
 	mload = sar_memo_loads(sw->o->memo);
-	for (e = 0; e < g->nlink; e++)
+	for (e = 0; e < g->sg.nlink; e++)
 		g->load[e] = mload[mlink[e]];
 	/* the loads of the trees that crossed: off, from every source
 	 * switch along its previous path */
@@ -571,11 +571,11 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 			int u = e, n = 0;
 
 			while (a && u != t) {
-				int p = r[u], c = g->chan_first[u] + p, l;
+				int p = r[u], c = g->sg.chan_first[u] + p, l;
 
-				if (p <= 0 || p > g->nports[u] || n++ > nsw)
+				if (p <= 0 || p > g->sg.nports[u] || n++ > nsw)
 					goto inconsistent;
-				l = g->link_of[c];
+				l = g->sg.link_of[c];
 				if (l < 0) {
 					if (lost_to[c] < 0)
 						goto inconsistent;
@@ -633,7 +633,7 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 	goto out;
 inconsistent:
 	/* not the memo's pass after all: from scratch */
-	for (e = 0; e < g->nlink; e++)
+	for (e = 0; e < g->sg.nlink; e++)
 		g->load[e] = 0;
 	memset(kept, 0, (size_t)sw->maxlid + 1);
 	rc = 0;
@@ -670,10 +670,10 @@ uint64_t sar_weights_digest(const struct sar_work *sw)
 		x[4] = (uint64_t)(int64_t)sw->d[k].job;
 		h = sar_memo_hash(h, x, sizeof(x));
 	}
-	h = sar_memo_hash(h, sw->ncas_on, (size_t)sw->g.nsw * sizeof(int));
+	h = sar_memo_hash(h, sw->ncas_on, (size_t)sw->g.sg.nsw * sizeof(int));
 	for (k = 0; k < sw->njobs; k++)
 		h = sar_memo_hash(h, sw->job_on[k],
-				  (size_t)sw->g.nsw * sizeof(int));
+				  (size_t)sw->g.sg.nsw * sizeof(int));
 	x[0] = (uint64_t)sw->nd;
 	x[1] = sw->maxlid;
 	x[2] = (uint64_t)sw->njobs;
@@ -696,13 +696,13 @@ void sar_remember(const struct sar_work *sw, const struct lft_set *s, int ok)
 	uint64_t *guid = NULL;
 	struct sar_links v;
 
-	if (!ok || !sw->all_ud || g->lw || !g->up || !g->nsw ||
-	    !(guid = malloc((size_t)g->nsw * sizeof(*guid)))) {
+	if (!ok || !sw->all_ud || g->lw || !g->up || !g->sg.nsw ||
+	    !(guid = malloc((size_t)g->sg.nsw * sizeof(*guid)))) {
 		sar_memo_clear(sw->o->memo);
 		return;
 	}
 	links_view(g, guid, &v);
 	(void)sar_memo_save(sw->o->memo, &v, g->load, sw->weights, s, 1,
-			    sar_threads(sw, g->nsw));
+			    sar_threads(sw, g->sg.nsw));
 	free(guid);
 }

@@ -13,9 +13,10 @@
 /*
  * Virtual channel of switch n leaving by port p on VL vl:
  * (chan[n] + p) * NVL + vl.  Dependencies are (from << 32 | to) in an open
- * addressing set.
+ * addressing set.  A channel dependency graph, not a switch graph (that
+ * is swgraph.h).
  */
-struct graph {
+struct cdg_graph {
 	const struct fabric *f;
 	const struct lft_set *s;
 	long *chan; /* per node: first channel (switches only) */
@@ -36,7 +37,7 @@ static int sw_port(const struct fabric *f, int n, int p)
 	return r >= 0 && f->nodes[r].type == FAB_SWITCH;
 }
 
-static uint64_t vc_of(struct graph *g, int n, int p, int vl)
+static uint64_t vc_of(struct cdg_graph *g, int n, int p, int vl)
 {
 	if (vl > g->maxvl)
 		g->maxvl = vl;
@@ -51,7 +52,7 @@ static size_t slot_of(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
-static int add_dep(struct graph *g, uint64_t from, uint64_t to)
+static int add_dep(struct cdg_graph *g, uint64_t from, uint64_t to)
 {
 	uint64_t k = from << 32 | to;
 	size_t i;
@@ -85,7 +86,7 @@ static int add_dep(struct graph *g, uint64_t from, uint64_t to)
 }
 
 /* One VL: the dependencies of all routes towards one LID at once. */
-static int mark_lid(struct graph *g, unsigned lid)
+static int mark_lid(struct cdg_graph *g, unsigned lid)
 {
 	const struct fabric *f = g->f;
 	int n;
@@ -111,7 +112,7 @@ static int mark_lid(struct graph *g, unsigned lid)
 }
 
 /* With an SL map: the route from CA port (c, p) to dlid, hop by hop. */
-static int mark_route(struct graph *g, const struct sl_map *m, int c, int p,
+static int mark_route(struct cdg_graph *g, const struct sl_map *m, int c, int p,
 		      unsigned dlid)
 {
 	const struct fabric *f = g->f;
@@ -138,7 +139,7 @@ static int mark_route(struct graph *g, const struct sl_map *m, int c, int p,
 	return 0;
 }
 
-static int mark_all(struct graph *g, const struct sl_map *m,
+static int mark_all(struct cdg_graph *g, const struct sl_map *m,
 		    const struct lid_owner *own, unsigned max)
 {
 	const struct fabric *f = g->f;
@@ -178,8 +179,8 @@ static long csr_head(void *ctx, long pos)
 }
 
 /* Fills r's cycle when the CSR graph has one. */
-static int find_cycle(const struct graph *g, const long *first, uint32_t *to,
-		      long nvc, struct cdg_result *r)
+static int find_cycle(const struct cdg_graph *g, const long *first,
+		      uint32_t *to, long nvc, struct cdg_result *r)
 {
 	uint8_t *color = calloc((size_t)nvc + 1, 1);
 	long *stack = malloc(((size_t)nvc + 1) * sizeof(long));
@@ -219,7 +220,7 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 	      const struct sl_map *m, struct cdg_result *r,
 	      struct osmre_err *err)
 {
-	struct graph g = { .f = f, .s = s };
+	struct cdg_graph g = { .f = f, .s = s };
 	struct lid_owner *own = NULL;
 	uint64_t *e = NULL;
 	long *first = NULL, nvc, i, k;

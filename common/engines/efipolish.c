@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "components.h"
 #include "efipolish.h"
 #include "lexdist.h"
 #include "risk.h"
@@ -28,7 +27,7 @@ struct polish {
 	struct pdest *d;
 	int nd;
 	/* distances (lexdist.h, as sar's) */
-	int *lfrom, *lto, *lw;
+	int *lw;
 	struct lexgraph lg;
 	struct lexheap heap;
 	/* per trial */
@@ -58,31 +57,8 @@ struct polish {
 /* The distances' view of the graph (weighted as sar's). */
 static int build_dist(struct polish *P)
 {
-	int k;
-
-	P->lfrom = malloc(((size_t)P->sg.nlink + 1) * sizeof(int));
-	P->lto = malloc(((size_t)P->sg.nlink + 1) * sizeof(int));
-	if (!P->lfrom || !P->lto)
-		return -1;
-	for (k = 0; k < P->sg.nlink; k++) {
-		P->lfrom[k] = P->sg.l[k].from;
-		P->lto[k] = P->sg.l[k].to;
-	}
-	{
-		int *group = malloc(((size_t)P->f->nnodes + 1) * sizeof(int));
-		int ng = group ? switch_groups(P->f, group) : -1;
-		int rc = ng < 0 ||
-			 lexdist_group_weights(group, ng, P->sg.nsw, P->sg.node,
-					       P->sg.nlink, P->lfrom, P->lto,
-					       &P->lw);
-
-		free(group);
-		if (rc)
-			return -1;
-	}
-	P->lg = (struct lexgraph){ P->sg.nsw, P->sg.in_first, P->sg.in,
-				   P->lfrom, P->lw };
-	return lexheap_init(&P->heap, &P->lg, P->sg.nlink);
+	return swgraph_groups(&P->sg) ||
+	       lexdist_swgraph(&P->sg, &P->lw, &P->lg, &P->heap);
 }
 
 /* The jobs' destinations and, per job, its hosts' switches counted. */
@@ -635,8 +611,6 @@ static void polish_free(struct polish *P)
 	free(P->lf_first);
 	free(P->lf_lid);
 	free(P->lf_dest);
-	free(P->lfrom);
-	free(P->lto);
 	free(P->lw);
 	lexheap_free(&P->heap);
 }

@@ -126,3 +126,13 @@ int lexdist_group_weights(const int *group, int ngroups, int nsw,
 								       nsw;
 	return 0;
 }
+
+int lexdist_swgraph(const struct swgraph *sg, int **w, struct lexgraph *lg,
+		    struct lexheap *heap)
+{
+	if (lexdist_group_weights(sg->group, sg->ngroups, sg->nsw, sg->node,
+				  sg->nlink, sg->lfrom, sg->lto, w))
+		return -1;
+	*lg = (struct lexgraph){ sg->nsw, sg->in_first, sg->in, sg->lfrom, *w };
+	return lexheap_init(heap, lg, sg->nlink);
+}

@@ -20,6 +20,7 @@
 #define OSMRE_LEXDIST_H
 
 #include "fabric.h"
+#include "swgraph.h"
 
 /* The links into each switch (CSR over compact switch indices): link
  * in[e] for e in in_first[v] .. in_first[v + 1] - 1 enters v from
@@ -64,5 +65,13 @@ static inline int lexdist_w(const struct lexgraph *g, int l)
 int lexdist_group_weights(const int *group, int ngroups, int nsw,
 			  const int *node, int nlink, const int *from,
 			  const int *to, int **w);
+
+/*
+ * The distances on switch graph sg (swgraph_groups done), weighted by its
+ * groups as above: *w, lg on sg's arrays and heap for it.  0, or -1 when
+ * out of memory.
+ */
+int lexdist_swgraph(const struct swgraph *sg, int **w, struct lexgraph *lg,
+		    struct lexheap *heap);
 
 #endif

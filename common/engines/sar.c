@@ -33,24 +33,8 @@ static int graph_build(struct graph *g, const struct fabric *f)
 /* The distances' view of the graph, weighted on a fabric with groups. */
 static int graph_dist(struct graph *g)
 {
-	int k;
-
-	g->lfrom = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
-	g->lto = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
-	if (!g->lfrom || !g->lto)
-		return -1;
-	for (k = 0; k < g->sg.nlink; k++) {
-		g->lfrom[k] = g->sg.l[k].from;
-		g->lto[k] = g->sg.l[k].to;
-	}
-	g->group = malloc(((size_t)g->f->nnodes + 1) * sizeof(int));
-	if (!g->group || (g->ngroups = switch_groups(g->f, g->group)) < 0 ||
-	    lexdist_group_weights(g->group, g->ngroups, g->sg.nsw, g->sg.node,
-				  g->sg.nlink, g->lfrom, g->lto, &g->lw))
-		return -1;
-	g->lg = (struct lexgraph){ g->sg.nsw, g->sg.in_first, g->sg.in,
-				   g->lfrom, g->lw };
-	return lexheap_init(&g->heap, &g->lg, g->sg.nlink);
+	return swgraph_groups(&g->sg) ||
+	       lexdist_swgraph(&g->sg, &g->lw, &g->lg, &g->heap);
 }
 
 /*
@@ -86,9 +70,6 @@ static void graph_free(struct graph *g)
 	known_dist_free(g);
 	free(g->up);
 	free(g->ptab);
-	free(g->group);
-	free(g->lfrom);
-	free(g->lto);
 	free(g->lw);
 	lexheap_free(&g->heap);
 	swgraph_free(&g->sg);
@@ -322,9 +303,9 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 
 		if (pp > 0 && pp <= g->sg.nports[u] &&
 		    (l = g->sg.link_of[g->sg.chan_first[u] + pp]) >= 0 &&
-		    hu == w->hop[g->lto[l]] + lexdist_w(&g->lg, l)) {
+		    hu == w->hop[g->sg.lto[l]] + lexdist_w(&g->lg, l)) {
 			next[u] = l; /* kept */
-			dist[u] = dist[g->lto[l]] + link_cost(g, g->load[l]);
+			dist[u] = dist[g->sg.lto[l]] + link_cost(g, g->load[l]);
 			continue;
 		}
 		for (p = 1; p <= g->sg.nports[u]; p++) {
@@ -334,7 +315,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 			l = g->sg.link_of[g->sg.chan_first[u] + p];
 			if (l < 0)
 				continue;
-			v = g->lto[l];
+			v = g->sg.lto[l];
 			if (w->hop[v] < 0 ||
 			    hu != w->hop[v] + lexdist_w(&g->lg, l))
 				continue;

@@ -41,10 +41,9 @@ struct graph {
 	 * the up-down tests (links_up); NULL: no ranks */
 	uint8_t *up;
 	uint64_t cap; /* of a link's cost: no path's sum overflows */
-	/* the fabric's groups (components.h: switch_groups), per node */
-	int *group, ngroups;
-	/* distances (lexdist.h): per link its ends and weight (NULL: hops) */
-	int *lfrom, *lto, *lw;
+	/* distances (lexdist.h): per link its weight (NULL: hops), on the
+	 * ends and groups of sg (swgraph_groups) */
+	int *lw;
 	struct lexgraph lg;
 	struct lexheap heap;
 };

@@ -451,8 +451,8 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 
 	if (want && by_groups) {
 		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-		if (part &&
-		    switch_partition(sw->f, sw->g.group, budget, part, err)) {
+		if (part && switch_partition(sw->f, sw->g.sg.group, budget,
+					     part, err)) {
 			free(want);
 			free(part);
 			return -1;
@@ -583,8 +583,9 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		bytes += (size_t)s->t[i].top + 1;
 	if (budget < 2 || bytes > SPREAD_BYTES)
 		return fallback_layer(sw, L, budget, err);
-	n = sw->g.ngroups > 1 && sw->g.ngroups < sw->g.sg.nsw ? SAR_WAYS :
-								SAR_WAY_GROUPS;
+	n = sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw ?
+		    SAR_WAYS :
+		    SAR_WAY_GROUPS;
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget, .ord = &ord };
@@ -786,7 +787,7 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 	struct sar_result *r = L->r;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
 	int over = 0, over2 = 0, layers, rc = -1, tries = 0, group_start;
-	const int *group = sw->g.group;
+	const int *group = sw->g.sg.group;
 	long ov, ov2;
 	uint8_t *keep = NULL;
 
@@ -796,7 +797,7 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 		rc = 0;
 		goto out;
 	}
-	if (sw->g.ngroups > 1 && sw->g.ngroups < sw->g.sg.nsw) {
+	if (sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw) {
 		start_layers(sw, L, group);
 		if (make_layers(L, budget, -1, &over, err))
 			goto out;

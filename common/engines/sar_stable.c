@@ -50,11 +50,11 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 			continue;
 		if (p <= 0 || p > g->sg.nports[k] ||
 		    (l = g->sg.link_of[g->sg.chan_first[k] + p]) < 0 ||
-		    (dto && dto[k] != dto[g->lto[l]] + lexdist_w(&g->lg, l)))
+		    (dto && dto[k] != dto[g->sg.lto[l]] + lexdist_w(&g->lg, l)))
 			return 0;
 		next[k] = l;
 		if (g->up && !g->up[l]) /* entered by a link down */
-			mark[g->lto[l]] = stamp;
+			mark[g->sg.lto[l]] = stamp;
 	}
 	if (!dto) {
 		hop[t] = 0;
@@ -76,8 +76,8 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 			}
 		}
 		for (e = 0; e < g->sg.nlink; e++)
-			if (hop[g->lfrom[e]] >
-			    hop[g->lto[e]] + lexdist_w(&g->lg, e))
+			if (hop[g->sg.lfrom[e]] >
+			    hop[g->sg.lto[e]] + lexdist_w(&g->lg, e))
 				return 0;
 		if (learn)
 			memcpy(learn, hop, (size_t)g->sg.nsw * sizeof(int));
@@ -91,7 +91,7 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 			continue;
 		while (next[u] >= 0) {
 			load[next[u]] += a;
-			u = g->lto[next[u]];
+			u = g->sg.lto[next[u]];
 		}
 	}
 	if (!g->up)
@@ -409,7 +409,7 @@ static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 				    -1;
 			if (l < 0)
 				break;
-			u = g->lto[l];
+			u = g->sg.lto[l];
 		}
 		base = d[u] == -1 ? MEMO_BROKEN : d[u];
 		while (n--) {
@@ -436,7 +436,7 @@ static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 
 				if (l < 0)
 					continue;
-				v = g->lto[l];
+				v = g->sg.lto[l];
 				if (d[v] != INT_MAX && d[v] + 1 < d[u]) {
 					d[u] = d[v] + 1;
 					changed = 1;
@@ -585,7 +585,7 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 				if (g->load[l] < a)
 					goto inconsistent;
 				g->load[l] -= a;
-				u = g->lto[l];
+				u = g->sg.lto[l];
 			}
 		}
 	}

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "swgraph.h"
 
 int swgraph_index(const struct fabric *f, int *idx, int *node)
@@ -88,8 +89,29 @@ int swgraph_build(const struct fabric *f, struct swgraph *g)
 	return 0;
 }
 
+int swgraph_groups(struct swgraph *g)
+{
+	int k;
+
+	g->lfrom = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	g->lto = malloc(((size_t)g->nlink + 1) * sizeof(int));
+	if (!g->lfrom || !g->lto)
+		return -1;
+	for (k = 0; k < g->nlink; k++) {
+		g->lfrom[k] = g->l[k].from;
+		g->lto[k] = g->l[k].to;
+	}
+	g->group = malloc(((size_t)g->f->nnodes + 1) * sizeof(int));
+	if (!g->group || (g->ngroups = switch_groups(g->f, g->group)) < 0)
+		return -1;
+	return 0;
+}
+
 void swgraph_free(struct swgraph *g)
 {
+	free(g->lfrom);
+	free(g->lto);
+	free(g->group);
 	free(g->idx);
 	free(g->node);
 	free(g->nports);

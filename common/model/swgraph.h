@@ -38,6 +38,11 @@ struct swgraph {
 	int *link_of;	    /* channel -> the link out of it, -1 */
 	int *in_first, *in; /* links into each switch (CSR), in link order */
 	int *in_from;	    /* per entry of in: the link's switch */
+	/* swgraph_groups: per link its ends, as arrays (the distances'
+	 * view, lexdist.h), and per node its group (components.h:
+	 * switch_groups) */
+	int *lfrom, *lto;
+	int *group, ngroups;
 };
 
 /*
@@ -45,6 +50,8 @@ struct swgraph {
  * allocated, for swgraph_free).
  */
 int swgraph_build(const struct fabric *f, struct swgraph *g);
+/* Fills g's lfrom, lto, group and ngroups: 0, or -1 when out of memory. */
+int swgraph_groups(struct swgraph *g);
 void swgraph_free(struct swgraph *g);
 
 #endif

@@ -19,7 +19,7 @@ struct polish {
 	struct lft_set *s;
 	/* the switches and links (swgraph.h), as sar's: links are numbered
 	 * switch by switch, so those out of k are sg.out_first[k] .. */
-	struct swgraph sg;
+	const struct swgraph *sg; /* swgraph_groups done */
 	long *gam;
 	/* per job: the switches of its hosts, with their counts */
 	int *jl_first, *jl_sw;
@@ -57,8 +57,7 @@ struct polish {
 /* The distances' view of the graph (weighted as sar's). */
 static int build_dist(struct polish *P)
 {
-	return swgraph_groups(&P->sg) ||
-	       lexdist_swgraph(&P->sg, &P->lw, &P->lg, &P->heap);
+	return lexdist_swgraph(P->sg, &P->lw, &P->lg, &P->heap);
 }
 
 /* The jobs' destinations and, per job, its hosts' switches counted. */
@@ -66,7 +65,7 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 {
 	const struct fabric *f = P->f;
 	int job, i, k, n = 0;
-	long *cnt = calloc((size_t)P->sg.nsw + 1, sizeof(long));
+	long *cnt = calloc((size_t)P->sg->nsw + 1, sizeof(long));
 
 	P->jl_first = malloc(((size_t)j->njobs + 1) * sizeof(int));
 	P->jl_sw = malloc(((size_t)j->nhosts + 1) * sizeof(int));
@@ -83,7 +82,7 @@ static int build_jobs(struct polish *P, const struct jobs *j)
 				&f->nodes[j->node[j->first[job] + i]];
 			int fp = jobs_host_port(h), leaf;
 
-			if (!fp || (leaf = P->sg.idx[h->ports[fp].rnode]) < 0)
+			if (!fp || (leaf = P->sg->idx[h->ports[fp].rnode]) < 0)
 				continue;
 			P->d[P->nd++] =
 				(struct pdest){ h->ports[fp].lid, leaf, job };
@@ -106,11 +105,11 @@ static int build_sources(struct polish *P)
 	const struct fabric *f = P->f;
 	int k, p;
 
-	P->srcsw = malloc(((size_t)P->sg.nsw + 1) * sizeof(int));
+	P->srcsw = malloc(((size_t)P->sg->nsw + 1) * sizeof(int));
 	if (!P->srcsw)
 		return -1;
-	for (k = 0; k < P->sg.nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
+	for (k = 0; k < P->sg->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg->node[k]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int r = nd->ports[p].rnode;
@@ -128,12 +127,12 @@ static int build_sources(struct polish *P)
 /* The link switch k takes to lid, or NOLINK. */
 static int next_link(const struct polish *P, int k, unsigned lid)
 {
-	const struct lft *t = lft_of_node(P->s, P->sg.node[k]);
+	const struct lft *t = lft_of_node(P->s, P->sg->node[k]);
 	int p = t ? lft_get(t, lid) : LFT_NONE;
 
-	if (p == LFT_NONE || p > P->f->nodes[P->sg.node[k]].nports)
+	if (p == LFT_NONE || p > P->f->nodes[P->sg->node[k]].nports)
 		return NOLINK;
-	return P->sg.link_of[P->sg.chan_first[k] + p];
+	return P->sg->link_of[P->sg->chan_first[k] + p];
 }
 
 static void note_link(struct polish *P, int l)
@@ -160,14 +159,14 @@ static int contrib(struct polish *P, const struct pdest *d, int sign)
 
 		if (u == d->leaf)
 			continue;
-		while (u != d->leaf && hops++ < P->sg.nsw &&
+		while (u != d->leaf && hops++ < P->sg->nsw &&
 		       (l = next_link(P, u, d->lid)) != NOLINK) {
 			at_max |= P->gam[l] == P->max;
 			if (sign) {
 				note_link(P, l);
 				P->gam[l] += sign * P->jl_cnt[k];
 			}
-			u = P->sg.l[l].to;
+			u = P->sg->l[l].to;
 		}
 	}
 	return at_max;
@@ -175,7 +174,7 @@ static int contrib(struct polish *P, const struct pdest *d, int sign)
 
 static void set_port(struct polish *P, int k, unsigned lid, int port)
 {
-	struct lft *t = lft_of_node(P->s, P->sg.node[k]);
+	struct lft *t = lft_of_node(P->s, P->sg->node[k]);
 
 	if (!t || lid > t->top || t->port[lid] == port)
 		return;
@@ -187,7 +186,7 @@ static void set_port(struct polish *P, int k, unsigned lid, int port)
 /* Link l out of v leads closer to the destination on a shortest path. */
 static int closer(const struct polish *P, int v, int l)
 {
-	int to = P->sg.l[l].to;
+	int to = P->sg->l[l].to;
 
 	return P->dist[to] >= 0 &&
 	       P->dist[v] == P->dist[to] + lexdist_w(&P->lg, l);
@@ -202,8 +201,8 @@ static long lookahead(const struct polish *P, int w, int leaf, long x)
 
 	if (w == leaf)
 		return 0;
-	for (e = P->sg.out_first[w]; e < P->sg.out_first[w + 1]; e++) {
-		const struct swlink *lk = &P->sg.l[e];
+	for (e = P->sg->out_first[w]; e < P->sg->out_first[w + 1]; e++) {
+		const struct swlink *lk = &P->sg->l[e];
 		long b;
 
 		if (!closer(P, w, e))
@@ -233,13 +232,13 @@ static int tree_count(struct polish *P, const struct pdest *d, int sign,
 	for (k = 0; k < P->nsrcsw; k++) {
 		int u = P->srcsw[k], hops = 0, l;
 
-		while (u != d->leaf && hops++ < P->sg.nsw &&
+		while (u != d->leaf && hops++ < P->sg->nsw &&
 		       (l = next_link(P, u, d->lid)) != NOLINK &&
 		       P->dmark[l] != P->dtrial) {
 			P->dmark[l] = P->dtrial;
 			P->dcount[l] += sign;
 			over |= check && P->dcount[l] > P->dcap[l];
-			u = P->sg.l[l].to;
+			u = P->sg->l[l].to;
 		}
 	}
 	return over;
@@ -250,7 +249,7 @@ static void reroute(struct polish *P, const struct pdest *d)
 {
 	int n, k, e;
 
-	for (k = 0; k < P->sg.nsw; k++)
+	for (k = 0; k < P->sg->nsw; k++)
 		P->flow[k] = 0;
 	n = lexdist_to(&P->lg, &P->heap, d->leaf, P->dist, P->order);
 	P->bott[d->leaf] = 0;
@@ -258,8 +257,9 @@ static void reroute(struct polish *P, const struct pdest *d)
 		int v = P->order[k];
 		long best = -1;
 
-		for (e = P->sg.out_first[v]; e < P->sg.out_first[v + 1]; e++) {
-			const struct swlink *lk = &P->sg.l[e];
+		for (e = P->sg->out_first[v]; e < P->sg->out_first[v + 1];
+		     e++) {
+			const struct swlink *lk = &P->sg->l[e];
 			long b;
 
 			if (!closer(P, v, e))
@@ -281,15 +281,16 @@ static void reroute(struct polish *P, const struct pdest *d)
 
 		if (!P->flow[v])
 			continue;
-		for (e = P->sg.out_first[v]; e < P->sg.out_first[v + 1]; e++) {
+		for (e = P->sg->out_first[v]; e < P->sg->out_first[v + 1];
+		     e++) {
 			int l = e;
 			long k2, k1;
 
 			if (!closer(P, v, l))
 				continue;
 			k2 = P->gam[l] + P->flow[v];
-			k1 = lookahead(P, P->sg.l[l].to, d->leaf,
-				       P->flow[P->sg.l[l].to] + P->flow[v]);
+			k1 = lookahead(P, P->sg->l[l].to, d->leaf,
+				       P->flow[P->sg->l[l].to] + P->flow[v]);
 			if (k2 > k1)
 				k1 = k2;
 			if (pick < 0 || k1 < pk1 || (k1 == pk1 && k2 < pk2) ||
@@ -301,8 +302,8 @@ static void reroute(struct polish *P, const struct pdest *d)
 		}
 		if (pick < 0)
 			continue;
-		set_port(P, v, d->lid, P->sg.l[pick].port);
-		P->flow[P->sg.l[pick].to] += P->flow[v];
+		set_port(P, v, d->lid, P->sg->l[pick].port);
+		P->flow[P->sg->l[pick].to] += P->flow[v];
 	}
 }
 
@@ -341,7 +342,7 @@ static void objective(const struct polish *P, long *max, long *cnt,
 	} else { /* the maximum went down: count again */
 		*max = -1;
 		*cnt = 0;
-		for (l = 0; l < P->sg.nlink; l++) {
+		for (l = 0; l < P->sg->nlink; l++) {
 			if (P->gam[l] > *max) {
 				*max = P->gam[l];
 				*cnt = 0;
@@ -357,7 +358,7 @@ static void recount(struct polish *P)
 
 	P->max = 0;
 	P->cnt = 0;
-	for (l = 0; l < P->sg.nlink; l++) {
+	for (l = 0; l < P->sg->nlink; l++) {
 		if (P->gam[l] > P->max) {
 			P->max = P->gam[l];
 			P->cnt = 0;
@@ -434,11 +435,11 @@ static int build_leaf_lids(struct polish *P)
 	int k, p, n = 0, i, *dl;
 	unsigned top = 0;
 
-	P->lf_first = calloc((size_t)P->sg.nsw + 2, sizeof(int));
+	P->lf_first = calloc((size_t)P->sg->nsw + 2, sizeof(int));
 	if (!P->lf_first)
 		return -1;
-	for (k = 0; k < P->sg.nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
+	for (k = 0; k < P->sg->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg->node[k]];
 
 		P->lf_first[k] = n;
 		for (p = 1; p <= nd->nports; p++) {
@@ -448,13 +449,13 @@ static int build_leaf_lids(struct polish *P)
 			     f->nodes[r].ports[nd->ports[p].rport].lid;
 		}
 	}
-	P->lf_first[P->sg.nsw] = n;
+	P->lf_first[P->sg->nsw] = n;
 	P->lf_lid = malloc(((size_t)n + 1) * sizeof(unsigned));
 	P->lf_dest = malloc(((size_t)n + 1) * sizeof(int));
 	if (!P->lf_lid || !P->lf_dest)
 		return -1;
-	for (n = 0, k = 0; k < P->sg.nsw; k++) {
-		const struct fab_node *nd = &f->nodes[P->sg.node[k]];
+	for (n = 0, k = 0; k < P->sg->nsw; k++) {
+		const struct fab_node *nd = &f->nodes[P->sg->node[k]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int r = nd->ports[p].rnode;
@@ -490,8 +491,8 @@ static void swap_entries(struct polish *P, unsigned a, unsigned b, int leaf)
 {
 	int k;
 
-	for (k = 0; k < P->sg.nsw; k++) {
-		struct lft *t = lft_of_node(P->s, P->sg.node[k]);
+	for (k = 0; k < P->sg->nsw; k++) {
+		struct lft *t = lft_of_node(P->s, P->sg->node[k]);
 		uint8_t x;
 
 		if (k == leaf || !t || a > t->top || b > t->top)
@@ -568,20 +569,20 @@ static int count_all_trees(struct polish *P)
 			struct pdest d;
 
 			if (!nd->ports[p].lid || nd->ports[p].rnode < 0 ||
-			    (d.leaf = P->sg.idx[nd->ports[p].rnode]) < 0)
+			    (d.leaf = P->sg->idx[nd->ports[p].rnode]) < 0)
 				continue;
 			d.lid = nd->ports[p].lid;
 			tree_count(P, &d, 1, 0);
 		}
 	}
-	for (k = 0; k < P->sg.nsw; k++) {
+	for (k = 0; k < P->sg->nsw; k++) {
 		long m = 0;
 		int e;
 
-		for (e = P->sg.out_first[k]; e < P->sg.out_first[k + 1]; e++)
+		for (e = P->sg->out_first[k]; e < P->sg->out_first[k + 1]; e++)
 			if (P->dcount[e] > m)
 				m = P->dcount[e];
-		for (e = P->sg.out_first[k]; e < P->sg.out_first[k + 1]; e++)
+		for (e = P->sg->out_first[k]; e < P->sg->out_first[k + 1]; e++)
 			P->dcap[e] = m;
 	}
 	return 0;
@@ -589,7 +590,6 @@ static int count_all_trees(struct polish *P)
 
 static void polish_free(struct polish *P)
 {
-	swgraph_free(&P->sg);
 	free(P->gam);
 	free(P->jl_first);
 	free(P->jl_sw);
@@ -615,39 +615,40 @@ static void polish_free(struct polish *P)
 	lexheap_free(&P->heap);
 }
 
-int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
-	       int max_rounds, long max_trials, struct risk_guard *guard,
-	       struct efi_polish_stats *st, struct osmre_err *err)
+int efi_polish_on(const struct swgraph *sg, const struct jobs *j,
+		  struct lft_set *s, int max_rounds, long max_trials,
+		  struct risk_guard *guard, struct efi_polish_stats *st,
+		  struct osmre_err *err)
 {
-	struct polish P = { .f = f, .s = s, .guard = guard };
+	struct polish P = { .f = sg->f, .sg = sg, .s = s, .guard = guard };
 	size_t n;
 	int i, kept = 1, rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	if (max_rounds <= 0)
 		max_rounds = 8;
-	if (swgraph_build(f, &P.sg) || build_dist(&P) || build_jobs(&P, j) ||
-	    build_sources(&P) || build_leaf_lids(&P))
+	if (build_dist(&P) || build_jobs(&P, j) || build_sources(&P) ||
+	    build_leaf_lids(&P))
 		goto out;
-	n = (size_t)P.sg.nsw + 1;
-	P.gam = calloc((size_t)P.sg.nlink + 1, sizeof(long));
-	P.stamp = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
-	P.old_gam = malloc(((size_t)P.sg.nlink + 1) * sizeof(long));
-	P.touched = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
+	n = (size_t)P.sg->nsw + 1;
+	P.gam = calloc((size_t)P.sg->nlink + 1, sizeof(long));
+	P.stamp = malloc(((size_t)P.sg->nlink + 1) * sizeof(int));
+	P.old_gam = malloc(((size_t)P.sg->nlink + 1) * sizeof(long));
+	P.touched = malloc(((size_t)P.sg->nlink + 1) * sizeof(int));
 	P.dist = malloc(n * sizeof(int));
 	P.order = malloc(n * sizeof(int));
 	P.bott = malloc(n * sizeof(long));
 	P.flow = malloc(n * sizeof(long));
 	P.rtab = malloc(n * sizeof(*P.rtab));
 	P.rport = malloc(n);
-	P.dcount = calloc((size_t)P.sg.nlink + 1, sizeof(long));
-	P.dcap = calloc((size_t)P.sg.nlink + 1, sizeof(long));
-	P.dmark = malloc(((size_t)P.sg.nlink + 1) * sizeof(int));
+	P.dcount = calloc((size_t)P.sg->nlink + 1, sizeof(long));
+	P.dcap = calloc((size_t)P.sg->nlink + 1, sizeof(long));
+	P.dmark = malloc(((size_t)P.sg->nlink + 1) * sizeof(int));
 	if (!P.gam || !P.stamp || !P.old_gam || !P.touched || !P.dist ||
 	    !P.order || !P.bott || !P.flow || !P.rtab || !P.rport ||
 	    !P.dcount || !P.dcap || !P.dmark)
 		goto out;
-	for (i = 0; i < P.sg.nlink; i++)
+	for (i = 0; i < P.sg->nlink; i++)
 		P.stamp[i] = P.dmark[i] = -1;
 	if (count_all_trees(&P))
 		goto out;
@@ -678,5 +679,23 @@ out:
 	if (rc)
 		osmre_fail(err, "out of memory");
 	polish_free(&P);
+	return rc;
+}
+
+int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
+	       int max_rounds, long max_trials, struct risk_guard *guard,
+	       struct efi_polish_stats *st, struct osmre_err *err)
+{
+	struct swgraph sg;
+	int rc;
+
+	if (swgraph_build(f, &sg) || swgraph_groups(&sg)) {
+		memset(st, 0, sizeof(*st));
+		rc = osmre_fail(err, "out of memory");
+	} else {
+		rc = efi_polish_on(&sg, j, s, max_rounds, max_trials, guard, st,
+				   err);
+	}
+	swgraph_free(&sg);
 	return rc;
 }

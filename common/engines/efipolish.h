@@ -36,6 +36,7 @@
 #include "jobs.h"
 #include "lft.h"
 #include "risk.h"
+#include "swgraph.h"
 
 struct efi_polish_stats {
 	long max_before, max_after;
@@ -50,5 +51,12 @@ struct efi_polish_stats {
 int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
 	       int max_rounds, long max_trials, struct risk_guard *guard,
 	       struct efi_polish_stats *st, struct osmre_err *err);
+
+/* efi_polish on switch graph sg of s's fabric, built (swgraph_build and
+ * swgraph_groups) by the caller: sar hands its own. */
+int efi_polish_on(const struct swgraph *sg, const struct jobs *j,
+		  struct lft_set *s, int max_rounds, long max_trials,
+		  struct risk_guard *guard, struct efi_polish_stats *st,
+		  struct osmre_err *err);
 
 #endif

@@ -949,7 +949,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 	if (g) {
 		if (risk_guard_repair(g, dfs, &r->risk_trees, err))
 			goto out;
-		if (efi_polish(f, sw->o->jobs, s, 0, 0, g, &st, err))
+		if (efi_polish_on(&sw->g.sg, sw->o->jobs, s, 0, 0, g, &st, err))
 			goto out;
 		rc = 0;
 		goto out;
@@ -963,7 +963,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 	sar_tables_copy(s, dfs);
 	r->risk_trees = -1;
 	if (lft_set_clone(s, &keep, err) ||
-	    efi_polish(f, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
+	    efi_polish_on(&sw->g.sg, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
 	    (w = within_risks(f, s, &ord, ref, err)) < 0)
 		goto out;
 	if (!w)
@@ -1025,7 +1025,7 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 		}
 	}
 	/* then the local search on the kept tables (efipolish.h) */
-	if (efi_polish(f, jobs, s, 0, 0, NULL, &st, err) ||
+	if (efi_polish_on(&sw->g.sg, jobs, s, 0, 0, NULL, &st, err) ||
 	    (sw->o->all_pairs && keep_all_pairs(sw, s, &dfs, r, err)) ||
 	    jobs_efi(f, s, jobs, &ev, err))
 		goto out;

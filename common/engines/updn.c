@@ -10,18 +10,11 @@
 
 #define INF 0x3fffffff
 
-struct adj {
-	int sw;	  /* neighbour switch index */
-	int port; /* our port to it */
-};
-
 struct ud {
 	const struct fabric *f;
-	int nsw;
-	int *node;  /* switch index -> fabric node */
-	int *idx;   /* fabric node -> switch index, -1 */
-	int *first; /* CSR: adjacency of switch i */
-	struct adj *a;
+	/* the switches and their links (swgraph.h): those of switch i are
+	 * sg.l[sg.out_first[i] .. sg.out_first[i + 1] - 1] */
+	struct swgraph sg;
 	int *ord;    /* position in (distance, GUID) order */
 	int *by_ord; /* switch index at each position */
 	int *dd, *len, *queue;
@@ -74,10 +67,7 @@ int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl)
 
 static void ud_free(struct ud *u)
 {
-	free(u->node);
-	free(u->idx);
-	free(u->first);
-	free(u->a);
+	swgraph_free(&u->sg);
 	free(u->ord);
 	free(u->by_ord);
 	free(u->dd);
@@ -128,48 +118,19 @@ static unsigned ud_tie(const struct ud *u, unsigned lid)
 
 static int ud_graph(struct ud *u, const struct fabric *f)
 {
-	size_t n = (size_t)f->nnodes + 1;
-	int i, p, k = 0, na = 0;
+	size_t n;
 
 	u->f = f;
-	u->idx = malloc(n * sizeof(int));
-	u->node = malloc(n * sizeof(int));
-	if (!u->idx || !u->node)
+	if (swgraph_build(f, &u->sg))
 		return -1;
-	u->nsw = k = swgraph_index(f, u->idx, u->node);
-	for (i = 0; i < k; i++) {
-		const struct fab_node *nd = &f->nodes[u->node[i]];
-
-		for (p = 1; p <= nd->nports; p++) {
-			int b = nd->ports[p].rnode;
-
-			na += b >= 0 && fab_is_switch(&f->nodes[b]);
-		}
-	}
-	n = (size_t)k + 1;
-	u->first = malloc((n + 1) * sizeof(int));
-	u->a = malloc(((size_t)na + 1) * sizeof(*u->a));
+	n = (size_t)u->sg.nsw + 1;
 	u->ord = malloc(n * sizeof(int));
 	u->by_ord = malloc(n * sizeof(int));
 	u->dd = malloc(n * sizeof(int));
 	u->len = malloc(n * sizeof(int));
 	u->queue = malloc(n * sizeof(int));
-	if (!u->first || !u->a || !u->ord || !u->by_ord || !u->dd || !u->len ||
-	    !u->queue)
+	if (!u->ord || !u->by_ord || !u->dd || !u->len || !u->queue)
 		return -1;
-	na = 0;
-	for (i = 0; i < k; i++) {
-		const struct fab_node *nd = &f->nodes[u->node[i]];
-
-		u->first[i] = na;
-		for (p = 1; p <= nd->nports; p++) {
-			int b = nd->ports[p].rnode;
-
-			if (b >= 0 && fab_is_switch(&f->nodes[b]))
-				u->a[na++] = (struct adj){ u->idx[b], p };
-		}
-	}
-	u->first[k] = na;
 	return 0;
 }
 
@@ -195,13 +156,13 @@ static int key_cmp(const void *x, const void *y)
  */
 static int ud_order(struct ud *u, const char *root)
 {
-	struct key *k = malloc(((size_t)u->nsw + 1) * sizeof(*k));
+	struct key *k = malloc(((size_t)u->sg.nsw + 1) * sizeof(*k));
 	int i, j, head = 0, tail = 0;
 
 	if (!k)
 		return -1;
 
-	for (i = 0; i < u->nsw; i++) {
+	for (i = 0; i < u->sg.nsw; i++) {
 		u->dd[i] = INF;
 		if (root[i]) {
 			u->dd[i] = 0;
@@ -212,24 +173,25 @@ static int ud_order(struct ud *u, const char *root)
 		while (head < tail) {
 			int s = u->queue[head++];
 
-			for (j = u->first[s]; j < u->first[s + 1]; j++)
-				if (u->dd[u->a[j].sw] == INF) {
-					u->dd[u->a[j].sw] = u->dd[s] + 1;
-					u->queue[tail++] = u->a[j].sw;
+			for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1];
+			     j++)
+				if (u->dd[u->sg.l[j].to] == INF) {
+					u->dd[u->sg.l[j].to] = u->dd[s] + 1;
+					u->queue[tail++] = u->sg.l[j].to;
 				}
 		}
-		while (i < u->nsw && u->dd[i] != INF)
+		while (i < u->sg.nsw && u->dd[i] != INF)
 			i++;
-		if (i >= u->nsw)
+		if (i >= u->sg.nsw)
 			break;
 		u->dd[i] = 0;
 		u->queue[tail++] = i;
 	}
-	for (i = 0; i < u->nsw; i++)
+	for (i = 0; i < u->sg.nsw; i++)
 		k[i] = (struct key){ u->dd[i], i,
-				     u->f->nodes[u->node[i]].guid };
-	qsort(k, (size_t)u->nsw, sizeof(*k), key_cmp);
-	for (i = 0; i < u->nsw; i++) {
+				     u->f->nodes[u->sg.node[i]].guid };
+	qsort(k, (size_t)u->sg.nsw, sizeof(*k), key_cmp);
+	for (i = 0; i < u->sg.nsw; i++) {
 		u->by_ord[i] = k[i].sw;
 		u->ord[k[i].sw] = i;
 	}
@@ -243,7 +205,7 @@ static void ud_dest(struct ud *u, int t)
 {
 	int i, j, head = 0, tail = 0;
 
-	for (i = 0; i < u->nsw; i++)
+	for (i = 0; i < u->sg.nsw; i++)
 		u->dd[i] = INF;
 	u->dd[t] = 0;
 	u->queue[tail++] = t;
@@ -251,8 +213,8 @@ static void ud_dest(struct ud *u, int t)
 		int y = u->queue[head++];
 
 		/* x above y reaches t down through y */
-		for (j = u->first[y]; j < u->first[y + 1]; j++) {
-			int x = u->a[j].sw;
+		for (j = u->sg.out_first[y]; j < u->sg.out_first[y + 1]; j++) {
+			int x = u->sg.l[j].to;
 
 			if (u->ord[x] < u->ord[y] && u->dd[x] == INF) {
 				u->dd[x] = u->dd[y] + 1;
@@ -260,15 +222,15 @@ static void ud_dest(struct ud *u, int t)
 			}
 		}
 	}
-	for (i = 0; i < u->nsw; i++) {
+	for (i = 0; i < u->sg.nsw; i++) {
 		int s = u->by_ord[i], best = INF;
 
 		if (u->dd[s] != INF) {
 			u->len[s] = u->dd[s];
 			continue;
 		}
-		for (j = u->first[s]; j < u->first[s + 1]; j++) {
-			int n = u->a[j].sw;
+		for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++) {
+			int n = u->sg.l[j].to;
 
 			if (u->ord[n] < u->ord[s] && u->len[n] < best)
 				best = u->len[n];
@@ -293,14 +255,14 @@ static int ud_port(const struct ud *u, int s, unsigned lid)
 
 	if (u->len[s] == INF)
 		return LFT_NONE;
-	for (j = u->first[s]; j < u->first[s + 1]; j++)
-		cnt += ud_next(u, s, u->a[j].sw);
+	for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++)
+		cnt += ud_next(u, s, u->sg.l[j].to);
 	if (!cnt)
 		return LFT_NONE;
 	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
-	for (j = u->first[s];; j++)
-		if (ud_next(u, s, u->a[j].sw) && !pick--)
-			return u->a[j].port;
+	for (j = u->sg.out_first[s];; j++)
+		if (ud_next(u, s, u->sg.l[j].to) && !pick--)
+			return u->sg.l[j].port;
 }
 
 /* The adjacency entry of switch s towards t that carries the fewest
@@ -312,8 +274,8 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 
 	if (u->len[s] == INF)
 		return -1;
-	for (j = u->first[s]; j < u->first[s + 1]; j++)
-		if (ud_next(u, s, u->a[j].sw)) {
+	for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++)
+		if (ud_next(u, s, u->sg.l[j].to)) {
 			if (u->load[j] < best) {
 				best = u->load[j];
 				cnt = 0;
@@ -323,8 +285,9 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 	if (!cnt)
 		return -1;
 	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
-	for (j = u->first[s];; j++)
-		if (ud_next(u, s, u->a[j].sw) && u->load[j] == best && !pick--)
+	for (j = u->sg.out_first[s];; j++)
+		if (ud_next(u, s, u->sg.l[j].to) && u->load[j] == best &&
+		    !pick--)
 			return j;
 }
 
@@ -335,13 +298,13 @@ static void ud_add_flows(struct ud *u, const int *next, int maxd)
 {
 	int i, d;
 
-	for (i = 0; i < u->nsw; i++)
+	for (i = 0; i < u->sg.nsw; i++)
 		u->flow[i] = (uint64_t)u->ncas[i];
 	for (d = maxd; d > 0; d--)
-		for (i = 0; i < u->nsw; i++)
+		for (i = 0; i < u->sg.nsw; i++)
 			if (u->len[i] == d && next[i] >= 0) {
 				u->load[next[i]] += u->flow[i];
-				u->flow[u->a[next[i]].sw] += u->flow[i];
+				u->flow[u->sg.l[next[i]].to] += u->flow[i];
 			}
 }
 
@@ -351,7 +314,7 @@ static void ud_balance(struct ud *u, int t, unsigned lid)
 {
 	int i, maxd = 0;
 
-	for (i = 0; i < u->nsw; i++) {
+	for (i = 0; i < u->sg.nsw; i++) {
 		u->pick[i] = i == t ? -1 : ud_least(u, i, lid);
 		if (u->len[i] != INF && u->len[i] > maxd)
 			maxd = u->len[i];
@@ -365,8 +328,8 @@ static int ud_unroutable(const struct ud *u, const char *leaf, const int *comp,
 {
 	int i;
 
-	for (i = 0; i < u->nsw; i++)
-		if (leaf[i] && comp[u->node[i]] == comp[u->node[t]] &&
+	for (i = 0; i < u->sg.nsw; i++)
+		if (leaf[i] && comp[u->sg.node[i]] == comp[u->sg.node[t]] &&
 		    u->len[i] == INF)
 			return 1;
 	return 0;
@@ -382,9 +345,9 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 	const struct fabric *f = u->f;
 	int i, top = -1, n = 0, *best = NULL;
 
-	for (i = 0; i < u->nsw; i++)
-		if (rank[u->node[i]] > top)
-			top = rank[u->node[i]];
+	for (i = 0; i < u->sg.nsw; i++)
+		if (rank[u->sg.node[i]] > top)
+			top = rank[u->sg.node[i]];
 	if (pick_one) {
 		/* each part's best: highest rank, then lowest GUID */
 		best = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -392,18 +355,18 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 			return -1;
 		for (i = 0; i < f->nnodes; i++)
 			best[i] = -1;
-		for (i = 0; i < u->nsw; i++) {
-			int m = u->node[i], *b = &best[comp[m]];
+		for (i = 0; i < u->sg.nsw; i++) {
+			int m = u->sg.node[i], *b = &best[comp[m]];
 
-			if (*b < 0 || rank[m] > rank[u->node[*b]] ||
-			    (rank[m] == rank[u->node[*b]] &&
-			     f->nodes[m].guid < f->nodes[u->node[*b]].guid))
+			if (*b < 0 || rank[m] > rank[u->sg.node[*b]] ||
+			    (rank[m] == rank[u->sg.node[*b]] &&
+			     f->nodes[m].guid < f->nodes[u->sg.node[*b]].guid))
 				*b = i;
 		}
 	}
-	for (i = 0; i < u->nsw; i++) {
-		root[i] = pick_one ? best[comp[u->node[i]]] == i :
-				     rank[u->node[i]] == top;
+	for (i = 0; i < u->sg.nsw; i++) {
+		root[i] = pick_one ? best[comp[u->sg.node[i]]] == i :
+				     rank[u->sg.node[i]] == top;
 		n += root[i];
 	}
 	free(best);
@@ -442,7 +405,7 @@ static void ud_ca_lids(struct ud *u, ud_lid_fn each, void *arg)
 				continue;
 			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
 			     lid++)
-				each(u, arg, pt, u->idx[pt->rnode], lid);
+				each(u, arg, pt, u->sg.idx[pt->rnode], lid);
 		}
 	}
 }
@@ -470,7 +433,7 @@ static void ud_leaves(struct ud *u, char *leaf, const uint8_t *want,
 	struct wanted w = { leaf, want, top };
 	int i;
 
-	for (i = 0; i < u->nsw; i++)
+	for (i = 0; i < u->sg.nsw; i++)
 		leaf[i] = 0;
 	ud_ca_lids(u, leaf_of_wanted, &w);
 }
@@ -478,7 +441,7 @@ static void ud_leaves(struct ud *u, char *leaf, const uint8_t *want,
 /* 1 when switch t has a CA port with a LID. */
 static int has_ca(const struct ud *u, int t)
 {
-	const struct fab_node *n = &u->f->nodes[u->node[t]];
+	const struct fab_node *n = &u->f->nodes[u->sg.node[t]];
 	int p;
 
 	for (p = 1; p <= n->nports; p++) {
@@ -496,7 +459,7 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 		    const uint8_t *want, unsigned top)
 {
 	const struct fabric *f = u->f;
-	const struct fab_node *tn = &f->nodes[u->node[t]];
+	const struct fab_node *tn = &f->nodes[u->sg.node[t]];
 	int p, i;
 	unsigned lid;
 
@@ -514,8 +477,8 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 			(*nlids)++;
 			if (u->load)
 				ud_balance(u, t, lid);
-			for (i = 0; i < u->nsw; i++) {
-				struct lft *tb = lft_of_node(s, u->node[i]);
+			for (i = 0; i < u->sg.nsw; i++) {
+				struct lft *tb = lft_of_node(s, u->sg.node[i]);
 				int q;
 
 				if (!tb || lid > tb->top)
@@ -527,7 +490,7 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 				else
 					q = u->pick[i] < 0 ?
 						    LFT_NONE :
-						    u->a[u->pick[i]].port;
+						    u->sg.l[u->pick[i]].port;
 				tb->port[lid] = (uint8_t)q;
 			}
 		}
@@ -538,17 +501,18 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
  * LID as its sources.  0, or -1 (no memory). */
 static int ud_balanced(struct ud *u)
 {
-	size_t n = (size_t)u->nsw + 1;
+	size_t n = (size_t)u->sg.nsw + 1;
 	int i, p;
 
-	u->load = calloc((size_t)u->first[u->nsw] + 1, sizeof(uint64_t));
+	u->load = calloc((size_t)u->sg.out_first[u->sg.nsw] + 1,
+			 sizeof(uint64_t));
 	u->flow = malloc(n * sizeof(uint64_t));
 	u->ncas = calloc(n, sizeof(int));
 	u->pick = malloc(n * sizeof(int));
 	if (!u->load || !u->flow || !u->ncas || !u->pick)
 		return -1;
-	for (i = 0; i < u->nsw; i++) {
-		const struct fab_node *nd = &u->f->nodes[u->node[i]];
+	for (i = 0; i < u->sg.nsw; i++) {
+		const struct fab_node *nd = &u->f->nodes[u->sg.node[i]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int c = nd->ports[p].rnode;
@@ -570,21 +534,21 @@ static void preload_lid(struct ud *u, const struct lft_set *s, int *hop,
 	int i, d, dmax = 0;
 
 	/* hop[i]: i's next adjacency entry; len[i]: its hops to the end */
-	for (i = 0; i < u->nsw; i++) {
-		const struct lft *tb = lft_of_node(s, u->node[i]);
+	for (i = 0; i < u->sg.nsw; i++) {
+		const struct lft *tb = lft_of_node(s, u->sg.node[i]);
 		int q = tb ? lft_get(tb, lid) : LFT_NONE;
 
 		hop[i] = q == LFT_NONE || q >= stride ? -1 :
 							adj_of[i * stride + q];
 		u->len[i] = -1;
 	}
-	for (i = 0; i < u->nsw; i++) {
+	for (i = 0; i < u->sg.nsw; i++) {
 		int x = i, k = 0;
 
-		while (u->len[x] == -1 && hop[x] >= 0 && k <= u->nsw) {
+		while (u->len[x] == -1 && hop[x] >= 0 && k <= u->sg.nsw) {
 			u->queue[k++] = x;
 			u->len[x] = -2; /* on this walk */
-			x = u->a[hop[x]].sw;
+			x = u->sg.l[hop[x]].to;
 		}
 		d = u->len[x] >= 0 ? u->len[x] :
 		    u->len[x] == -1 ? 0 : /* the end: a CA port, or none */
@@ -631,24 +595,25 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 		      const uint8_t *want, unsigned top)
 {
 	const struct fabric *f = u->f;
-	int *adj_of = NULL, *hop = malloc(((size_t)u->nsw + 1) * sizeof(int));
+	int *adj_of = NULL,
+	    *hop = malloc(((size_t)u->sg.nsw + 1) * sizeof(int));
 	int i, j, stride = 1;
 
-	for (i = 0; i < u->nsw; i++)
-		if (f->nodes[u->node[i]].nports + 1 > stride)
-			stride = f->nodes[u->node[i]].nports + 1;
+	for (i = 0; i < u->sg.nsw; i++)
+		if (f->nodes[u->sg.node[i]].nports + 1 > stride)
+			stride = f->nodes[u->sg.node[i]].nports + 1;
 	if (hop)
-		adj_of = malloc(((size_t)u->nsw * (size_t)stride + 1) *
+		adj_of = malloc(((size_t)u->sg.nsw * (size_t)stride + 1) *
 				sizeof(int));
 	if (!hop || !adj_of) {
 		free(hop);
 		return -1;
 	}
-	for (i = 0; i < u->nsw * stride; i++)
+	for (i = 0; i < u->sg.nsw * stride; i++)
 		adj_of[i] = -1;
-	for (i = 0; i < u->nsw; i++)
-		for (j = u->first[i]; j < u->first[i + 1]; j++)
-			adj_of[i * stride + u->a[j].port] = j;
+	for (i = 0; i < u->sg.nsw; i++)
+		for (j = u->sg.out_first[i]; j < u->sg.out_first[i + 1]; j++)
+			adj_of[i * stride + u->sg.l[j].port] = j;
 	{
 		struct preload pl = { s, want, top, hop, adj_of, stride };
 
@@ -671,10 +636,10 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 	struct updn_info in = { 0 };
 
 	if (!rank || !comp || ud_graph(&u, f) ||
-	    !(root = malloc((size_t)u.nsw + 1)) ||
-	    !(leaf = malloc((size_t)u.nsw + 1)) ||
-	    !(src = malloc((size_t)u.nsw + 1)) || ranks_compute(f, rank) < 0 ||
-	    switch_components(f, comp)) {
+	    !(root = malloc((size_t)u.sg.nsw + 1)) ||
+	    !(leaf = malloc((size_t)u.sg.nsw + 1)) ||
+	    !(src = malloc((size_t)u.sg.nsw + 1)) ||
+	    ranks_compute(f, rank) < 0 || switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
@@ -687,7 +652,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 	ud_leaves(&u, leaf, want, top);
 	/* every switch with a CA port must reach the destinations */
 	if (want)
-		for (t = 0; t < u.nsw; t++)
+		for (t = 0; t < u.sg.nsw; t++)
 			src[t] = has_ca(&u, t);
 	for (one = 0; one < 2; one++) {
 		in.roots = ud_roots(&u, rank, comp, one, root);
@@ -700,7 +665,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 			osmre_fail(err, "out of memory");
 			goto out;
 		}
-		for (t = 0, bad = 0; t < u.nsw && !bad; t++)
+		for (t = 0, bad = 0; t < u.sg.nsw && !bad; t++)
 			if (leaf[t]) {
 				ud_dest(&u, t);
 				bad = ud_unroutable(&u, want ? src : leaf, comp,
@@ -713,7 +678,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 		osmre_fail(err, "up*/down*: a leaf switch has no path");
 		goto out;
 	}
-	for (t = 0; t < u.nsw; t++)
+	for (t = 0; t < u.sg.nsw; t++)
 		if (leaf[t]) {
 			ud_dest(&u, t);
 			ud_fill(&u, s, t, &in.lids, want, top);

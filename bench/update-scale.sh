@@ -53,7 +53,7 @@ ka=30000
 OSMRE_CONF=$W/osmre.conf
 export OSMRE_CONF
 LOADERS=
-trap 'stop_pids $LOADERS; cleanup' EXIT INT TERM
+trap 'stop_pids $LOADERS; cleanup' EXIT
 sim_start "$NET" >&2 || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" >&2 || { echo "no SUBNET UP" >&2; exit 1; }
 wait_log "osmre: update: serving class" 1 60 >&2 || exit 1

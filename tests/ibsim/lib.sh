@@ -43,13 +43,21 @@ cleanup() {
 	stop_pids $SIM_PID
 	OSM_PID=
 	SIM_PID=
+	# what else the script left running in the background (clients,
+	# probes) when a signal or a failure ends it early
+	# shellcheck disable=SC2046
+	stop_pids $(pgrep -P $$ 2>/dev/null)
 	if [ "$FAILS" -ne 0 ] && [ -f "$W/osm.log" ]; then
 		echo "---- last lines of the OpenSM log"
 		tail -40 "$W/osm.log"
 	fi
 	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
-trap cleanup EXIT INT TERM
+# a signal ends the script (cleanup on the way out), rather than
+# running cleanup and going on with the next step
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # sim_start NETFILE: ibsim with room for the fabric
 sim_start() {

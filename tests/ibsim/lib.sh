@@ -44,9 +44,12 @@ cleanup() {
 	OSM_PID=
 	SIM_PID=
 	# what else the script left running in the background (clients,
-	# probes) when a signal or a failure ends it early
+	# probes) when a signal or a failure ends it early: the children of
+	# this shell ($$ is the script's even in a ( subshell ): the PID of
+	# the shell running this is the parent of a command it execs)
+	_me=$(exec sh -c 'echo $PPID')
 	# shellcheck disable=SC2046
-	stop_pids $(pgrep -P $$ 2>/dev/null)
+	stop_pids $(pgrep -P "$_me" 2>/dev/null)
 	if [ "$FAILS" -ne 0 ] && [ -f "$W/osm.log" ]; then
 		echo "---- last lines of the OpenSM log"
 		tail -40 "$W/osm.log"

@@ -9,6 +9,7 @@
  * set.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "osmre-client.h"
+#include "clock.h"
 #include "infile.h"
 #include "osmre.h"
 #include "updwire.h"
@@ -27,7 +29,8 @@ struct sub_ctx {
 	const char *unpath, *repath;
 	struct osmre_client *c;
 	int quiet;
-	long repaths; /* repath hooks done */
+	long repaths;	 /* repath hooks done */
+	long hook_limit; /* ms a hook may run (0: no limit) */
 };
 
 static volatile sig_atomic_t stop;
@@ -53,12 +56,39 @@ static void log_line(void *arg, const char *msg)
 	fflush(stdout);
 }
 
+/* Waits for the hook pid (leader of its own process group) into
+ * *status: 0; 1 when it ran past x->hook_limit, 2 when osmre subscribe
+ * is being stopped: then the whole group is killed (TERM, KILL 1 s
+ * later) and reaped. */
+static int hook_wait(struct sub_ctx *x, pid_t pid, int *status)
+{
+	double end = x->hook_limit ? clock_mono() + x->hook_limit / 1e3 : 0;
+	double kill_at = 0;
+	int why = 0;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			return why;
+		if (!why && (stop || (end && clock_mono() >= end))) {
+			why = stop ? 2 : 1;
+			kill(-pid, SIGTERM);
+			kill_at = clock_mono() + 1.0;
+		} else if (kill_at && clock_mono() >= kill_at) {
+			kill(-pid, SIGKILL);
+			kill_at = 0;
+		}
+		usleep(10000);
+	}
+}
+
 static int run_cmd(struct sub_ctx *x, const char *cmd, const char *phase,
 		   uint32_t epoch)
 {
 	char buf[32];
 	pid_t pid;
-	int status;
+	int status, why;
 
 	if (!cmd)
 		return 0;
@@ -67,6 +97,7 @@ static int run_cmd(struct sub_ctx *x, const char *cmd, const char *phase,
 	if (pid < 0)
 		return -1;
 	if (!pid) {
+		setpgid(0, 0); /* the hook and what it starts: one group */
 		snprintf(buf, sizeof(buf), "%u", epoch);
 		setenv("OSMRE_EPOCH", buf, 1);
 		setenv("OSMRE_PHASE", phase, 1);
@@ -79,8 +110,22 @@ static int run_cmd(struct sub_ctx *x, const char *cmd, const char *phase,
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		;
+	why = hook_wait(x, pid, &status);
+	if (why) {
+		char msg[128];
+
+		if (why == 1)
+			snprintf(
+				msg, sizeof(msg),
+				"epoch %u: %s hook still running after %ld ms (--hook-timeout-ms): killed",
+				epoch, phase, x->hook_limit);
+		else
+			snprintf(msg, sizeof(msg),
+				 "epoch %u: %s hook killed: leaving", epoch,
+				 phase);
+		log_line(x, msg);
+		return -1;
+	}
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
@@ -166,6 +211,8 @@ static void sub_usage(FILE *out)
 		"      --timeout-ms N    wait for each answer (default 1000)\n"
 		"      --count N         exit after N repaths (default: run until killed)\n"
 		"      --key-file F      the SM's update_key, on the first line of F\n"
+		"      --hook-timeout-ms N  kill a hook still running after N ms and NACK\n"
+		"                        (default 300000; 0: no limit)\n"
 		"  -q, --quiet           no log lines\n");
 }
 
@@ -181,12 +228,13 @@ int cmd_subscribe(int argc, char **argv)
 		{ "timeout-ms", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "key-file", required_argument, NULL, 'k' },
+		{ "hook-timeout-ms", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct osmre_client_opts o = { 0 };
-	struct sub_ctx x = { 0 };
+	struct sub_ctx x = { .hook_limit = 300000 };
 	struct osmre_client_hooks h = {
 		.unpath = do_unpath,
 		.repath = do_repath,
@@ -229,6 +277,10 @@ int cmd_subscribe(int argc, char **argv)
 			break;
 		case 'n':
 			count = tool_number("--count", optarg, 1L << 30);
+			break;
+		case 'T':
+			x.hook_limit = tool_number("--hook-timeout-ms", optarg,
+						   86400000L);
 			break;
 		case 'q':
 			x.quiet = 1;

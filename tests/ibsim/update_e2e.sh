@@ -182,12 +182,13 @@ kill "$SUB_A" 2>/dev/null
 check "a leaves" wait_log "update: subscriber [0-9]*: port 0x[0-9a-f]* left" 1 20
 
 # the fabric goes away (ibsim stopped) while a new client c runs its
-# unpath hook: its ack and what follows fail, and c backs off instead of
-# spinning (a failure every 8 ms was seen): a few tries over 4 s once it
-# has backed off, counted as c's context switches
+# unpath hook, which hangs: c kills it after --hook-timeout-ms, its NACK
+# and what follows fail, and c backs off instead of spinning (a failure
+# every 8 ms was seen): a few tries over 4 s once it has backed off,
+# counted as c's context switches
 switches() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"; }
-sim_bg H_5_9 "$OSMRE" subscribe \
-	--on-unpath "touch $W/c-in-hook; sleep 1" --on-repath true >"$W/c.log" 2>&1 &
+sim_bg H_5_9 "$OSMRE" subscribe --hook-timeout-ms 1500 \
+	--on-unpath "echo \$\$ >$W/c-hook.pid; touch $W/c-in-hook; sleep 30" --on-repath true >"$W/c.log" 2>&1 &
 SUB_C=$!
 check "subscriber c registered" wait_file "$W/c.log" "registered as subscriber" 30
 awk '!/^#/ && NF == 2 { print $1, "u" ($2 % 3) }' "$DATA/blk216.jobs" >"$J"
@@ -201,5 +202,7 @@ s0=$(switches "$SUB_C")
 sleep 4
 s1=$(switches "$SUB_C")
 check "a client without a fabric backs off ($((s1 - s0)) wake-ups in 4 s)" [ $((s1 - s0)) -lt 40 ]
+check "c's hook killed after --hook-timeout-ms" grep -q "unpath hook still running after 1500 ms (--hook-timeout-ms): killed" "$W/c.log"
+check "and what it started with it (its process group)" sh -c "[ -s '$W/c-hook.pid' ] && ! pgrep -g \$(cat '$W/c-hook.pid') >/dev/null"
 stop_pids "$SUB_A" "$SUB_B" "$SUB_C" "$PROBES"
 finish

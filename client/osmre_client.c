@@ -32,13 +32,11 @@ struct osmre_client {
 	volatile sig_atomic_t cancel; /* osmre_client_cancel */
 	uint32_t acked_epoch;	      /* the last (epoch, phase) answered */
 	int acked_phase;
-	/* ACKWAIT: an ack that goes with the next WAIT (pend_*), the
-	 * transaction of the WAIT whose answer asked for it (the SM sends
-	 * that answer again while it has not the ack), an SM that knows no
-	 * ACKWAIT (no_ackwait) */
+	/* ACKWAIT: the ack of (acked_epoch, acked_phase) goes with the
+	 * next WAIT (pend), the transaction of the WAIT whose answer asked
+	 * for it (the SM sends that answer again while it has not the ack),
+	 * an SM that knows no ACKWAIT (no_ackwait) */
 	int pend;
-	uint32_t pend_epoch;
-	int pend_phase;
 	uint32_t last_tid, notice_tid;
 	int no_ackwait;
 	char key[UPDW_KEY_MAX + 1]; /* "": none */
@@ -249,25 +247,21 @@ static int ackwait(struct osmre_client *c, struct updw_msg *r)
 	int rc = 1, n;
 
 	for (n = 0; rc == 1 && n < 8; n++)
-		rc = call(c, UPDW_ACKWAIT, c->pend_epoch, c->pend_phase,
+		rc = call(c, UPDW_ACKWAIT, c->acked_epoch, c->acked_phase,
 			  c->notice_tid, r);
 	if (rc == 1)
 		fail(c, "the SM keeps asking for the ack of epoch %u",
-		     c->pend_epoch);
+		     c->acked_epoch);
 	if (rc)
 		return -1;
 	if (r->result == UPDW_BAD) { /* an older SM */
 		c->no_ackwait = 1;
-		if (answer(c, UPDW_ACK, c->pend_epoch, c->pend_phase))
+		if (answer(c, UPDW_ACK, c->acked_epoch, c->acked_phase))
 			return -1;
 		c->pend = 0;
 		return call(c, UPDW_WAIT, c->seen_epoch, c->seen_phase, 0, r) ?
 			       -1 :
 			       0;
-	}
-	if (r->result == UPDW_OK) {
-		c->acked_epoch = c->pend_epoch;
-		c->acked_phase = c->pend_phase;
 	}
 	c->pend = 0;
 	return 0;
@@ -392,8 +386,6 @@ static int answer_once(struct osmre_client *c,
 	if (ok && c->keepalive_ms && !c->no_wait && !c->no_ackwait) {
 		/* the ack goes with the next WAIT (ACKWAIT) */
 		c->pend = 1;
-		c->pend_epoch = epoch;
-		c->pend_phase = phase;
 		c->acked_epoch = epoch;
 		c->acked_phase = phase;
 		say(h, "epoch %u: %s acked (with the next WAIT)", epoch, name);

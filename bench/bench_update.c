@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "clock.h"
-#include "engine.h"
+#include "engine_table.h"
 #include "lids.h"
 #include "options.h"
 #include "pgft.h"

@@ -4,7 +4,7 @@
  * <dump_files_dir>/osmre-<engine>.dump, written when OpenSM's routing
  * dumps are on (log flag 0x40); OpenSM itself never calls an engine's
  * ucast_dump_tables.  The engine writes it (engine_opts.state,
- * engine_state.h) into a temporary file beside it, renamed over it when
+ * its NAME_state.c) into a temporary file beside it, renamed over it when
  * the pass routed.  Formats: see osmre(8).
  */
 #include "osmre_plugin.h"

@@ -3,8 +3,8 @@
  * sar's inputs inside OpenSM: the job file (read under a shared flock of
  * "<job file>.lock", the lock osmre jobwatch takes to replace it; a
  * malformed file is logged with file:line and the last good job set stays
- * in force) and the I/O nodes.  The engine is common/engines/sar.c, run through
- * common/engines/engine.c; its layers are kept by common/engines/staging.c.
+ * in force) and the I/O nodes.  The engine is common/engines/sar/, run through
+ * common/run/engine_table.c; its layers are kept by common/run/staging.c.
  */
 #include "osmre_plugin.h"
 

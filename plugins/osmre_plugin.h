@@ -22,7 +22,7 @@
 #include "lft.h"
 #include "lft_hops.h"
 #include "options.h"
-#include "engine.h"
+#include "engine_table.h"
 #include "staging.h"
 #include "update.h"
 #include "updwire.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The OpenSM event plugin "osmre": registers every routing engine of
- * common/engines/engine.c's table ("routing_engine dmodc,updn" in opensm.conf),
+ * common/run/engine_table.c's table ("routing_engine dmodc,updn" in opensm.conf),
  * reads osmre.conf, handles SIGUSR2.
  */
 #include "osmre_plugin.h"

@@ -17,6 +17,7 @@
 #include "cdg.h"
 #include "cdgroute.h"
 #include "check.h"
+#include "dmodc.h"
 #include "lids.h"
 #include "risk.h"
 #include "slmap.h"
@@ -115,6 +116,7 @@ static void route(const char *name, struct fabric *f, int odd)
 	struct check_opts co = { .updown = 0, .threads = 1 };
 	struct check_result cr;
 	struct cdgroute_info ci;
+	struct risk_order ord;
 	unsigned top = lids_max(f), lid;
 	uint8_t *want = calloc(top + 1, 1);
 	long m0, m1, kept = 0, moved = 0;
@@ -137,7 +139,8 @@ static void route(const char *name, struct fabric *f, int odd)
 	assert_int_equal(lft_set_clone(&s, &before, &err), 0);
 	m0 = max_load(f, &s);
 	assert_true(acyclic(f, &s, want, top));
-	assert_int_equal(cdg_route_lids(f, &s, want, top, &ci, &err), 0);
+	assert_int_equal(dmodc_host_order(f, &ord, &err), 0);
+	assert_int_equal(cdg_route_lids(f, &s, want, top, &ord, &ci, &err), 0);
 	assert_int_equal(check_lfts(f, &s, &co, &cr, NULL, &err), 0);
 	/* CA LIDs only: the switch LIDs have no routes here */
 	if (cr.unreachable || cr.loops)
@@ -168,19 +171,18 @@ static void route(const char *name, struct fabric *f, int odd)
 	/* once more, the routes as they are the first pass: never a higher
 	 * A2A risk, still acyclic */
 	{
-		struct risk_order ord;
 		long a0, a1;
 
-		assert_int_equal(risk_order_nid(f, &ord, &err), 0);
 		assert_int_equal(risk_a2a(f, &s, &ord, &a0, &err), 0);
-		assert_int_equal(cdg_refine_lids(f, &s, want, top, &err), 0);
+		assert_int_equal(cdg_refine_lids(f, &s, want, top, &ord, &err),
+				 0);
 		assert_int_equal(risk_a2a(f, &s, &ord, &a1, &err), 0);
-		risk_order_free(&ord);
 		printf("%s%s: routed again on those routes, A2A %ld -> %ld\n",
 		       name, odd ? " (odd LIDs)" : "", a0, a1);
 		assert_true(a1 <= a0);
 		assert_true(acyclic(f, &s, want, top));
 	}
+	risk_order_free(&ord);
 	lft_set_free(&before);
 	lft_set_free(&s);
 	free(want);

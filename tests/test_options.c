@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_table.h"
 #include "options.h"
 #include "testutil.h"
 

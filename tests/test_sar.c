@@ -16,6 +16,7 @@
 #include "components.h"
 #include "congestion.h"
 #include "degrade.h"
+#include "dmodc.h"
 #include "dragonfly.h"
 #include "efipolish.h"
 #include "jobs.h"
@@ -897,7 +898,7 @@ static void test_all_pairs(void **state)
 			       mix, a0, p0, a1, p1, a2, p2, efi_max(f, &s0, &j),
 			       r1.efi_kept, r2.efi_kept, r2.risk_trees);
 			/* the guard on the jobs' tables, then its repair */
-			assert_int_equal(risk_order_nid(f, &ord, &err), 0);
+			assert_int_equal(dmodc_host_order(f, &ord, &err), 0);
 			assert_int_equal(risk_a2a(f, &s1, &ord, &x, &err), 0);
 			assert_int_equal(x, a1);
 			assert_int_equal(risk_sp(f, &s1, &ord, &x, &err), 0);

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "degrade.h"
-#include "engine.h"
+#include "engine_table.h"
 #include "lids.h"
 #include "ranks.h"
 #include "testutil.h"

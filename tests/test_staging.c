@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dmodc.h"
-#include "engine.h"
+#include "engine_table.h"
 #include "lids.h"
 #include "options.h"
 #include "pqft.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine_table.h"
 #include "lft.h"
 #include "lids.h"
 #include "osmre.h"

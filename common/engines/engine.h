@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The routing engines, one table for the plugin and the CLI alike: each
- * engine's name, what it needs, what it produces, the call that runs it
- * and the one that says what a pass gave.  engine_route() runs an engine
- * on a fabric and, when asked, the update protocol's up*-down* escape for
- * the high LIDs (updn.h) after it.
+ * What a routing engine is: its row (struct engine) gives its name, what
+ * it needs, what it produces, the call that runs it and the one that
+ * says what a pass gave.  The rows are listed in one table
+ * (common/run/engine_table.h), which the plugin and the CLI alike use.
  *
- * Adding an engine: one file of common/engines/ that defines its row
- * (struct engine) around its core (fabric in, lft_set out, err on
- * refusal), and that row named in engine.c's table.  What an engine
+ * Adding an engine: a folder common/engines/NAME/ whose NAME_engine.c
+ * defines its row around its core (fabric in, lft_set out, err on
+ * refusal), and that row named in engine_table.c's table.  What an engine
  * keeps for itself (its result's details, its state between passes)
  * stays behind the row's callbacks; its options are the row's too: a
  * settings struct of its own file and the descriptors (options.h) of
  * its osmre.conf keys and `osmre route` flags that fill it, read and
- * logged by the plugin (engine_options_add, engine_opts_from_options),
+ * logged by the plugin (engine_table.h),
  * taken and listed by the tool, opaque here (engine_opts.settings).
  * The plugin registers every row with OpenSM, `osmre route -e NAME`
  * finds it.
@@ -69,7 +68,7 @@ struct engine_opts {
 	const struct lft_set *prev;
 	/* use prev (engine.from_options: dmodc only with dmodc_stable) */
 	int stable;
-	/* the engine's state dump (engine_state.h) written there; NULL:
+	/* the engine's state dump (NAME_state.c) written there; NULL:
 	 * none */
 	FILE *state;
 	/* what the engine keeps between passes (engine.keep_new), kept by
@@ -144,48 +143,5 @@ struct engine {
 	 * -1: none, after a pass with keep */
 	int (*ca_hops)(void *keep, int sw, int leaf);
 };
-
-/* The table, NULL-terminated. */
-extern const struct engine *const engines[];
-
-/* The engine called name, or NULL. */
-const struct engine *engine_find(const char *name);
-/* "dmodc, pqft, sar": the names for usage texts and errors. */
-const char *engine_names(void);
-/* Defaults: online CPUs, the engine's settings' defaults, no escape. */
-void engine_opts_defaults(struct engine_opts *o);
-/* Adds every row's options to opt (options_add) before options_read:
- * 0, or -1 when out of memory. */
-int engine_options_add(struct osmre_options *opt);
-/* The options file's settings for engine e (its settings as
- * engine_options_add gave them, e->from_options, the escape when
- * update_protocol is on). */
-void engine_opts_from_options(const struct osmre_options *opt,
-			      const struct engine *e, struct engine_opts *o);
-/* What the pass of e gave besides its tables: the engine's lines
- * (e->report), then the escape's; o as for the pass. */
-void engine_report(const struct engine *e, const struct engine_opts *o,
-		   const struct route_result *r, engine_say say, void *arg);
-
-/*
- * Runs e on f (LIDs assigned) into r (zeroed here; free it with
- * route_result_free, also on error), then the escape when
- * o->escape_vl >= 0 (an error then begins "escape: ").  0, or -1 with err
- * saying why the fabric is not routable.
- */
-int engine_route(const struct engine *e, const struct engine_opts *o,
-		 const struct fabric *f, struct route_result *r,
-		 struct osmre_err *err);
-void route_result_free(struct route_result *r);
-/* The layers as an SL file (slmap.h) of engine name: "default 0", a
- * "path" line per path on another layer; 0 or -1 (write error). */
-int route_layers_write_sls(FILE *fp, const struct fabric *f,
-			   const struct route_layers *l, const char *name);
-
-/* The SL of the path from slid to dlid: its layer, 0 when the engine has
- * none or the LIDs are unknown. */
-uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
-			unsigned dlid);
-void route_layers_free(struct route_layers *l);
 
 #endif

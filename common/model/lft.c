@@ -206,3 +206,17 @@ oom:
 	lft_set_free(dst);
 	return osmre_fail(err, "out of memory");
 }
+
+void lft_set_copy_entries(struct lft_set *s, const struct lft_set *s0)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct lft *t0 = lft_of_node(s0, s->t[i].node);
+
+		if (t0)
+			memcpy(s->t[i].port, t0->port,
+			       (t0->top < s->t[i].top ? t0->top : s->t[i].top) +
+				       1);
+	}
+}

@@ -3,7 +3,7 @@
  * topology specs it names. */
 #include <string.h>
 
-#include "engine.h"
+#include "engine_table.h"
 #include "fuzz.h"
 #include "options.h"
 #include "pgft.h"

@@ -740,7 +740,8 @@ static void tables_put(struct cdg *g, const unsigned *dl, int n,
 /* cdg_route_lids, or with strict cdg_refine_lids: the tables as given
  * count as the first pass. */
 static int cdg_route(const struct fabric *f, struct lft_set *s,
-		     const uint8_t *want, unsigned top, int strict,
+		     const uint8_t *want, unsigned top,
+		     const struct risk_order *ord, int strict,
 		     struct cdgroute_info *info, struct osmre_err *err)
 {
 	struct cdg g = { 0 };
@@ -751,7 +752,6 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	int *dsw = NULL;
 	uint8_t *keep = NULL;
 	long best = 0;
-	struct risk_order ord = { 0 };
 	struct cdgroute_info in = { 0, 0, 0 };
 
 	if (cdg_build(&g, f, s) || lids_owners(f, &own, &max, err))
@@ -797,10 +797,10 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	keep = malloc((size_t)ndl * g.nsw + 1);
 	if (!keep)
 		goto oom;
-	if (risk_order_nid(f, &ord, err))
-		goto out;
+	if (!ord)
+		goto out; /* the caller's err says why */
 	if (strict) {
-		if (risk_a2a(f, s, &ord, &best, err))
+		if (risk_a2a(f, s, ord, &best, err))
 			goto out;
 		tables_get(&g, dl, ndl, keep);
 	}
@@ -812,7 +812,7 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 			pi.rerouted += reroute(&g, dl[k], dsw[k], hops, pend,
 					       &pi.longer);
 		/* A2A as osmre analyze counts it (risk.h) */
-		if (risk_a2a(f, s, &ord, &m, err))
+		if (risk_a2a(f, s, ord, &m, err))
 			goto out;
 		if ((pass || strict) && m >= best) {
 			tables_put(&g, dl, ndl, keep);
@@ -837,20 +837,21 @@ out:
 	free(dl);
 	free(dsw);
 	free(keep);
-	risk_order_free(&ord);
 	cdg_free(&g);
 	return rc;
 }
 
 int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
-		   struct cdgroute_info *info, struct osmre_err *err)
+		   const struct risk_order *ord, struct cdgroute_info *info,
+		   struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, 0, info, err);
+	return cdg_route(f, s, want, top, ord, 0, info, err);
 }
 
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
-		    const uint8_t *want, unsigned top, struct osmre_err *err)
+		    const uint8_t *want, unsigned top,
+		    const struct risk_order *ord, struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, 1, NULL, err);
+	return cdg_route(f, s, want, top, ord, 1, NULL, err);
 }

@@ -624,23 +624,6 @@ static const struct sar_variant variants[] = {
 /* clang-format on */
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
-/* Threads for sar's parallel parts (sar_opts.threads), at most n, and at
- * most SAR_THREADS_PER_CPU per online CPU: each thread of a stable
- * re-route holds its own copy of the links' loads (about 1.8 MB per
- * thread at 34,992 hosts), which more threads than CPUs do not speed up. */
-#define SAR_THREADS_PER_CPU 4
-int sar_threads(const struct sar_work *sw, long n)
-{
-	int cpus = parallel_default_threads();
-	int th = sw->o->threads > 0 ? sw->o->threads : cpus;
-
-	if (th > SAR_THREADS_PER_CPU * cpus)
-		th = SAR_THREADS_PER_CPU * cpus;
-	if (th > n)
-		th = (int)n;
-	return th > 0 ? th : 1;
-}
-
 static void known_dist_free(struct graph *g)
 {
 	int k;
@@ -768,6 +751,8 @@ static void work_free(struct sar_work *sw)
 {
 	int k;
 
+	risk_order_free(&sw->order);
+
 	for (k = 0; sw->job_on && k < sw->njobs; k++)
 		free(sw->job_on[k]);
 	free(sw->job_on);
@@ -883,22 +868,6 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 	return route_all(sw, s0, sw->job_on);
 }
 
-/* The entries of s0 into s, table by table (s0 bound to the same
- * fabric). */
-void sar_tables_copy(struct lft_set *s, const struct lft_set *s0)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct lft *t0 = lft_of_node(s0, s->t[i].node);
-
-		if (t0)
-			memcpy(s->t[i].port, t0->port,
-			       (t0->top < s->t[i].top ? t0->top : s->t[i].top) +
-				       1);
-	}
-}
-
 /* The local search's risk counts at most (else checked as a whole). */
 #define RISK_GUARD_BYTES ((size_t)256 << 20)
 
@@ -931,7 +900,7 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 			  struct osmre_err *err)
 {
 	const struct fabric *f = sw->f;
-	struct risk_order ord = { 0 };
+	const struct risk_order *ord = sar_order(sw, err);
 	struct risk_guard *g = NULL;
 	struct lft_set keep = { 0 };
 	struct efi_polish_stats st;
@@ -939,13 +908,12 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 	long ref[2];
 	int rc = -1, w;
 
-	if (risk_order_nid(f, &ord, err) ||
-	    risk_a2a(f, dfs, &ord, &ref[0], err) ||
-	    risk_sp(f, dfs, &ord, &ref[1], err))
+	if (!ord || risk_a2a(f, dfs, ord, &ref[0], err) ||
+	    risk_sp(f, dfs, ord, &ref[1], err))
 		goto out;
 	r->risk_a2a = ref[0];
 	r->risk_sp = ref[1];
-	g = risk_guard_new(f, s, &ord, ref[0], ref[1], RISK_GUARD_BYTES, &gerr);
+	g = risk_guard_new(f, s, ord, ref[0], ref[1], RISK_GUARD_BYTES, &gerr);
 	if (g) {
 		if (risk_guard_repair(g, dfs, &r->risk_trees, err))
 			goto out;
@@ -954,24 +922,23 @@ static int keep_all_pairs(struct sar_work *sw, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
-	if ((w = within_risks(f, s, &ord, ref, err)) < 0)
+	if ((w = within_risks(f, s, ord, ref, err)) < 0)
 		goto out;
 	if (w) {
 		rc = 0;
 		goto out;
 	}
-	sar_tables_copy(s, dfs);
+	lft_set_copy_entries(s, dfs);
 	r->risk_trees = -1;
 	if (lft_set_clone(s, &keep, err) ||
 	    efi_polish_on(&sw->g.sg, sw->o->jobs, s, 0, 0, NULL, &st, err) ||
-	    (w = within_risks(f, s, &ord, ref, err)) < 0)
+	    (w = within_risks(f, s, ord, ref, err)) < 0)
 		goto out;
 	if (!w)
-		sar_tables_copy(s, &keep);
+		lft_set_copy_entries(s, &keep);
 	rc = 0;
 out:
 	risk_guard_free(g);
-	risk_order_free(&ord);
 	lft_set_free(&keep);
 	return rc;
 }
@@ -1020,7 +987,7 @@ static int try_variants(struct sar_work *sw, struct lft_set *s,
 		}
 		if (ev.max < ej.max) {
 			ej = ev;
-			sar_tables_copy(s, &s0);
+			lft_set_copy_entries(s, &s0);
 			r->job_aware = v ? 1 : 0;
 		}
 	}

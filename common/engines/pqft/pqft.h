@@ -25,6 +25,8 @@
 #ifndef OSMRE_PQFT_H
 #define OSMRE_PQFT_H
 
+#include <stdio.h>
+
 #include "fabric.h"
 #include "lft.h"
 #include "pgft.h"
@@ -84,11 +86,27 @@ static inline int pqft_digit(const struct pqft *q, int n, int i)
 int pqft_route(struct pqft *q, struct lft_set *s, int threads,
 	       struct osmre_err *err);
 
-/* The closed-form choice of switch sw towards host dst routed as index d:
- * a logical down-port (*down = 1) or up-port (eq. 10-18). */
-int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down);
 /* pqft_faults.c */
 int pqft_route_faults(struct pqft *q, struct lft_set *s, int threads,
 		      struct osmre_err *err);
+
+/* The state dump (pqft_state.c) */
+/*
+ * a line "topology SPEC seed S missing-links L missing-switches M
+ * excluded E", then per switch "switch GUID level L tuple s1,..,sh
+ * 'desc'" and, under a leaf, "  port P host D lid LID GUID 'desc'" per
+ * host (D: its index, eq. 4); "plane K" first when plane >= 0.  0 or -1
+ * (write error).
+ */
+int pqft_state_write(FILE *fp, const struct pqft *q, int plane);
+
+/*
+ * The state dump (pqft_state.c): a line "topology SPEC seed S
+ * missing-links L missing-switches M excluded E", then per switch
+ * "switch GUID level L tuple s1,..,sh 'desc'" and, under a leaf,
+ * "  port P host D lid LID GUID 'desc'" per host (D: its index, eq. 4);
+ * "plane K" first when plane >= 0.  0 or -1 (write error).
+ */
+int pqft_state_write(FILE *fp, const struct pqft *q, int plane);
 
 #endif

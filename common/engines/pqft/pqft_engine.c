@@ -9,7 +9,6 @@
 
 #include "components.h"
 #include "engine.h"
-#include "engine_state.h"
 #include "lids.h"
 #include "options.h"
 #include "pgft.h"

@@ -9,10 +9,13 @@
 
 #include <stdint.h>
 
+#include "dmodc.h"
 #include "fabric.h"
 #include "lexdist.h"
 #include "lft.h"
 #include "lids.h"
+#include "risk.h"
+#include "parallel.h"
 #include "sar.h"
 #include "sar_memo.h"
 
@@ -107,7 +110,25 @@ struct sar_work {
 	int from_memo, memo_lost;
 	uint8_t *brow;
 	int *brow_of;
+	/* the CA ports in dmodc's NID order for the risk measures, once
+	 * sar_order built it (have_order) */
+	struct risk_order order;
+	int have_order;
 };
+
+/* sw->order, built at the first call (from serial code only: a parallel
+ * part reads it after a serial part built it); NULL with err when out of
+ * memory. */
+static inline const struct risk_order *sar_order(struct sar_work *sw,
+						 struct osmre_err *err)
+{
+	if (!sw->have_order) {
+		if (dmodc_host_order(sw->f, &sw->order, err))
+			return NULL;
+		sw->have_order = 1;
+	}
+	return &sw->order;
+}
 
 /* Destination k's switch t and the port of its last hop (0 on a switch). */
 static inline void dest_target(const struct sar_work *sw, int k, int *t,
@@ -147,11 +168,22 @@ static inline void dest_weights(const struct sar_work *sw, int k, int **job_on,
 							    sw->ncas_on[i]);
 }
 
-/* The entries of s0 into s, table by table (s0 bound to the same
- * fabric; sar.c). */
-void sar_tables_copy(struct lft_set *s, const struct lft_set *s0);
-/* Threads for sar's parallel parts, at most n (sar.c). */
-int sar_threads(const struct sar_work *sw, long n);
+/* Threads for sar's parallel parts (sar_opts.threads), at most n, and at
+ * most SAR_THREADS_PER_CPU per online CPU: each thread of a stable
+ * re-route holds its own copy of the links' loads (about 1.8 MB per
+ * thread at 34,992 hosts), which more threads than CPUs do not speed up. */
+#define SAR_THREADS_PER_CPU 4
+static inline int sar_threads(const struct sar_work *sw, long n)
+{
+	int cpus = parallel_default_threads();
+	int th = sw->o->threads > 0 ? sw->o->threads : cpus;
+
+	if (th > SAR_THREADS_PER_CPU * cpus)
+		th = SAR_THREADS_PER_CPU * cpus;
+	if (th > n)
+		th = (int)n;
+	return th > 0 ? th : 1;
+}
 
 /*
  * A stable re-route's first phase (sar_stable.c): every destination LID

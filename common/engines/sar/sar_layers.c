@@ -379,8 +379,10 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
 	struct cdgroute_info ci;
 	int src, k;
 
-	if (updn_route_lids(sw->f, L->s, want, r->maxlid, NULL, err) ||
-	    cdg_route_lids(sw->f, L->s, want, r->maxlid, &ci, err))
+	const struct risk_order *ord = sar_order(sw, err);
+
+	if (!ord || updn_route_lids(sw->f, L->s, want, r->maxlid, NULL, err) ||
+	    cdg_route_lids(sw->f, L->s, want, r->maxlid, ord, &ci, err))
 		return -1;
 	r->cdg_lids += ci.rerouted;
 	for (k = 0; k < L->ndl; k++) {
@@ -487,7 +489,8 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 		for (k = 0; k < L->ndl; k++)
 			if (L->lay[L->dlids[k]] == layer)
 				want[L->dlids[k]] = 1;
-		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid, err);
+		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid,
+				     sar_order(sw, err), err);
 	}
 	r->layers = budget;
 	free(want);
@@ -574,7 +577,6 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	struct lft_set *s = L->s;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1, bytes = 0;
 	struct lft_set other[SAR_WAYS];
-	struct risk_order ord = { 0 };
 	struct layering Lw[SAR_WAYS];
 	struct ways_job j = { 0 };
 	int i, n, rc = -1;
@@ -588,7 +590,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		    SAR_WAY_GROUPS;
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
-	j = (struct ways_job){ .sw = sw, .budget = budget, .ord = &ord };
+	j = (struct ways_job){ .sw = sw, .budget = budget };
 	for (i = 0; i < n; i++) {
 		rw[i] = *r;
 		Lw[i] = *L;
@@ -606,7 +608,9 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		Lw[i].s = &other[i];
 		Lw[i].r = &rw[i];
 	}
-	if (risk_order_nid(sw->f, &ord, err))
+	/* built here, before the ways read it in parallel */
+	j.ord = sar_order(sw, err);
+	if (!j.ord)
 		goto out;
 	parallel_for(sar_threads(sw, n), n, way_run, &j);
 	for (i = 0; i < n; i++)
@@ -620,7 +624,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	}
 	r->way = way_pick(j.a2a, j.rp, n);
 	if (r->way != SAR_WAY_LAST) {
-		sar_tables_copy(s, &other[r->way]);
+		lft_set_copy_entries(s, &other[r->way]);
 		memcpy(L->lay, Lw[r->way].lay, sz);
 		r->updn_lids = rw[r->way].updn_lids;
 		r->cdg_lids = rw[r->way].cdg_lids;
@@ -632,7 +636,6 @@ out:
 		free(Lw[i].lay);
 		lft_set_free(&other[i]);
 	}
-	risk_order_free(&ord);
 	return rc;
 }
 

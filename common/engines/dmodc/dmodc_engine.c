@@ -6,7 +6,6 @@
 
 #include "dmodc.h"
 #include "engine.h"
-#include "engine_state.h"
 #include "options.h"
 #include "stable_cols.h"
 

@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine_table.h"
 #include "lft.h"
 
 enum staging_mode { STAGING_NORMAL, STAGING_STAGE, STAGING_APPLY };

@@ -24,6 +24,7 @@
 
 #include "parallel.h"
 #include "pqft.h"
+#include "pqft_eq.h"
 
 struct ft_job {
 	const struct pqft *q;

@@ -7,8 +7,8 @@
  * the lesser of the distinct source CA ports and the distinct destination
  * CA ports whose routes cross it; a shift permutation's, the routes that
  * cross it (one source, one destination each); SP is the most over the
- * N - 1 shifts i -> i + k mod N in NID order (dmodc's topological order,
- * else port GUIDs, as analyze's default).  Only CA ports' base LIDs
+ * N - 1 shifts i -> i + k mod N in the order given (risk_order_by; dmodc's
+ * topological order, else port GUIDs, as analyze's default).  Only CA ports' base LIDs
  * count; a route that loops or ends nowhere adds nothing.
  */
 #ifndef OSMRE_RISK_H
@@ -24,9 +24,12 @@ struct risk_order {
 	unsigned *lid; /* its base LID */
 };
 
-/* 0, or -1 with err (no memory). */
-int risk_order_nid(const struct fabric *f, struct risk_order *o,
-		   struct osmre_err *err);
+/* The CA ports of f ordered by nid(arg, node, port), then by port GUID;
+ * nid NULL: by port GUID.  0, or -1 with err (no memory).  dmodc's
+ * topological NIDs: dmodc_host_order (dmodc.h). */
+int risk_order_by(const struct fabric *f,
+		  long (*nid)(const void *arg, int node, int port),
+		  const void *arg, struct risk_order *o, struct osmre_err *err);
 void risk_order_free(struct risk_order *o);
 
 /* The A2A risk of s over the CA ports of o (max 1 when nothing crosses a

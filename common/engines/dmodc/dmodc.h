@@ -8,9 +8,11 @@
 #define OSMRE_DMODC_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabric.h"
 #include "lft.h"
+#include "risk.h"
 
 #define DMODC_INF 0xFF /* no up-down path */
 
@@ -47,5 +49,19 @@ int dmodc_cost(const struct dmodc *d, int from, int to);
 long dmodc_nid(const struct dmodc *d, int node, int port);
 int dmodc_num_leaves(const struct dmodc *d);
 int dmodc_leaf(const struct dmodc *d, int i); /* node of i-th leaf */
+
+/*
+ * The state dump (dmodc_state.c), after dmodc_run on f: per switch
+ * "switch GUID rank R divider PI 'desc' cost-to-leaves min C max C
+ * unreachable N" and, under a leaf, "  port P nid T lid LID GUID 'desc'"
+ * per CA port, after 3 "#" lines.  0 or -1 (write error).
+ */
+int dmodc_state_write(FILE *fp, const struct dmodc *d, const struct fabric *f);
+
+/* The CA ports of f in dmodc's topological NID order, in port GUID order
+ * where dmodc cannot rank f (dmodc_order.c): risk.h's order.  0, or -1
+ * with err (no memory). */
+int dmodc_host_order(const struct fabric *f, struct risk_order *o,
+		     struct osmre_err *err);
 
 #endif

@@ -41,6 +41,7 @@
 
 #include "fabric.h"
 #include "lft.h"
+#include "risk.h"
 
 struct cdgroute_info {
 	long lids;     /* destinations given */
@@ -50,12 +51,15 @@ struct cdgroute_info {
 
 /*
  * Routes again the CA-port LIDs marked in want[0..top] of s, which share
- * one VL (their routes in s acyclic on it), as above.  info may be NULL.
+ * one VL (their routes in s acyclic on it), as above, each pass judged
+ * by its A2A risk over ord (risk.h; NULL: err already says why, -1).
+ * info may be NULL.
  * 0, or -1 with err (out of memory); s is then as it was given.
  */
 int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
-		   struct cdgroute_info *info, struct osmre_err *err);
+		   const struct risk_order *ord, struct cdgroute_info *info,
+		   struct osmre_err *err);
 
 /*
  * As cdg_route_lids, but the routes as given are the first pass: a pass
@@ -64,6 +68,7 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
  * routes have changed.
  */
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
-		    const uint8_t *want, unsigned top, struct osmre_err *err);
+		    const uint8_t *want, unsigned top,
+		    const struct risk_order *ord, struct osmre_err *err);
 
 #endif

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The routing engines' table and the one way to run them (engine.h). */
+/* The routing engines' table and the one way to run them (engine_table.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine_table.h"
 #include "lids.h"
 #include "options.h"
 

@@ -159,4 +159,12 @@ int sar_route(const struct fabric *f, const struct sar_opts *o,
 int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r);
 void sar_result_free(struct sar_result *r);
 
+/*
+ * The state dump (sar_state.c): a line "layers N pass full|stable job-aware 0|1 efi-sar E
+ * efi-dfsssp E efi-kept E updn-lids N", then the paths' layers as an SL
+ * file (sar_write_sls).  0 or -1.
+ */
+int sar_state_write(FILE *fp, const struct fabric *f,
+		    const struct sar_result *r, int stable);
+
 #endif

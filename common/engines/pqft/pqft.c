@@ -15,68 +15,11 @@
 #include "lids.h"
 #include "parallel.h"
 #include "pqft.h"
+#include "pqft_eq.h"
 #include "swroutes.h"
 
-/* eq. (14): the cross-connected parent the flows to d took two levels
- * below the merge level l */
-static int cross_u(const struct pqft *q, int l, long d)
-{
-	const struct pgft_params *t = &q->t;
-
-	return (int)((d / q->R[l - 2]) % ((long)t->w[l - 1] * t->p[l - 1]) /
-		     t->w[l - 1]);
-}
-
-/* eq. (10), eq. (9b) for a PGFT: host dst below switch sw */
-static int descends(const struct pqft *q, int sw, int dst)
-{
-	const struct pgft_params *t = &q->t;
-	const uint8_t *s = q->dig[sw], *dd = q->dig[dst];
-	int l = q->level[sw], i, pl = t->qft ? t->p[l] : 1;
-
-	for (i = l + 2; i <= t->h; i++)
-		if (s[i] != dd[i])
-			return 0;
-	return l >= t->h || s[l + 1] / pl == dd[l + 1] / pl;
-}
-
-/* The logical down-port of a level-l switch towards host dst, index d. */
-static int down_port(const struct pqft *q, int l, int dst, long d)
-{
-	const struct pgft_params *t = &q->t;
-	const uint8_t *dd = q->dig[dst];
-
-	if (t->qft && q->cross && l == q->cross + 1) /* eq. (17) */
-		return dd[l] / t->p[l - 1] * t->p[l - 1] + cross_u(q, l, d);
-	if (t->p[l] > 1 && t->qft) /* eq. (18), l < h */
-		return dd[l] + t->m[l] * (dd[l + 1] % t->p[l]);
-	if (t->p[l] > 1) /* eq. (16) */
-		return dd[l] + t->m[l] * (int)((d / q->R[l]) % t->p[l]);
-	return dd[l];
-}
-
-/* The logical up-port of a level-l switch towards index d. */
-static int up_port(const struct pqft *q, int l, long d)
-{
-	const struct pgft_params *t = &q->t;
-	long up = (long)t->w[l + 1] * t->p[l + 1];
-
-	if (t->qft && q->cross && l == q->cross + 1) /* eq. (15) */
-		return (int)((d / q->R[l] * t->p[l - 1] + cross_u(q, l, d)) %
-			     up);
-	return (int)(d / q->R[l] % up); /* eq. (13) */
-}
-
-int pqft_preferred(const struct pqft *q, int sw, int dst, long d, int *down)
-{
-	int l = q->level[sw];
-
-	*down = descends(q, sw, dst);
-	return *down ? down_port(q, l, dst, d) : up_port(q, l, d);
-}
-
 /* The subtree key of node n seen from level l: the digits that
- * descends() compares (s_{l+1} / p_l for a QFT, s_{l+2}..s_h), packed a
+ * pqft_descends() compares (s_{l+1} / p_l for a QFT, s_{l+2}..s_h), packed a
  * byte each (h <= 8), so that host d descends from a level-l switch S
  * exactly when their keys at level l are equal. */
 static uint64_t subtree_key(const struct pqft *q, int n, int l)
@@ -116,7 +59,7 @@ static void route_lmc(const struct route_job *j, int sw, struct lft *t)
 	for (k = 0; k < j->nhost; k++) {
 		int h = j->host[k];
 		const struct fab_port *pt = &q->f->nodes[h].ports[q->hport[h]];
-		int desc = descends(q, sw, h);
+		int desc = pqft_descends(q, sw, h);
 
 		for (off = 1; off < 1 << pt->lmc; off++) {
 			unsigned lid = pt->lid + (unsigned)off;
@@ -124,9 +67,9 @@ static void route_lmc(const struct route_job *j, int sw, struct lft *t)
 
 			if (lid <= t->top)
 				t->port[lid] =
-					desc ? q->down[sw]
-						      [down_port(q, l, h, d)] :
-					       q->up[sw][up_port(q, l, d)];
+					desc ? q->down[sw][pqft_down_port(
+						       q, l, h, d)] :
+					       q->up[sw][pqft_up_port(q, l, d)];
 		}
 	}
 }
@@ -177,8 +120,9 @@ static int route_tables(const struct pqft *q, struct route_job *j)
 			int h = j->host[k];
 			size_t at = (size_t)l * j->nhost + k;
 
-			j->dn[at] = down_port(q, l, h, q->hidx[h]);
-			j->up[at] = l < q->t.h ? up_port(q, l, q->hidx[h]) : 0;
+			j->dn[at] = pqft_down_port(q, l, h, q->hidx[h]);
+			j->up[at] =
+				l < q->t.h ? pqft_up_port(q, l, q->hidx[h]) : 0;
 			j->key[at] = subtree_key(q, h, l);
 		}
 	return 0;

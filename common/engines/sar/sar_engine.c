@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "engine.h"
-#include "engine_state.h"
 #include "options.h"
 #include "sar.h"
 #include "sar_memo.h"

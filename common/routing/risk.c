@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmodc.h"
 #include "rng.h"
 #include "swgraph.h"
 #include "cmp.h"
@@ -130,28 +129,21 @@ static int okey_cmp(const void *a, const void *b)
 	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
-int risk_order_nid(const struct fabric *f, struct risk_order *o,
-		   struct osmre_err *err)
+int risk_order_by(const struct fabric *f,
+		  long (*nid)(const void *arg, int node, int port),
+		  const void *arg, struct risk_order *o, struct osmre_err *err)
 {
-	struct dmodc_opts opts = { .threads = 1 };
-	struct dmodc *d = dmodc_new();
 	struct okey *k;
 	int n = 0, i, p;
 
 	memset(o, 0, sizeof(*o));
-	if (d && dmodc_run(d, f, &opts, NULL, NULL)) {
-		dmodc_free(d);
-		d = NULL; /* not a fat tree dmodc can rank: GUIDs */
-	}
 	for (i = 0; i < f->nnodes; i++)
 		if (!fab_is_switch(&f->nodes[i]))
 			n += f->nodes[i].nports;
 	k = malloc(((size_t)n + 1) * sizeof(*k));
 	n = 0;
-	if (!k) {
-		dmodc_free(d);
+	if (!k)
 		return osmre_fail(err, "out of memory");
-	}
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *nd = &f->nodes[i];
 
@@ -163,12 +155,11 @@ int risk_order_nid(const struct fabric *f, struct risk_order *o,
 			if (!nd->ports[p].lid || r < 0 ||
 			    !fab_is_switch(&f->nodes[r]))
 				continue;
-			k[n++] = (struct okey){ d ? dmodc_nid(d, i, p) : 0,
+			k[n++] = (struct okey){ nid ? nid(arg, i, p) : 0,
 						nd->ports[p].guid, r,
 						nd->ports[p].lid };
 		}
 	}
-	dmodc_free(d);
 	qsort(k, (size_t)n, sizeof(*k), okey_cmp);
 	o->sw = malloc(((size_t)n + 1) * sizeof(int));
 	o->lid = malloc(((size_t)n + 1) * sizeof(unsigned));

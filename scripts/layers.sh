@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The layers of common/, sourced by scripts/layer-check (on the includes)
+# and scripts/import-check (on the calls between files).
+base="util model formats routing engines"
+allowed() {	# allowed PART: the parts PART may include
+	case $1 in
+	util) echo "util" ;;
+	model) echo "util model" ;;
+	formats) echo "util model formats" ;;
+	routing) echo "util model formats routing" ;;
+	engines) echo "$base" ;;
+	engines/dmodc) echo "$base engines/dmodc" ;;
+	engines/pqft) echo "$base engines/pqft" ;;
+	engines/sar) echo "$base engines/sar engines/dmodc" ;;
+	run) echo "$base run" ;;
+	analysis) echo "$base engines/dmodc analysis" ;;
+	slurm) echo "util model formats slurm" ;;
+	*) echo "" ;;
+	esac
+}
+part_of() {	# part_of FILE: its folder under common/
+	d=${1%/*}
+	echo "${d#common/}"
+}

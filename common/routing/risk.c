@@ -11,7 +11,9 @@
 
 /* The switches, their channels (switch, port) and the tables. */
 struct walk {
-	struct swgraph sg;	/* the switches and channels (swgraph.h) */
+	/* the switches and channels (swgraph.h): the order's, or own */
+	const struct swgraph *sg;
+	struct swgraph own;
 	int *to;		/* channel -> switch at its far end, -1 */
 	const struct lft **tab; /* per switch */
 	int *stamp;		/* per channel */
@@ -21,7 +23,7 @@ struct walk {
 
 static void walk_free(struct walk *w)
 {
-	swgraph_free(&w->sg);
+	swgraph_free(&w->own);
 	free(w->to);
 	free(w->tab);
 	free(w->stamp);
@@ -30,14 +32,20 @@ static void walk_free(struct walk *w)
 }
 
 static int walk_init(struct walk *w, const struct fabric *f,
-		     const struct lft_set *s)
+		     const struct lft_set *s, const struct risk_order *o)
 {
-	const struct swgraph *g = &w->sg;
+	const struct swgraph *g;
 	int k, v;
 
 	memset(w, 0, sizeof(*w));
-	if (swgraph_build(f, &w->sg))
-		return -1;
+	if (o && o->sg) {
+		w->sg = o->sg;
+	} else {
+		if (swgraph_build(f, &w->own))
+			return -1;
+		w->sg = &w->own;
+	}
+	g = w->sg;
 	w->tab = malloc(((size_t)g->nsw + 1) * sizeof(*w->tab));
 	w->path = malloc(((size_t)f->nnodes + 1) * sizeof(int));
 	w->to = malloc(((size_t)g->nchan + 1) * sizeof(int));
@@ -60,10 +68,10 @@ static int hop(const struct walk *w, int v, unsigned lid)
 {
 	int p = w->tab[v] ? lft_get(w->tab[v], lid) : LFT_NONE;
 
-	if (p == LFT_NONE || p < 1 || p > w->sg.nports[v] ||
-	    w->to[w->sg.chan_first[v] + p] < 0)
+	if (p == LFT_NONE || p < 1 || p > w->sg->nports[v] ||
+	    w->to[w->sg->chan_first[v] + p] < 0)
 		return -1;
-	return w->sg.chan_first[v] + p;
+	return w->sg->chan_first[v] + p;
 }
 
 /* The channels of the route from switch v to lid into ch (at most nsw:
@@ -72,7 +80,7 @@ static int route_channels(const struct walk *w, int v, unsigned lid, int *ch)
 {
 	int c, n = 0;
 
-	while ((c = hop(w, v, lid)) >= 0 && n < w->sg.nsw) {
+	while ((c = hop(w, v, lid)) >= 0 && n < w->sg->nsw) {
 		ch[n++] = c;
 		v = w->to[c];
 	}
@@ -191,29 +199,29 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 	long *nca = NULL, *src = NULL, *dst = NULL, best = 1;
 	int i, v, c;
 
-	if (walk_init(&w, f, s) ||
-	    !(nca = calloc((size_t)w.sg.nsw + 1, sizeof(long))) ||
-	    !(src = calloc((size_t)w.sg.nchan + 1, sizeof(long))) ||
-	    !(dst = calloc((size_t)w.sg.nchan + 1, sizeof(long)))) {
+	if (walk_init(&w, f, s, o) ||
+	    !(nca = calloc((size_t)w.sg->nsw + 1, sizeof(long))) ||
+	    !(src = calloc((size_t)w.sg->nchan + 1, sizeof(long))) ||
+	    !(dst = calloc((size_t)w.sg->nchan + 1, sizeof(long)))) {
 		walk_free(&w);
 		free(nca);
 		free(src);
 		return osmre_fail(err, "out of memory");
 	}
 	for (i = 0; i < o->n; i++)
-		nca[w.sg.idx[o->sw[i]]]++;
+		nca[w.sg->idx[o->sw[i]]]++;
 	/* distinct sources: each channel once per source switch, weighed
 	 * by its CA ports (they share its routes) */
-	for (v = 0; v < w.sg.nsw; v++)
+	for (v = 0; v < w.sg->nsw; v++)
 		for (i = 0; nca[v] && i < o->n; i++)
 			route_mark(&w, v, o->lid[i], v, src, nca[v]);
 	/* distinct destinations: each channel once per destination */
 	for (i = 0; i < o->n; i++)
-		for (v = 0; v < w.sg.nsw; v++)
+		for (v = 0; v < w.sg->nsw; v++)
 			if (nca[v])
-				route_mark(&w, v, o->lid[i], w.sg.nsw + i, dst,
+				route_mark(&w, v, o->lid[i], w.sg->nsw + i, dst,
 					   1);
-	for (c = 0; c < w.sg.nchan; c++) {
+	for (c = 0; c < w.sg->nchan; c++) {
 		long m = src[c] < dst[c] ? src[c] : dst[c];
 
 		if (m > best)
@@ -234,13 +242,13 @@ int risk_sp(const struct fabric *f, const struct lft_set *s,
 	long best = 1;
 	int i, k;
 
-	if (walk_init(&w, f, s)) {
+	if (walk_init(&w, f, s, o)) {
 		walk_free(&w);
 		return osmre_fail(err, "out of memory");
 	}
 	for (k = 1; k < o->n; k++)
 		for (i = 0; i < o->n; i++) {
-			long m = route_count(&w, w.sg.idx[o->sw[i]],
+			long m = route_count(&w, w.sg->idx[o->sw[i]],
 					     o->lid[(i + k) % o->n], k);
 
 			if (m > best)
@@ -260,7 +268,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 	int *perm = malloc(((size_t)o->n + 1) * sizeof(int));
 	int i, k;
 
-	if (!worst || !perm || walk_init(&w, f, s)) {
+	if (!worst || !perm || walk_init(&w, f, s, o)) {
 		if (worst && perm)
 			walk_free(&w);
 		free(worst);
@@ -279,7 +287,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 
 			if (perm[i] == i)
 				continue;
-			m = route_count(&w, w.sg.idx[o->sw[i]], o->lid[perm[i]],
+			m = route_count(&w, w.sg->idx[o->sw[i]], o->lid[perm[i]],
 					k + 1);
 			if (m > worst[k])
 				worst[k] = m;
@@ -338,8 +346,8 @@ static long a2a_excess(const struct risk_guard *g, int c)
 void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign)
 {
 	struct walk *w = &g->w;
-	int *ch = g->seen + w->sg.nchan, n, i, k, j, p;
-	size_t nch = (size_t)w->sg.nchan;
+	int *ch = g->seen + w->sg->nchan, n, i, k, j, p;
+	size_t nch = (size_t)w->sg->nchan;
 
 	g->key++;
 	g->nseen = 0;
@@ -377,7 +385,7 @@ void risk_guard_dest(struct risk_guard *g, unsigned lid, int sign)
 	for (k = 1; k < g->o->n; k++) {
 		int src = (p - k + g->o->n) % g->o->n;
 
-		n = route_channels(w, w->sg.idx[g->o->sw[src]], lid, ch);
+		n = route_channels(w, w->sg->idx[g->o->sw[src]], lid, ch);
 		for (i = 0; i < n; i++) {
 			uint16_t *q = &g->shift[(size_t)(k - 1) * nch + ch[i]];
 
@@ -405,7 +413,7 @@ static int same_tree(const struct risk_guard *g, const struct lft_set *safe,
 {
 	int v;
 
-	for (v = 0; v < g->w.sg.nsw; v++) {
+	for (v = 0; v < g->w.sg->nsw; v++) {
 		const struct lft *t = g->w.tab[v];
 		const struct lft *u = t ? lft_of_node(safe, t->node) : NULL;
 
@@ -422,7 +430,7 @@ static void take_tree(struct risk_guard *g, const struct lft_set *safe,
 	int v;
 
 	risk_guard_dest(g, lid, -1);
-	for (v = 0; v < g->w.sg.nsw; v++) {
+	for (v = 0; v < g->w.sg->nsw; v++) {
 		struct lft *t = g->w.tab[v] ?
 					lft_of_node(g->s, g->w.tab[v]->node) :
 					NULL;
@@ -442,7 +450,7 @@ static void put_back(struct risk_guard *g, unsigned lid, const uint8_t *keep)
 	int v;
 
 	risk_guard_dest(g, lid, -1);
-	for (v = 0; v < g->w.sg.nsw; v++) {
+	for (v = 0; v < g->w.sg->nsw; v++) {
 		struct lft *t = g->w.tab[v] ?
 					lft_of_node(g->s, g->w.tab[v]->node) :
 					NULL;
@@ -456,7 +464,7 @@ static void put_back(struct risk_guard *g, unsigned lid, const uint8_t *keep)
 int risk_guard_repair(struct risk_guard *g, const struct lft_set *safe,
 		      long *taken, struct osmre_err *err)
 {
-	uint8_t *keep = malloc((size_t)g->w.sg.nsw + 1);
+	uint8_t *keep = malloc((size_t)g->w.sg->nsw + 1);
 	int i, progress = 1;
 
 	*taken = 0;
@@ -509,23 +517,23 @@ struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 	size_t bytes;
 	int i, v;
 
-	if (!g || walk_init(&g->w, f, s))
+	if (!g || walk_init(&g->w, f, s, o))
 		goto oom;
 	g->s = s;
 	g->o = o;
 	g->a2a = a2a;
 	g->sp = sp;
-	g->nca = calloc((size_t)g->w.sg.nsw + 1, sizeof(long));
+	g->nca = calloc((size_t)g->w.sg->nsw + 1, sizeof(long));
 	if (!g->nca)
 		goto oom;
 	for (i = 0; i < o->n; i++) {
-		g->nca[g->w.sg.idx[o->sw[i]]]++;
+		g->nca[g->w.sg->idx[o->sw[i]]]++;
 		if (o->lid[i] > g->top)
 			g->top = o->lid[i];
 	}
-	for (v = 0; v < g->w.sg.nsw; v++)
+	for (v = 0; v < g->w.sg->nsw; v++)
 		g->nsrc_sw += g->nca[v] > 0;
-	bytes = (size_t)g->w.sg.nchan * ((size_t)g->nsrc_sw + (size_t)o->n) * 2;
+	bytes = (size_t)g->w.sg->nchan * ((size_t)g->nsrc_sw + (size_t)o->n) * 2;
 	if (bytes > max_bytes) {
 		risk_guard_free(g);
 		osmre_fail(err, "the risk counts would take %zu MiB",
@@ -533,17 +541,17 @@ struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 		return NULL;
 	}
 	g->src_sw = malloc(((size_t)g->nsrc_sw + 1) * sizeof(int));
-	g->per_src = calloc((size_t)g->w.sg.nchan * g->nsrc_sw + 1, 2);
-	g->nsrc = calloc((size_t)g->w.sg.nchan + 1, sizeof(long));
-	g->ndst = calloc((size_t)g->w.sg.nchan + 1, sizeof(long));
-	g->shift = calloc((size_t)g->w.sg.nchan * (size_t)o->n + 1, 2);
+	g->per_src = calloc((size_t)g->w.sg->nchan * g->nsrc_sw + 1, 2);
+	g->nsrc = calloc((size_t)g->w.sg->nchan + 1, sizeof(long));
+	g->ndst = calloc((size_t)g->w.sg->nchan + 1, sizeof(long));
+	g->shift = calloc((size_t)g->w.sg->nchan * (size_t)o->n + 1, 2);
 	g->pos = malloc(((size_t)g->top + 1) * sizeof(int));
-	g->seen = malloc(((size_t)g->w.sg.nchan + (size_t)g->w.sg.nsw + 1) *
+	g->seen = malloc(((size_t)g->w.sg->nchan + (size_t)g->w.sg->nsw + 1) *
 			 sizeof(int));
 	if (!g->src_sw || !g->per_src || !g->nsrc || !g->ndst || !g->shift ||
 	    !g->pos || !g->seen)
 		goto oom;
-	for (v = 0, i = 0; v < g->w.sg.nsw; v++) {
+	for (v = 0, i = 0; v < g->w.sg->nsw; v++) {
 		if (g->nca[v])
 			g->src_sw[i++] = v;
 	}
@@ -556,10 +564,10 @@ struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 		risk_guard_dest(g, o->lid[i], 1);
 	g->over = 0;
 	g->excess = 0;
-	for (i = 0; i < g->w.sg.nchan; i++)
+	for (i = 0; i < g->w.sg->nchan; i++)
 		g->excess += a2a_excess(g, i);
 	{
-		size_t q, nq = (size_t)g->w.sg.nchan * (size_t)o->n;
+		size_t q, nq = (size_t)g->w.sg->nchan * (size_t)o->n;
 
 		for (q = 0; q < nq; q++)
 			g->excess += g->shift[q] > sp ? g->shift[q] - sp : 0;

@@ -16,12 +16,17 @@
 
 #include "fabric.h"
 #include "lft.h"
+#include "swgraph.h"
 
 /* The CA ports with a LID and a link, in NID order. */
 struct risk_order {
 	int n;
 	int *sw;       /* the fabric node of its switch */
 	unsigned *lid; /* its base LID */
+	/* the caller's switch graph of the same fabric, which the measures
+	 * then walk instead of building their own (it must outlive them and
+	 * any risk_guard); NULL: each builds one */
+	const struct swgraph *sg;
 };
 
 /* The CA ports of f ordered by nid(arg, node, port), then by port GUID;

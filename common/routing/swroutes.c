@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "parallel.h"
+#include "swgraph.h"
 #include "swroutes.h"
 
 #define INF    0x3fffffff
@@ -55,41 +56,37 @@ struct words {
 	uint64_t *ge;	 /* top + 2: the x_b of level >= m */
 };
 
-static int csr_build(struct sw_job *j, const int *idx, struct csr *c,
-		     int dir) /* +1 up, -1 down, 0 any */
+/* The links of switch graph g between the compact switches (idx: g's
+ * index -> this job's), in g's order (port order), those going up
+ * (dir +1) or down (-1) a level or any (0). */
+static int csr_build(struct sw_job *j, const struct swgraph *g, const int *idx,
+		     struct csr *c, int dir) /* +1 up, -1 down, 0 any */
 {
-	const struct fabric *f = j->f;
-	int k, p, n = 0;
+	int k, e, n = 0;
 
 	c->first = malloc(((size_t)j->nsw + 1) * sizeof(int));
 	if (!c->first)
 		return -1;
 	for (k = 0; k < j->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[j->node[k]];
+		int gk = g->idx[j->node[k]];
 
 		c->first[k] = n;
-		for (p = 1; p <= nd->nports; p++) {
-			int r = nd->ports[p].rnode;
-
-			n += r >= 0 && idx[r] >= 0 &&
-			     (!dir || (j->lvl[k] > 0 &&
-				       j->lvl[idx[r]] == j->lvl[k] + dir));
-		}
+		for (e = g->out_first[gk]; e < g->out_first[gk + 1]; e++)
+			n += !dir || (j->lvl[k] > 0 &&
+				      j->lvl[idx[g->l[e].to]] == j->lvl[k] + dir);
 	}
 	c->first[j->nsw] = n;
 	c->a = malloc(((size_t)n + 1) * sizeof(struct adj));
 	if (!c->a)
 		return -1;
 	for (k = 0, n = 0; k < j->nsw; k++) {
-		const struct fab_node *nd = &f->nodes[j->node[k]];
+		int gk = g->idx[j->node[k]];
 
-		for (p = 1; p <= nd->nports; p++) {
-			int r = nd->ports[p].rnode;
+		for (e = g->out_first[gk]; e < g->out_first[gk + 1]; e++) {
+			int r = idx[g->l[e].to];
 
-			if (r >= 0 && idx[r] >= 0 &&
-			    (!dir || (j->lvl[k] > 0 &&
-				      j->lvl[idx[r]] == j->lvl[k] + dir)))
-				c->a[n++] = (struct adj){ idx[r], p };
+			if (!dir || (j->lvl[k] > 0 && j->lvl[r] == j->lvl[k] + dir))
+				c->a[n++] = (struct adj){ r, g->l[e].port };
 		}
 	}
 	return 0;
@@ -457,8 +454,9 @@ int swroutes_updown(const struct fabric *f, const int *level, struct lft_set *s,
 		    int threads, struct osmre_err *err)
 {
 	struct sw_job j = { .f = f, .s = s };
-	int *idx = malloc(((size_t)f->nnodes + 1) * sizeof(int));
-	int n, t, l, top = 0, rc = 0;
+	struct swgraph g;
+	int *idx = NULL; /* g's switch index -> this job's */
+	int n, k, t, l, top = 0, rc = 0;
 
 	if (threads <= 0)
 		threads = parallel_default_threads();
@@ -469,37 +467,40 @@ int swroutes_updown(const struct fabric *f, const int *level, struct lft_set *s,
 	j.queue = calloc((size_t)threads, sizeof(int *));
 	j.anc = calloc((size_t)threads, sizeof(uint8_t *));
 	j.w = calloc((size_t)threads, sizeof(struct words *));
-	if (!idx || !j.node || !j.lvl || !j.lft || !j.dist || !j.queue ||
-	    !j.anc || !j.w)
+	if (swgraph_build(f, &g) || !j.node || !j.lvl || !j.lft || !j.dist ||
+	    !j.queue || !j.anc || !j.w)
 		goto oom;
-	/* compact numbering: levelled switches from the top, then the rest */
-	for (n = 0; n < f->nnodes; n++) {
-		idx[n] = -1;
-		if (f->nodes[n].type == FAB_SWITCH && level[n] > top)
-			top = level[n];
+	idx = malloc(((size_t)g.nsw + 1) * sizeof(int));
+	if (!idx)
+		goto oom;
+	/* this job's order: levelled switches from the top, then the rest */
+	for (k = 0; k < g.nsw; k++) {
+		idx[k] = -1;
+		if (level[g.node[k]] > top)
+			top = level[g.node[k]];
 	}
 	for (l = top; l >= 1; l--)
-		for (n = 0; n < f->nnodes; n++)
-			if (f->nodes[n].type == FAB_SWITCH && level[n] == l) {
-				idx[n] = j.nsw;
+		for (k = 0; k < g.nsw; k++)
+			if (level[g.node[k]] == l) {
+				idx[k] = j.nsw;
 				j.lvl[j.nsw] = l;
-				j.node[j.nsw++] = n;
+				j.node[j.nsw++] = g.node[k];
 			}
 	j.nlev = j.nsw;
-	for (n = 0; n < f->nnodes; n++)
-		if (f->nodes[n].type == FAB_SWITCH && !f->nodes[n].removed &&
-		    idx[n] < 0) {
-			idx[n] = j.nsw;
+	for (k = 0; k < g.nsw; k++)
+		if (idx[k] < 0) {
+			idx[k] = j.nsw;
 			j.lvl[j.nsw] = 0;
-			j.node[j.nsw++] = n;
+			j.node[j.nsw++] = g.node[k];
 		}
 	for (n = 0; n < j.nsw; n++)
 		j.lft[n] = lft_of_node(s, j.node[n]);
 	j.top = top;
 	j.nd = 2 * top + 1;
 	j.nbatch = (j.nlev + BATCH - 1) / BATCH;
-	if (csr_build(&j, idx, &j.up, 1) || csr_build(&j, idx, &j.down, -1) ||
-	    csr_build(&j, idx, &j.any, 0))
+	if (csr_build(&j, &g, idx, &j.up, 1) ||
+	    csr_build(&j, &g, idx, &j.down, -1) ||
+	    csr_build(&j, &g, idx, &j.any, 0))
 		goto oom;
 	for (t = 0; t < threads; t++)
 		if (!(j.dist[t] = malloc(((size_t)j.nsw + 1) * sizeof(int))) ||
@@ -532,5 +533,6 @@ out:
 	free(j.lvl);
 	free(j.lft);
 	free(idx);
+	swgraph_free(&g);
 	return rc;
 }

@@ -43,6 +43,7 @@
 #include "dmodc.h"
 #include "parallel.h"
 #include "ranks.h"
+#include "swgraph.h"
 
 /* costs are at most 2 * rank and must stay below DMODC_INF */
 #define DMODC_MAX_RANK 60
@@ -197,14 +198,7 @@ static int index_switches(struct dmodc *d)
 		free(nrank);
 		return -1;
 	}
-	for (i = 0; i < f->nnodes; i++) {
-		d->node_sw[i] = -1;
-		if (f->nodes[i].type == FAB_SWITCH && !f->nodes[i].removed) {
-			d->node_sw[i] = s;
-			d->sw_node[s++] = i;
-		}
-	}
-	d->S = s;
+	d->S = s = swgraph_index(f, d->node_sw, d->sw_node);
 	d->maxrank = ranks_compute(f, nrank);
 	d->rank = malloc((size_t)s + 1);
 	if (d->maxrank < 0 || !d->rank) {

@@ -125,6 +125,7 @@ static inline const struct risk_order *sar_order(struct sar_work *sw,
 	if (!sw->have_order) {
 		if (dmodc_host_order(sw->f, &sw->order, err))
 			return NULL;
+		sw->order.sg = &sw->g.sg; /* the pass's graph, walked */
 		sw->have_order = 1;
 	}
 	return &sw->order;

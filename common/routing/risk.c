@@ -287,8 +287,8 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 
 			if (perm[i] == i)
 				continue;
-			m = route_count(&w, w.sg->idx[o->sw[i]], o->lid[perm[i]],
-					k + 1);
+			m = route_count(&w, w.sg->idx[o->sw[i]],
+					o->lid[perm[i]], k + 1);
 			if (m > worst[k])
 				worst[k] = m;
 		}
@@ -533,7 +533,8 @@ struct risk_guard *risk_guard_new(const struct fabric *f, struct lft_set *s,
 	}
 	for (v = 0; v < g->w.sg->nsw; v++)
 		g->nsrc_sw += g->nca[v] > 0;
-	bytes = (size_t)g->w.sg->nchan * ((size_t)g->nsrc_sw + (size_t)o->n) * 2;
+	bytes = (size_t)g->w.sg->nchan * ((size_t)g->nsrc_sw + (size_t)o->n) *
+		2;
 	if (bytes > max_bytes) {
 		risk_guard_free(g);
 		osmre_fail(err, "the risk counts would take %zu MiB",

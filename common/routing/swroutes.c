@@ -72,8 +72,9 @@ static int csr_build(struct sw_job *j, const struct swgraph *g, const int *idx,
 
 		c->first[k] = n;
 		for (e = g->out_first[gk]; e < g->out_first[gk + 1]; e++)
-			n += !dir || (j->lvl[k] > 0 &&
-				      j->lvl[idx[g->l[e].to]] == j->lvl[k] + dir);
+			n += !dir ||
+			     (j->lvl[k] > 0 &&
+			      j->lvl[idx[g->l[e].to]] == j->lvl[k] + dir);
 	}
 	c->first[j->nsw] = n;
 	c->a = malloc(((size_t)n + 1) * sizeof(struct adj));
@@ -85,7 +86,8 @@ static int csr_build(struct sw_job *j, const struct swgraph *g, const int *idx,
 		for (e = g->out_first[gk]; e < g->out_first[gk + 1]; e++) {
 			int r = idx[g->l[e].to];
 
-			if (!dir || (j->lvl[k] > 0 && j->lvl[r] == j->lvl[k] + dir))
+			if (!dir ||
+			    (j->lvl[k] > 0 && j->lvl[r] == j->lvl[k] + dir))
 				c->a[n++] = (struct adj){ r, g->l[e].port };
 		}
 	}

@@ -9,9 +9,8 @@ allowed() {	# allowed PART: the parts PART may include
 	formats) echo "util model formats" ;;
 	routing) echo "util model formats routing" ;;
 	engines) echo "$base" ;;
-	engines/dmodc) echo "$base engines/dmodc" ;;
-	engines/pqft) echo "$base engines/pqft" ;;
 	engines/sar) echo "$base engines/sar engines/dmodc" ;;
+	engines/*) echo "$base $1" ;; # an engine: its own folder
 	run) echo "$base run" ;;
 	analysis) echo "$base engines/dmodc analysis" ;;
 	slurm) echo "util model formats slurm" ;;

@@ -22,9 +22,13 @@
 # gets no answer, so a loader cannot tell when ibsim has passed it on,
 # and without that it must either send them slowly (50 ms each in its
 # window of 4) or overflow ibsim's sockets, which wedges the emulation.
-# ACKWAIT=1 uses ACKWAIT (update_load -T, in LOAD_ARGS, sets the guess).
-# One CSV row per N on stdout:
-#   mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s
+# ACKWAIT=1 uses ACKWAIT, paced by RATE MADs a second per loader
+# (update_load -R; 0: the window and -T's guess, in LOAD_ARGS).
+# NOTICE_RATE sets update_notice_rate (default the SM's, 20000: a phase's
+# news to 35,000 sessions then takes 1.75 s).
+# One CSV row per N on stdout (epoch_sm_cpu_s, epoch_sim_cpu_s: the CPU
+# seconds OpenSM and ibsim spent from the SIGUSR2 to the commit):
+#   mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s,epoch_sm_cpu_s,epoch_sim_cpu_s
 #   sh bench/update-scale.sh >OUT.csv        (from a build directory)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +41,8 @@ MODE=${MODE:-wait}
 HOSTS=${HOSTS:-5}
 IDLE_S=${IDLE_S:-20} # at least two keep-alive periods and 10 s
 ACK_MS=${ACK_MS:-5000}
+NOTICE_RATE=${NOTICE_RATE:-20000}
+RATE=${RATE:-0}
 . "$top/tests/ibsim/lib.sh"
 DATA=$top/tests/data
 NET=$DATA/blk216.net
@@ -49,6 +55,7 @@ ka=30000
 	printf 'update_ack_timeout_ms %s\nupdate_poll_ms 100\nupdate_keepalive_ms %s\n' "$ACK_MS" "$ka"
 	printf 'update_max_subscribers 65535\nupdate_max_sessions_per_port 65535\n'
 	printf 'update_port_rate 1000000\nupdate_max_misses 100\nreroute_coalesce_ms 20\n'
+	printf 'update_notice_rate %s\n' "$NOTICE_RATE"
 } >"$W/osmre.conf"
 OSMRE_CONF=$W/osmre.conf
 export OSMRE_CONF
@@ -58,7 +65,7 @@ sim_start "$NET" >&2 || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" >&2 || { echo "no SUBNET UP" >&2; exit 1; }
 wait_log "osmre: update: serving class" 1 60 >&2 || exit 1
 now_s() { date '+%H %M %S %N' | awk '{ printf "%.6f\n", $1 * 3600 + $2 * 60 + $3 + $4 / 1e9 }'; }
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$OSM_PID/stat"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/${1:-$OSM_PID}/stat"; }
 rss_mb() { awk '/^VmRSS/ { printf "%.1f\n", $2 / 1024 }' "/proc/$OSM_PID/status"; }
 # loaders N SILENT TAG: N sessions over HOSTS hosts, SILENT of them (on
 # the first host) never answer after registering
@@ -74,7 +81,7 @@ loaders() {
 		_s=0
 		[ "$_i" -eq 0 ] && _s=$2
 		sim_bg H_$((_i * 2 + 1))_$((_i + 3)) "$LOAD" -n "$_m" \
-			-S "$_s" $([ "${ACKWAIT:-0}" = 1 ] || echo -A) ${LOAD_ARGS:-} -t 100000 $([ "$MODE" = wait ] && echo -w) >"$W/load-$3-$_i.log" 2>&1 &
+			-S "$_s" $([ "${ACKWAIT:-0}" = 1 ] || echo -A) $([ "$RATE" = 0 ] || echo -R "$RATE") ${LOAD_ARGS:-} -t 100000 $([ "$MODE" = wait ] && echo -w) >"$W/load-$3-$_i.log" 2>&1 &
 		LOADERS="$LOADERS $!"
 		_left=$((_left - _m))
 		_i=$((_i + 1))
@@ -100,6 +107,8 @@ epoch() {
 	e_n=$(count_log "osmre: update: epoch [0-9]*: no base-LID block changes")
 	e_u=$(count_log "osmre: update: epoch [0-9]*: UNPATH")
 	awk -v k="$1" '!/^#/ && NF == 2 { srand(k * 7919 + NR); print $1, "x" int(rand() * 5) }' "$DATA/blk216.jobs" >"$J"
+	e_c0=$(cpu_ticks)
+	e_s0=$(cpu_ticks "$SIM_PID")
 	kill -USR2 "$OSM_PID"
 	wait_log "osmre: update: epoch [0-9]*: UNPATH" $((e_u + 1)) 120 >&2
 	e_t=$(now_s)
@@ -107,6 +116,8 @@ epoch() {
 	wait_log "osmre: update: re-route requested" $((e_r + 2)) 60 >&2
 	e_tl=$(grep "osmre: update: re-route requested" "$W/osm.log" | tail -1 | log_secs)
 	wait_log "osmre: update: epoch [0-9]* committed" $((e_c + 1)) 600 >&2 || return 1
+	e_c1=$(cpu_ticks)
+	e_s1=$(cpu_ticks "$SIM_PID")
 	e_line=$(grep "osmre: update: epoch [0-9]* committed" "$W/osm.log" | sed -n "$((e_c + 1))p")
 	# the second SIGUSR2 runs one more epoch: let it end (no change)
 	wait_log "osmre: update: epoch [0-9]*: no base-LID block changes" $((e_n + 1)) 600 >&2
@@ -116,9 +127,11 @@ epoch() {
 			if ($(i - 1) == "update") d = w
 			if ($(i - 1) == "repath") p = w
 			if ($(i - 1) == "timeouts") to = w }
-		printf "%.3f %s %s %s %.3f\n", u + d + p, u, p, to, tl - t }'
+		printf "%.3f %s %s %s %.3f", u + d + p, u, p, to, tl - t }'
+	echo " $e_c0 $e_c1 $e_s0 $e_s1 $(getconf CLK_TCK)" | awk '{
+		printf " %.2f %.2f\n", ($2 - $1) / $5, ($4 - $3) / $5 }'
 }
-echo "mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s"
+echo "mode,sessions,hosts,idle_mads_s,idle_cpu_pct,rss_mb,keepalive_s,epoch_s,unpath_s,repath_s,usr2_latency_s,epoch_silent_s,timeouts_silent,register_s,epoch_sm_cpu_s,epoch_sim_cpu_s"
 k=1
 for n in $SESSIONS; do
 	t0=$(date +%s.%N)
@@ -152,6 +165,6 @@ for n in $SESSIONS; do
 	LOADERS=
 	sleep 3 # the silent sessions are dropped when their loader leaves
 	echo "$MODE $n $HOSTS $idle $cpu $rss ${kas:--} $e $es" | awk '{
-		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $13, $16, "'"$treg"'" }'
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12, $15, $18, "'"$treg"'", $13, $14 }'
 done
 finish >&2

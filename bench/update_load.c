@@ -8,7 +8,8 @@
  * stay silent (register, then never answer again).
  *
  *   update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT]
- *               [-t SECONDS] [-c CLASS] [-w] [-S SILENT]
+ *               [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW]
+ *               [-T HELD_MS] [-R RATE]
  *
  * -S: SILENT sessions (a count) instead of a share.
  * -W: requests in flight at most (default 4): ibsim's sockets hold 10
@@ -24,6 +25,11 @@
  * -T: a WAIT or ACKWAIT counts against the window for HELD_MS ms
  *     (default 50): it gets no answer while the SM holds it, so the
  *     loader guesses when ibsim has passed it on.
+ * -R: at most RATE MADs a second from this loader (a token bucket of
+ *     1 ms); a WAIT or ACKWAIT then no longer counts against the
+ *     window (-T is not used): the rate keeps ibsim's sockets from
+ *     overflowing, the window still bounds the requests answered at
+ *     once (registrations, polls, ACKs).
  * Every 10 s a line "stats T sent S received R" (totals so far), and
  * "keepalive S" when the SM's keep-alive period changes.
  *
@@ -105,6 +111,7 @@ static void send_req(struct sess *s, int i, int op, uint32_t epoch, int phase,
 static uint32_t rep_epoch;
 static int rep_phase, rep_n, regd, hook_ms, nsilent;
 static int window = 4, rot, ackwait = 1, held_ms = 50;
+static double rate; /* -R: MADs a second at most; 0: no cap */
 
 /* Session k acked (its epoch, phase): counted, and reported when every
  * answering session has. */
@@ -184,11 +191,11 @@ int main(int argc, char **argv)
 {
 	int n = 1, poll_ms = 100, silent = 0, c, i;
 	int wait = 0;
-	double seconds = 60, t0, now, next_stats;
+	double seconds = 60, t0, now, next_stats, tokens = 0, last_fill;
 	struct sess *ss;
 	char err[256];
 
-	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wAS:W:T:")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:H:s:t:c:wAS:W:T:R:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -223,15 +230,19 @@ int main(int argc, char **argv)
 		case 'W':
 			window = atoi(optarg);
 			break;
+		case 'R':
+			rate = atof(optarg);
+			break;
 		default:
 			fprintf(stderr,
-				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW] [-T HELD_MS]\n");
+				"usage: update_load [-n SESSIONS] [-p POLL_MS] [-H HOOK_MS] [-s SILENT_PCT] [-t SECONDS] [-c CLASS] [-w [-A]] [-S SILENT] [-W WINDOW] [-T HELD_MS] [-R RATE]\n");
 			return 2;
 		}
 	}
-	if (n < 1 || n > 65535 || poll_ms < 1 || silent < 0 || silent > 100) {
+	if (n < 1 || n > 65535 || poll_ms < 1 || silent < 0 || silent > 100 ||
+	    rate < 0 || rate > 1e7) {
 		fprintf(stderr,
-			"update_load: sessions 1..65535, poll >= 1 ms, silent 0..100 %%\n");
+			"update_load: sessions 1..65535, poll >= 1 ms, silent 0..100 %%, rate 0..10000000\n");
 		return 2;
 	}
 	if (nsilent < 0 || !nsilent)
@@ -248,13 +259,14 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
 	t0 = clock_mono();
+	last_fill = t0;
 	next_stats = t0 + 10;
 	for (i = 0; i < n; i++)
 		ss[i].next = t0 + (double)i * poll_ms / 1000.0 / n;
 	while (!stop && (now = clock_mono()) - t0 < seconds) {
 		uint8_t in[UPDW_MAD_SIZE];
 		unsigned slid;
-		int len, got = 0, budget = window, start;
+		int len, got = 0, budget = window, start, ans = 0, sent0;
 
 		if (now >= next_stats) {
 			printf("stats %.1f sent %lu received %lu\n", now - t0,
@@ -275,13 +287,26 @@ int main(int argc, char **argv)
 			int held = ss[i].op == UPDW_WAIT ||
 				   ss[i].op == UPDW_ACKWAIT;
 
+			if (held && rate > 0)
+				continue; /* the rate paces them */
 			budget -= ss[i].op &&
 				  now - ss[i].sent <
 					  (held ? held_ms / 1e3 : RESEND_S);
 		}
+		if (rate > 0) {
+			/* the bucket: 1 ms of the rate at most (ibsim's sockets
+			 * hold 10 datagrams) */
+			tokens += (now - last_fill) * rate;
+			last_fill = now;
+			if (tokens > rate / 1000 + 1)
+				tokens = rate / 1000 + 1;
+			ans = budget;
+			budget = (int)tokens;
+		}
 		/* what is due: registrations, polls, acks after a hook, and
 		 * requests that went unanswered; from a rotating start */
 		start = rot;
+		sent0 = budget;
 		for (int j = 0; j < n && budget > 0; j++) {
 			struct sess *s;
 			int mute;
@@ -319,6 +344,8 @@ int main(int argc, char **argv)
 				budget--;
 				continue;
 			}
+			if (rate > 0 && ans <= 0)
+				continue; /* answered at once: the window */
 			if (s->op == UPDW_ACK) { /* again */
 				send_req(s, i, UPDW_ACK, s->epoch, s->phase,
 					 now);
@@ -336,7 +363,10 @@ int main(int argc, char **argv)
 				continue;
 			}
 			budget--;
+			ans--;
 		}
+		if (rate > 0)
+			tokens -= sent0 - budget;
 		if (!got &&
 		    (len = umadport_recv(&l, in, sizeof(in), &slid, 1)) > 0)
 			handle(ss, n, in, len, t0);

@@ -7,6 +7,7 @@
 
 #include "lids.h"
 #include "risk.h"
+#include "swgraph.h"
 #include "cmp.h"
 
 /*
@@ -22,10 +23,11 @@
 struct cdg {
 	const struct fabric *f;
 	struct lft_set *s;
+	/* the switches and their channels (swgraph.h): sg.node (switch ->
+	 * fabric node), sg.idx (fabric node -> switch, -1), sg.chan_first
+	 * (switch -> its first channel, port 0's) */
+	struct swgraph sg;
 	int nsw, nch, stride;
-	int *sw_node;	      /* switch -> fabric node */
-	int *sw_of;	      /* fabric node -> switch, -1 */
-	int *base;	      /* switch -> its first channel (port 0's) */
 	int *ch_from, *ch_to; /* per channel; ch_to -1: none */
 	int *nca;	      /* CA ports per switch */
 	int *dep;	      /* counts */
@@ -64,7 +66,7 @@ struct cdg {
 
 static int out_ch(const struct cdg *g, int v, int port)
 {
-	return g->base[v] + port;
+	return g->sg.chan_first[v] + port;
 }
 
 /* Forward from y over dependencies, ords <= ub: 1 when x is reached. */
@@ -172,7 +174,7 @@ static int cycle_still(const struct cdg *g, size_t k)
 		int w = g->ch_to[p[i]];
 
 		if (w < 0 || g->ch_from[p[i + 1]] != w ||
-		    !g->dep[(size_t)p[i] * g->stride + (p[i + 1] - g->base[w])])
+		    !g->dep[(size_t)p[i] * g->stride + (p[i + 1] - g->sg.chan_first[w])])
 			return 0;
 	}
 	return 1;
@@ -268,7 +270,7 @@ static void tree_of(struct cdg *g, unsigned lid, int t)
 		g->kid[v] = -1;
 	for (v = 0; v < g->nsw; v++) {
 		const struct lft *tb = g->tab[v];
-		const struct fab_node *n = &g->f->nodes[g->sw_node[v]];
+		const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
 		int o = lft_get(tb, lid), w, *at;
 
 		g->next[v] = -1;
@@ -320,7 +322,7 @@ static void tree_apply(struct cdg *g, int sign, int deps)
 		g->load[g->outc[v]] += sign * g->acc[v];
 		g->acc[w] += g->acc[v];
 		if (deps && g->outc[w] >= 0) {
-			int c = g->outc[v], q = g->outc[w] - g->base[w];
+			int c = g->outc[v], q = g->outc[w] - g->sg.chan_first[w];
 			size_t k = (size_t)c * g->stride + q;
 
 			if (sign < 0)
@@ -354,16 +356,16 @@ static void bfs(struct cdg *g, int t)
 	g->queue[n++] = t;
 	while (h < n) {
 		int w = g->queue[h++];
-		const struct fab_node *nd = &g->f->nodes[g->sw_node[w]];
+		const struct fab_node *nd = &g->f->nodes[g->sg.node[w]];
 		int r;
 
 		for (r = 1; r <= nd->nports; r++) {
 			int u;
 
 			if (nd->ports[r].rnode < 0 ||
-			    g->sw_of[nd->ports[r].rnode] < 0)
+			    g->sg.idx[nd->ports[r].rnode] < 0)
 				continue;
-			u = g->sw_of[nd->ports[r].rnode];
+			u = g->sg.idx[nd->ports[r].rnode];
 			if (g->dist[u] < 0) {
 				g->dist[u] = g->dist[w] + 1;
 				g->queue[n++] = u;
@@ -413,7 +415,7 @@ static int try_join(struct cdg *g, int v, int c, int *hops)
 	int w = g->ch_to[c];
 
 	if (g->outc[w] >= 0) {
-		int q = g->outc[w] - g->base[w];
+		int q = g->outc[w] - g->sg.chan_first[w];
 		size_t k = (size_t)c * g->stride + q;
 
 		if (g->cyc[k] == g->serial)
@@ -438,7 +440,7 @@ static int try_join(struct cdg *g, int v, int c, int *hops)
  */
 static int join(struct cdg *g, int v, int want, int *hops)
 {
-	const struct fab_node *n = &g->f->nodes[g->sw_node[v]];
+	const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
 	struct cand cd[FAB_MAX_PORTS];
 	int nc = 0, p, i;
 
@@ -470,7 +472,7 @@ static int join(struct cdg *g, int v, int want, int *hops)
 		int c = out_ch(g, v, cd[i].port), w = g->ch_to[c];
 
 		if ((g->outc[w] < 0 ||
-		     dep_free(g, c, g->outc[w] - g->base[w])) &&
+		     dep_free(g, c, g->outc[w] - g->sg.chan_first[w])) &&
 		    try_join(g, v, c, hops))
 			return 1;
 	}
@@ -489,7 +491,7 @@ static void undo_new(struct cdg *g)
 		int v = g->att[i], w = g->next[v];
 
 		if (g->outc[w] >= 0)
-			dep_del(g, g->outc[v], g->outc[w] - g->base[w]);
+			dep_del(g, g->outc[v], g->outc[w] - g->sg.chan_first[w]);
 	}
 }
 
@@ -539,8 +541,8 @@ static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
 	for (i = 1; i < g->natt; i++) {
 		v = g->att[i];
 		*longer += hops[v] > g->dist[v];
-		lft_of_node(g->s, g->sw_node[v])->port[lid] =
-			(uint8_t)(g->outc[v] - g->base[v]);
+		lft_of_node(g->s, g->sg.node[v])->port[lid] =
+			(uint8_t)(g->outc[v] - g->sg.chan_first[v]);
 	}
 	tree_apply(g, 1, DEPS_NONE);
 	return 1;
@@ -572,9 +574,7 @@ static int topo_init(struct cdg *g)
 
 static void cdg_free(struct cdg *g)
 {
-	free(g->sw_node);
-	free(g->sw_of);
-	free(g->base);
+	swgraph_free(&g->sg);
 	free(g->ch_from);
 	free(g->ch_to);
 	free(g->nca);
@@ -617,23 +617,16 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 
 	g->f = f;
 	g->s = s;
-	g->sw_node = malloc(nn * sizeof(int));
-	g->sw_of = malloc(nn * sizeof(int));
-	g->base = malloc(nn * sizeof(int));
 	g->nca = calloc(nn, sizeof(int));
-	if (!g->sw_node || !g->sw_of || !g->base || !g->nca)
+	if (swgraph_build(f, &g->sg) || !g->nca)
 		return -1;
-	for (i = 0; i < f->nnodes; i++) {
-		g->sw_of[i] = -1;
-		if (!f->nodes[i].removed && fab_is_switch(&f->nodes[i]) &&
-		    lft_of_node(s, i)) {
-			g->sw_of[i] = g->nsw;
-			g->base[g->nsw] = g->nch;
-			g->sw_node[g->nsw++] = i;
-			g->nch += f->nodes[i].nports + 1;
-			if (f->nodes[i].nports > maxp)
-				maxp = f->nodes[i].nports;
-		}
+	g->nsw = g->sg.nsw;
+	g->nch = g->sg.nchan;
+	for (i = 0; i < g->nsw; i++) {
+		if (!lft_of_node(s, g->sg.node[i]))
+			return 1; /* a switch without a table */
+		if (g->sg.nports[i] > maxp)
+			maxp = g->sg.nports[i];
 	}
 	g->stride = maxp + 1;
 	g->ch_from = malloc(((size_t)g->nch + 1) * sizeof(int));
@@ -670,7 +663,7 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	if (!g->tab || !g->kid || !g->sib || !g->wport)
 		return -1;
 	for (v = 0; v < g->nsw; v++)
-		g->tab[v] = lft_of_node(s, g->sw_node[v]);
+		g->tab[v] = lft_of_node(s, g->sg.node[v]);
 	if ((size_t)g->nsw * g->nsw * 2 * sizeof(int) <= CDG_BFS_KEEP) {
 		g->bfs_keep =
 			malloc((size_t)g->nsw * g->nsw * 2 * sizeof(int) + 1);
@@ -686,18 +679,18 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 		return -1;
 	memset(g->cyc_at, -1, ((size_t)g->nch * g->stride + 1) * sizeof(int));
 	for (v = 0; v < g->nsw; v++) {
-		const struct fab_node *n = &f->nodes[g->sw_node[v]];
+		const struct fab_node *n = &f->nodes[g->sg.node[v]];
 
 		for (p = 0; p <= n->nports; p++) {
-			int c = g->base[v] + p, r = n->ports[p].rnode;
+			int c = g->sg.chan_first[v] + p, r = n->ports[p].rnode;
 
 			g->ch_from[c] = v;
 			g->ch_to[c] = -1;
 			g->ord[c] = c;
 			if (p == 0 || r < 0)
 				continue;
-			if (g->sw_of[r] >= 0)
-				g->ch_to[c] = g->sw_of[r];
+			if (g->sg.idx[r] >= 0)
+				g->ch_to[c] = g->sg.idx[r];
 			else if (!f->nodes[r].removed &&
 				 f->nodes[r].type != FAB_SWITCH)
 				g->nca[v]++;
@@ -717,7 +710,7 @@ static void tables_get(const struct cdg *g, const unsigned *dl, int n,
 	int v, k;
 
 	for (v = 0; v < g->nsw; v++) {
-		const struct lft *t = lft_of_node(g->s, g->sw_node[v]);
+		const struct lft *t = lft_of_node(g->s, g->sg.node[v]);
 
 		for (k = 0; k < n; k++)
 			keep[(size_t)v * n + k] = t->port[dl[k]];
@@ -730,7 +723,7 @@ static void tables_put(struct cdg *g, const unsigned *dl, int n,
 	int v, k;
 
 	for (v = 0; v < g->nsw; v++) {
-		struct lft *t = lft_of_node(g->s, g->sw_node[v]);
+		struct lft *t = lft_of_node(g->s, g->sg.node[v]);
 
 		for (k = 0; k < n; k++)
 			t->port[dl[k]] = keep[(size_t)v * n + k];
@@ -754,8 +747,15 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	long best = 0;
 	struct cdgroute_info in = { 0, 0, 0 };
 
-	if (cdg_build(&g, f, s) || lids_owners(f, &own, &max, err))
+	rc = cdg_build(&g, f, s);
+	if (rc > 0) { /* a switch without a table: left as given */
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0 || lids_owners(f, &own, &max, err)) {
+		rc = -1;
 		goto oom;
+	}
 	hops = malloc(((size_t)g.nsw + 1) * sizeof(int));
 	pend = malloc(((size_t)g.nsw + 1) * sizeof(int));
 	dl = malloc(((size_t)max + 1) * sizeof(unsigned));
@@ -771,7 +771,7 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 		if (dn < 0 || fab_is_switch(&f->nodes[dn]))
 			continue;
 		pt = &f->nodes[dn].ports[own[lid].port];
-		if (pt->rnode >= 0 && g.sw_of[pt->rnode] >= 0)
+		if (pt->rnode >= 0 && g.sg.idx[pt->rnode] >= 0)
 			dl[nall++] = lid;
 	}
 	if (lids_sort_guid(f, own, dl, nall, err))
@@ -779,7 +779,7 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	/* every CA destination's loads; the wanted ones' dependencies */
 	for (k = 0; k < nall; k++) {
 		const struct lid_owner *o = &own[dl[k]];
-		int t = g.sw_of[f->nodes[o->node].ports[o->port].rnode];
+		int t = g.sg.idx[f->nodes[o->node].ports[o->port].rnode];
 
 		lid = dl[k];
 		tree_of(&g, lid, t);

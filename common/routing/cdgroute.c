@@ -174,7 +174,8 @@ static int cycle_still(const struct cdg *g, size_t k)
 		int w = g->ch_to[p[i]];
 
 		if (w < 0 || g->ch_from[p[i + 1]] != w ||
-		    !g->dep[(size_t)p[i] * g->stride + (p[i + 1] - g->sg.chan_first[w])])
+		    !g->dep[(size_t)p[i] * g->stride +
+			    (p[i + 1] - g->sg.chan_first[w])])
 			return 0;
 	}
 	return 1;
@@ -322,7 +323,8 @@ static void tree_apply(struct cdg *g, int sign, int deps)
 		g->load[g->outc[v]] += sign * g->acc[v];
 		g->acc[w] += g->acc[v];
 		if (deps && g->outc[w] >= 0) {
-			int c = g->outc[v], q = g->outc[w] - g->sg.chan_first[w];
+			int c = g->outc[v],
+			    q = g->outc[w] - g->sg.chan_first[w];
 			size_t k = (size_t)c * g->stride + q;
 
 			if (sign < 0)
@@ -491,7 +493,8 @@ static void undo_new(struct cdg *g)
 		int v = g->att[i], w = g->next[v];
 
 		if (g->outc[w] >= 0)
-			dep_del(g, g->outc[v], g->outc[w] - g->sg.chan_first[w]);
+			dep_del(g, g->outc[v],
+				g->outc[w] - g->sg.chan_first[w]);
 	}
 }
 

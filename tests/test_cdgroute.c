@@ -133,7 +133,8 @@ static void route(const char *name, struct fabric *f, int odd)
 	assert_int_equal(lft_set_for_fabric(f, top, &s, &err), 0);
 	/* every CA LID up*-down* first (the not wanted ones too) */
 	memset(want, 1, top + 1);
-	assert_int_equal(updn_route_lids(f, &s, want, top, NULL, &err), 0);
+	assert_int_equal(updn_route_lids(f, NULL, &s, want, top, NULL, &err),
+			 0);
 	for (lid = 0; lid <= top; lid++)
 		want[lid] = !odd || lid % 2;
 	assert_int_equal(lft_set_clone(&s, &before, &err), 0);

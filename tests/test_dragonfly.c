@@ -281,7 +281,8 @@ static void stable_from_others(const struct fabric *f, const struct lft_set *s,
 				if (f->nodes[n].ports[i].lid)
 					want[f->nodes[n].ports[i].lid] = 1;
 	assert_int_equal(lft_set_for_fabric(f, top, &prev, &err), 0);
-	assert_int_equal(updn_route_lids(f, &prev, want, top, NULL, &err), 0);
+	assert_int_equal(updn_route_lids(f, NULL, &prev, want, top, NULL, &err),
+			 0);
 	assert_int_equal(lft_set_for_fabric(f, top, &out, &err), 0);
 	o.prev = &prev;
 	if (sar_route(f, &o, &out, &r, &err))

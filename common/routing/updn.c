@@ -14,7 +14,9 @@ struct ud {
 	const struct fabric *f;
 	/* the switches and their links (swgraph.h): those of switch i are
 	 * sg.l[sg.out_first[i] .. sg.out_first[i + 1] - 1] */
-	struct swgraph sg;
+	/* the switch graph: the caller's, or own */
+	const struct swgraph *sg;
+	struct swgraph own;
 	int *ord;    /* position in (distance, GUID) order */
 	int *by_ord; /* switch index at each position */
 	int *dd, *len, *queue;
@@ -67,7 +69,7 @@ int updn_write_sls(FILE *fp, const struct fabric *f, int escape_vl)
 
 static void ud_free(struct ud *u)
 {
-	swgraph_free(&u->sg);
+	swgraph_free(&u->own);
 	free(u->ord);
 	free(u->by_ord);
 	free(u->dd);
@@ -121,9 +123,12 @@ static int ud_graph(struct ud *u, const struct fabric *f)
 	size_t n;
 
 	u->f = f;
-	if (swgraph_build(f, &u->sg))
-		return -1;
-	n = (size_t)u->sg.nsw + 1;
+	if (!u->sg) {
+		if (swgraph_build(f, &u->own))
+			return -1;
+		u->sg = &u->own;
+	}
+	n = (size_t)u->sg->nsw + 1;
 	u->ord = malloc(n * sizeof(int));
 	u->by_ord = malloc(n * sizeof(int));
 	u->dd = malloc(n * sizeof(int));
@@ -156,13 +161,13 @@ static int key_cmp(const void *x, const void *y)
  */
 static int ud_order(struct ud *u, const char *root)
 {
-	struct key *k = malloc(((size_t)u->sg.nsw + 1) * sizeof(*k));
+	struct key *k = malloc(((size_t)u->sg->nsw + 1) * sizeof(*k));
 	int i, j, head = 0, tail = 0;
 
 	if (!k)
 		return -1;
 
-	for (i = 0; i < u->sg.nsw; i++) {
+	for (i = 0; i < u->sg->nsw; i++) {
 		u->dd[i] = INF;
 		if (root[i]) {
 			u->dd[i] = 0;
@@ -173,25 +178,25 @@ static int ud_order(struct ud *u, const char *root)
 		while (head < tail) {
 			int s = u->queue[head++];
 
-			for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1];
-			     j++)
-				if (u->dd[u->sg.l[j].to] == INF) {
-					u->dd[u->sg.l[j].to] = u->dd[s] + 1;
-					u->queue[tail++] = u->sg.l[j].to;
+			for (j = u->sg->out_first[s];
+			     j < u->sg->out_first[s + 1]; j++)
+				if (u->dd[u->sg->l[j].to] == INF) {
+					u->dd[u->sg->l[j].to] = u->dd[s] + 1;
+					u->queue[tail++] = u->sg->l[j].to;
 				}
 		}
-		while (i < u->sg.nsw && u->dd[i] != INF)
+		while (i < u->sg->nsw && u->dd[i] != INF)
 			i++;
-		if (i >= u->sg.nsw)
+		if (i >= u->sg->nsw)
 			break;
 		u->dd[i] = 0;
 		u->queue[tail++] = i;
 	}
-	for (i = 0; i < u->sg.nsw; i++)
+	for (i = 0; i < u->sg->nsw; i++)
 		k[i] = (struct key){ u->dd[i], i,
-				     u->f->nodes[u->sg.node[i]].guid };
-	qsort(k, (size_t)u->sg.nsw, sizeof(*k), key_cmp);
-	for (i = 0; i < u->sg.nsw; i++) {
+				     u->f->nodes[u->sg->node[i]].guid };
+	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
+	for (i = 0; i < u->sg->nsw; i++) {
 		u->by_ord[i] = k[i].sw;
 		u->ord[k[i].sw] = i;
 	}
@@ -205,7 +210,7 @@ static void ud_dest(struct ud *u, int t)
 {
 	int i, j, head = 0, tail = 0;
 
-	for (i = 0; i < u->sg.nsw; i++)
+	for (i = 0; i < u->sg->nsw; i++)
 		u->dd[i] = INF;
 	u->dd[t] = 0;
 	u->queue[tail++] = t;
@@ -213,8 +218,9 @@ static void ud_dest(struct ud *u, int t)
 		int y = u->queue[head++];
 
 		/* x above y reaches t down through y */
-		for (j = u->sg.out_first[y]; j < u->sg.out_first[y + 1]; j++) {
-			int x = u->sg.l[j].to;
+		for (j = u->sg->out_first[y]; j < u->sg->out_first[y + 1];
+		     j++) {
+			int x = u->sg->l[j].to;
 
 			if (u->ord[x] < u->ord[y] && u->dd[x] == INF) {
 				u->dd[x] = u->dd[y] + 1;
@@ -222,15 +228,16 @@ static void ud_dest(struct ud *u, int t)
 			}
 		}
 	}
-	for (i = 0; i < u->sg.nsw; i++) {
+	for (i = 0; i < u->sg->nsw; i++) {
 		int s = u->by_ord[i], best = INF;
 
 		if (u->dd[s] != INF) {
 			u->len[s] = u->dd[s];
 			continue;
 		}
-		for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++) {
-			int n = u->sg.l[j].to;
+		for (j = u->sg->out_first[s]; j < u->sg->out_first[s + 1];
+		     j++) {
+			int n = u->sg->l[j].to;
 
 			if (u->ord[n] < u->ord[s] && u->len[n] < best)
 				best = u->len[n];
@@ -255,14 +262,14 @@ static int ud_port(const struct ud *u, int s, unsigned lid)
 
 	if (u->len[s] == INF)
 		return LFT_NONE;
-	for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++)
-		cnt += ud_next(u, s, u->sg.l[j].to);
+	for (j = u->sg->out_first[s]; j < u->sg->out_first[s + 1]; j++)
+		cnt += ud_next(u, s, u->sg->l[j].to);
 	if (!cnt)
 		return LFT_NONE;
 	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
-	for (j = u->sg.out_first[s];; j++)
-		if (ud_next(u, s, u->sg.l[j].to) && !pick--)
-			return u->sg.l[j].port;
+	for (j = u->sg->out_first[s];; j++)
+		if (ud_next(u, s, u->sg->l[j].to) && !pick--)
+			return u->sg->l[j].port;
 }
 
 /* The adjacency entry of switch s towards t that carries the fewest
@@ -274,8 +281,8 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 
 	if (u->len[s] == INF)
 		return -1;
-	for (j = u->sg.out_first[s]; j < u->sg.out_first[s + 1]; j++)
-		if (ud_next(u, s, u->sg.l[j].to)) {
+	for (j = u->sg->out_first[s]; j < u->sg->out_first[s + 1]; j++)
+		if (ud_next(u, s, u->sg->l[j].to)) {
 			if (u->load[j] < best) {
 				best = u->load[j];
 				cnt = 0;
@@ -285,8 +292,8 @@ static int ud_least(const struct ud *u, int s, unsigned lid)
 	if (!cnt)
 		return -1;
 	pick = (int)(ud_tie(u, lid) % (unsigned)cnt);
-	for (j = u->sg.out_first[s];; j++)
-		if (ud_next(u, s, u->sg.l[j].to) && u->load[j] == best &&
+	for (j = u->sg->out_first[s];; j++)
+		if (ud_next(u, s, u->sg->l[j].to) && u->load[j] == best &&
 		    !pick--)
 			return j;
 }
@@ -298,13 +305,13 @@ static void ud_add_flows(struct ud *u, const int *next, int maxd)
 {
 	int i, d;
 
-	for (i = 0; i < u->sg.nsw; i++)
+	for (i = 0; i < u->sg->nsw; i++)
 		u->flow[i] = (uint64_t)u->ncas[i];
 	for (d = maxd; d > 0; d--)
-		for (i = 0; i < u->sg.nsw; i++)
+		for (i = 0; i < u->sg->nsw; i++)
 			if (u->len[i] == d && next[i] >= 0) {
 				u->load[next[i]] += u->flow[i];
-				u->flow[u->sg.l[next[i]].to] += u->flow[i];
+				u->flow[u->sg->l[next[i]].to] += u->flow[i];
 			}
 }
 
@@ -314,7 +321,7 @@ static void ud_balance(struct ud *u, int t, unsigned lid)
 {
 	int i, maxd = 0;
 
-	for (i = 0; i < u->sg.nsw; i++) {
+	for (i = 0; i < u->sg->nsw; i++) {
 		u->pick[i] = i == t ? -1 : ud_least(u, i, lid);
 		if (u->len[i] != INF && u->len[i] > maxd)
 			maxd = u->len[i];
@@ -328,8 +335,8 @@ static int ud_unroutable(const struct ud *u, const char *leaf, const int *comp,
 {
 	int i;
 
-	for (i = 0; i < u->sg.nsw; i++)
-		if (leaf[i] && comp[u->sg.node[i]] == comp[u->sg.node[t]] &&
+	for (i = 0; i < u->sg->nsw; i++)
+		if (leaf[i] && comp[u->sg->node[i]] == comp[u->sg->node[t]] &&
 		    u->len[i] == INF)
 			return 1;
 	return 0;
@@ -345,9 +352,9 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 	const struct fabric *f = u->f;
 	int i, top = -1, n = 0, *best = NULL;
 
-	for (i = 0; i < u->sg.nsw; i++)
-		if (rank[u->sg.node[i]] > top)
-			top = rank[u->sg.node[i]];
+	for (i = 0; i < u->sg->nsw; i++)
+		if (rank[u->sg->node[i]] > top)
+			top = rank[u->sg->node[i]];
 	if (pick_one) {
 		/* each part's best: highest rank, then lowest GUID */
 		best = malloc(((size_t)f->nnodes + 1) * sizeof(int));
@@ -355,18 +362,18 @@ static int ud_roots(const struct ud *u, const int *rank, const int *comp,
 			return -1;
 		for (i = 0; i < f->nnodes; i++)
 			best[i] = -1;
-		for (i = 0; i < u->sg.nsw; i++) {
-			int m = u->sg.node[i], *b = &best[comp[m]];
+		for (i = 0; i < u->sg->nsw; i++) {
+			int m = u->sg->node[i], *b = &best[comp[m]];
 
-			if (*b < 0 || rank[m] > rank[u->sg.node[*b]] ||
-			    (rank[m] == rank[u->sg.node[*b]] &&
-			     f->nodes[m].guid < f->nodes[u->sg.node[*b]].guid))
+			if (*b < 0 || rank[m] > rank[u->sg->node[*b]] ||
+			    (rank[m] == rank[u->sg->node[*b]] &&
+			     f->nodes[m].guid < f->nodes[u->sg->node[*b]].guid))
 				*b = i;
 		}
 	}
-	for (i = 0; i < u->sg.nsw; i++) {
-		root[i] = pick_one ? best[comp[u->sg.node[i]]] == i :
-				     rank[u->sg.node[i]] == top;
+	for (i = 0; i < u->sg->nsw; i++) {
+		root[i] = pick_one ? best[comp[u->sg->node[i]]] == i :
+				     rank[u->sg->node[i]] == top;
 		n += root[i];
 	}
 	free(best);
@@ -405,7 +412,7 @@ static void ud_ca_lids(struct ud *u, ud_lid_fn each, void *arg)
 				continue;
 			for (lid = pt->lid; lid < pt->lid + (1u << pt->lmc);
 			     lid++)
-				each(u, arg, pt, u->sg.idx[pt->rnode], lid);
+				each(u, arg, pt, u->sg->idx[pt->rnode], lid);
 		}
 	}
 }
@@ -433,7 +440,7 @@ static void ud_leaves(struct ud *u, char *leaf, const uint8_t *want,
 	struct wanted w = { leaf, want, top };
 	int i;
 
-	for (i = 0; i < u->sg.nsw; i++)
+	for (i = 0; i < u->sg->nsw; i++)
 		leaf[i] = 0;
 	ud_ca_lids(u, leaf_of_wanted, &w);
 }
@@ -441,7 +448,7 @@ static void ud_leaves(struct ud *u, char *leaf, const uint8_t *want,
 /* 1 when switch t has a CA port with a LID. */
 static int has_ca(const struct ud *u, int t)
 {
-	const struct fab_node *n = &u->f->nodes[u->sg.node[t]];
+	const struct fab_node *n = &u->f->nodes[u->sg->node[t]];
 	int p;
 
 	for (p = 1; p <= n->nports; p++) {
@@ -459,7 +466,7 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 		    const uint8_t *want, unsigned top)
 {
 	const struct fabric *f = u->f;
-	const struct fab_node *tn = &f->nodes[u->sg.node[t]];
+	const struct fab_node *tn = &f->nodes[u->sg->node[t]];
 	int p, i;
 	unsigned lid;
 
@@ -477,8 +484,8 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 			(*nlids)++;
 			if (u->load)
 				ud_balance(u, t, lid);
-			for (i = 0; i < u->sg.nsw; i++) {
-				struct lft *tb = lft_of_node(s, u->sg.node[i]);
+			for (i = 0; i < u->sg->nsw; i++) {
+				struct lft *tb = lft_of_node(s, u->sg->node[i]);
 				int q;
 
 				if (!tb || lid > tb->top)
@@ -490,7 +497,7 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
 				else
 					q = u->pick[i] < 0 ?
 						    LFT_NONE :
-						    u->sg.l[u->pick[i]].port;
+						    u->sg->l[u->pick[i]].port;
 				tb->port[lid] = (uint8_t)q;
 			}
 		}
@@ -501,18 +508,18 @@ static void ud_fill(struct ud *u, struct lft_set *s, int t, long *nlids,
  * LID as its sources.  0, or -1 (no memory). */
 static int ud_balanced(struct ud *u)
 {
-	size_t n = (size_t)u->sg.nsw + 1;
+	size_t n = (size_t)u->sg->nsw + 1;
 	int i, p;
 
-	u->load = calloc((size_t)u->sg.out_first[u->sg.nsw] + 1,
+	u->load = calloc((size_t)u->sg->out_first[u->sg->nsw] + 1,
 			 sizeof(uint64_t));
 	u->flow = malloc(n * sizeof(uint64_t));
 	u->ncas = calloc(n, sizeof(int));
 	u->pick = malloc(n * sizeof(int));
 	if (!u->load || !u->flow || !u->ncas || !u->pick)
 		return -1;
-	for (i = 0; i < u->sg.nsw; i++) {
-		const struct fab_node *nd = &u->f->nodes[u->sg.node[i]];
+	for (i = 0; i < u->sg->nsw; i++) {
+		const struct fab_node *nd = &u->f->nodes[u->sg->node[i]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int c = nd->ports[p].rnode;
@@ -534,21 +541,21 @@ static void preload_lid(struct ud *u, const struct lft_set *s, int *hop,
 	int i, d, dmax = 0;
 
 	/* hop[i]: i's next adjacency entry; len[i]: its hops to the end */
-	for (i = 0; i < u->sg.nsw; i++) {
-		const struct lft *tb = lft_of_node(s, u->sg.node[i]);
+	for (i = 0; i < u->sg->nsw; i++) {
+		const struct lft *tb = lft_of_node(s, u->sg->node[i]);
 		int q = tb ? lft_get(tb, lid) : LFT_NONE;
 
 		hop[i] = q == LFT_NONE || q >= stride ? -1 :
 							adj_of[i * stride + q];
 		u->len[i] = -1;
 	}
-	for (i = 0; i < u->sg.nsw; i++) {
+	for (i = 0; i < u->sg->nsw; i++) {
 		int x = i, k = 0;
 
-		while (u->len[x] == -1 && hop[x] >= 0 && k <= u->sg.nsw) {
+		while (u->len[x] == -1 && hop[x] >= 0 && k <= u->sg->nsw) {
 			u->queue[k++] = x;
 			u->len[x] = -2; /* on this walk */
-			x = u->sg.l[hop[x]].to;
+			x = u->sg->l[hop[x]].to;
 		}
 		d = u->len[x] >= 0 ? u->len[x] :
 		    u->len[x] == -1 ? 0 : /* the end: a CA port, or none */
@@ -596,24 +603,24 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 {
 	const struct fabric *f = u->f;
 	int *adj_of = NULL,
-	    *hop = malloc(((size_t)u->sg.nsw + 1) * sizeof(int));
+	    *hop = malloc(((size_t)u->sg->nsw + 1) * sizeof(int));
 	int i, j, stride = 1;
 
-	for (i = 0; i < u->sg.nsw; i++)
-		if (f->nodes[u->sg.node[i]].nports + 1 > stride)
-			stride = f->nodes[u->sg.node[i]].nports + 1;
+	for (i = 0; i < u->sg->nsw; i++)
+		if (f->nodes[u->sg->node[i]].nports + 1 > stride)
+			stride = f->nodes[u->sg->node[i]].nports + 1;
 	if (hop)
-		adj_of = malloc(((size_t)u->sg.nsw * (size_t)stride + 1) *
+		adj_of = malloc(((size_t)u->sg->nsw * (size_t)stride + 1) *
 				sizeof(int));
 	if (!hop || !adj_of) {
 		free(hop);
 		return -1;
 	}
-	for (i = 0; i < u->sg.nsw * stride; i++)
+	for (i = 0; i < u->sg->nsw * stride; i++)
 		adj_of[i] = -1;
-	for (i = 0; i < u->sg.nsw; i++)
-		for (j = u->sg.out_first[i]; j < u->sg.out_first[i + 1]; j++)
-			adj_of[i * stride + u->sg.l[j].port] = j;
+	for (i = 0; i < u->sg->nsw; i++)
+		for (j = u->sg->out_first[i]; j < u->sg->out_first[i + 1]; j++)
+			adj_of[i * stride + u->sg->l[j].port] = j;
 	{
 		struct preload pl = { s, want, top, hop, adj_of, stride };
 
@@ -624,11 +631,11 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 	return 0;
 }
 
-static int route_lids(const struct fabric *f, struct lft_set *s,
-		      const uint8_t *want, unsigned top, struct updn_info *info,
-		      struct osmre_err *err)
+static int route_lids(const struct fabric *f, const struct swgraph *sg,
+		      struct lft_set *s, const uint8_t *want, unsigned top,
+		      struct updn_info *info, struct osmre_err *err)
 {
-	struct ud u = { 0 };
+	struct ud u = { .sg = sg };
 	size_t n = (size_t)f->nnodes + 1;
 	int *rank = malloc(n * sizeof(int)), *comp = malloc(n * sizeof(int));
 	char *root = NULL, *leaf = NULL, *src = NULL;
@@ -636,9 +643,9 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 	struct updn_info in = { 0 };
 
 	if (!rank || !comp || ud_graph(&u, f) ||
-	    !(root = malloc((size_t)u.sg.nsw + 1)) ||
-	    !(leaf = malloc((size_t)u.sg.nsw + 1)) ||
-	    !(src = malloc((size_t)u.sg.nsw + 1)) ||
+	    !(root = malloc((size_t)u.sg->nsw + 1)) ||
+	    !(leaf = malloc((size_t)u.sg->nsw + 1)) ||
+	    !(src = malloc((size_t)u.sg->nsw + 1)) ||
 	    ranks_compute(f, rank) < 0 || switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
@@ -652,7 +659,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 	ud_leaves(&u, leaf, want, top);
 	/* every switch with a CA port must reach the destinations */
 	if (want)
-		for (t = 0; t < u.sg.nsw; t++)
+		for (t = 0; t < u.sg->nsw; t++)
 			src[t] = has_ca(&u, t);
 	for (one = 0; one < 2; one++) {
 		in.roots = ud_roots(&u, rank, comp, one, root);
@@ -665,7 +672,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 			osmre_fail(err, "out of memory");
 			goto out;
 		}
-		for (t = 0, bad = 0; t < u.sg.nsw && !bad; t++)
+		for (t = 0, bad = 0; t < u.sg->nsw && !bad; t++)
 			if (leaf[t]) {
 				ud_dest(&u, t);
 				bad = ud_unroutable(&u, want ? src : leaf, comp,
@@ -678,7 +685,7 @@ static int route_lids(const struct fabric *f, struct lft_set *s,
 		osmre_fail(err, "up*/down*: a leaf switch has no path");
 		goto out;
 	}
-	for (t = 0; t < u.sg.nsw; t++)
+	for (t = 0; t < u.sg->nsw; t++)
 		if (leaf[t]) {
 			ud_dest(&u, t);
 			ud_fill(&u, s, t, &in.lids, want, top);
@@ -699,12 +706,12 @@ out:
 int updn_route_high(const struct fabric *f, struct lft_set *s,
 		    struct updn_info *info, struct osmre_err *err)
 {
-	return route_lids(f, s, NULL, 0, info, err);
+	return route_lids(f, NULL, s, NULL, 0, info, err);
 }
 
-int updn_route_lids(const struct fabric *f, struct lft_set *s,
-		    const uint8_t *want, unsigned top, struct updn_info *info,
-		    struct osmre_err *err)
+int updn_route_lids(const struct fabric *f, const struct swgraph *sg,
+		    struct lft_set *s, const uint8_t *want, unsigned top,
+		    struct updn_info *info, struct osmre_err *err)
 {
-	return route_lids(f, s, want, top, info, err);
+	return route_lids(f, sg, s, want, top, info, err);
 }

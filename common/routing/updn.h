@@ -35,6 +35,7 @@
 
 #include "fabric.h"
 #include "lft.h"
+#include "swgraph.h"
 
 struct updn_info {
 	int roots;    /* switches used as roots */
@@ -53,10 +54,12 @@ int updn_route_high(const struct fabric *f, struct lft_set *s,
  * takes the link that carries the fewest routes so far (the routes in s
  * to the LIDs not wanted, then the fallback's own, filled destination by
  * destination; each switch's CA ports are its sources), ties as above
- * (the LID's place in port GUID order, modulo).  The choice stays within up*-down*: acyclic on one VL. */
-int updn_route_lids(const struct fabric *f, struct lft_set *s,
-		    const uint8_t *want, unsigned top, struct updn_info *info,
-		    struct osmre_err *err);
+ * (the LID's place in port GUID order, modulo).  The choice stays within
+ * up*-down*: acyclic on one VL.  sg: the caller's switch graph of f
+ * (swgraph.h), or NULL to build one. */
+int updn_route_lids(const struct fabric *f, const struct swgraph *sg,
+		    struct lft_set *s, const uint8_t *want, unsigned top,
+		    struct updn_info *info, struct osmre_err *err);
 
 /*
  * SL-to-VL with the escape on VL (and SL) escape_vl alone: SL < escape_vl

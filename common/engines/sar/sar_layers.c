@@ -381,7 +381,9 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
 
 	const struct risk_order *ord = sar_order(sw, err);
 
-	if (!ord || updn_route_lids(sw->f, L->s, want, r->maxlid, NULL, err) ||
+	if (!ord ||
+	    updn_route_lids(sw->f, &sw->g.sg, L->s, want, r->maxlid, NULL,
+			    err) ||
 	    cdg_route_lids(sw->f, L->s, want, r->maxlid, ord, &ci, err))
 		return -1;
 	r->cdg_lids += ci.rerouted;

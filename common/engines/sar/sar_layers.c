@@ -439,11 +439,10 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
  * switch_groups: a dragonfly's): the destinations of whole groups share
  * a layer (switch_partition: each layer about 1/budget of the CA ports
  * of each plane, grown group by group, as Nue's METIS partition keeps near
- * destinations together).  Measured on the 3,078-host dragonfly at 40 %
- * failed links (seed 4, 3 VLs): A2A 626 by LID, 468 by groups; on the
- * megafly (40 %, seed 2; no groups) 572 by LID, 666 by a partition of
- * its switches: its groups are not cliques, and a leaf's destinations
- * spread over every layer balance its spines' loads better.
+ * destinations together): on a dragonfly a group's routes then stay on
+ * one layer; a megafly's groups are not cliques, and there a leaf's
+ * destinations spread over every layer balance its spines' loads
+ * better.  fallback_best tries each way and keeps the best.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			 int by_groups, struct osmre_err *err)
@@ -484,8 +483,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	}
 	/* the layers below the last were routed against the later layers'
 	 * up*-down* routes: once more by load against their final ones, a
-	 * pass kept only where it lowers the A2A risk (megafly 60 %, seed 4,
-	 * 3 VLs: A2A 1,134 -> 1,032; 40 % seed 2: 594 -> 552) */
+	 * pass kept only where it lowers the A2A risk */
 	for (layer = 0; layer + 1 < budget && !rc; layer++) {
 		memset(want, 0, stride);
 		for (k = 0; k < L->ndl; k++)

@@ -21,7 +21,7 @@
 #include "sar.h"
 #include "swgraph.h"
 
-static int graph_build(struct graph *g, const struct fabric *f)
+static int graph_build(struct sar_graph *g, const struct fabric *f)
 {
 	g->f = f;
 	if (swgraph_build(f, &g->sg))
@@ -31,7 +31,7 @@ static int graph_build(struct graph *g, const struct fabric *f)
 }
 
 /* The distances' view of the graph, weighted on a fabric with groups. */
-static int graph_dist(struct graph *g)
+static int graph_dist(struct sar_graph *g)
 {
 	return swgraph_groups(&g->sg) ||
 	       lexdist_swgraph(&g->sg, &g->lw, &g->lg, &g->heap);
@@ -43,7 +43,7 @@ static int graph_dist(struct graph *g)
  * when the fabric has no ranks or memory ran out (then no path is known
  * to go up, then down).
  */
-static void links_up(struct graph *g)
+static void links_up(struct sar_graph *g)
 {
 	int *rank = malloc(((size_t)g->f->nnodes + 1) * sizeof(int)), i;
 
@@ -63,9 +63,9 @@ static void links_up(struct graph *g)
 	free(rank);
 }
 
-static void known_dist_free(struct graph *g);
+static void known_dist_free(struct sar_graph *g);
 
-static void graph_free(struct graph *g)
+static void graph_free(struct sar_graph *g)
 {
 	known_dist_free(g);
 	free(g->up);
@@ -77,7 +77,7 @@ static void graph_free(struct graph *g)
 }
 
 /* What a link carrying load costs a path (see route_dest). */
-static uint64_t link_cost(const struct graph *g, uint64_t load)
+static uint64_t link_cost(const struct sar_graph *g, uint64_t load)
 {
 	uint64_t c = load;
 
@@ -107,7 +107,7 @@ static uint64_t link_cost(const struct graph *g, uint64_t load)
 /* The search towards t (hop[], order[]) and the links one hop closer,
  * grouped by the switch they leave, in the order the push form of
  * route_dest would meet them (so that ties go the same way). */
-static void closer_links(struct graph *g, int t, struct scratch *w)
+static void closer_links(struct sar_graph *g, int t, struct scratch *w)
 {
 	int *first = w->cfirst, *pos = w->next, i, e, n = w->bfs_n;
 
@@ -152,7 +152,7 @@ static void closer_links(struct graph *g, int t, struct scratch *w)
 
 /* Where a stable re-route reads a switch's previous port for lid: the
  * memo's row of the LID (w->prow) or the tables in force; -1: none. */
-static int prev_port(const struct graph *g, const struct scratch *w, int u,
+static int prev_port(const struct sar_graph *g, const struct scratch *w, int u,
 		     unsigned lid)
 {
 	const struct lft *pt;
@@ -167,7 +167,8 @@ static int prev_port(const struct graph *g, const struct scratch *w, int u,
  * cheapest of its links one hop closer (the first met among equals), or
  * the link of its previous port whenever that is one of them.  Their
  * candidates are nearer: final before. */
-static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
+static void pull_closer(const struct sar_graph *g, struct scratch *w,
+			unsigned lid)
 {
 	uint64_t *dist = w->dist;
 	int i, c;
@@ -202,7 +203,7 @@ static void pull_closer(const struct graph *g, struct scratch *w, unsigned lid)
  * distances: each switch, nearest first, offers itself to the switches
  * one hop farther over the links into it; a switch keeps the cheapest
  * offer (the first among equals).  Ties go as in pull_closer. */
-static void push_closer(const struct graph *g, struct scratch *w, int t)
+static void push_closer(const struct sar_graph *g, struct scratch *w, int t)
 {
 	uint64_t *dist = w->dist;
 	int *next = w->next, k, e, i;
@@ -237,7 +238,7 @@ static void push_closer(const struct graph *g, struct scratch *w, int t)
  * when it leaves the queue (its offers came from nearer switches).  The
  * same hop[], order[], dist[] and next[].  Returns the switches reached.
  */
-static int bfs_push(const struct graph *g, struct scratch *w, int t)
+static int bfs_push(const struct sar_graph *g, struct scratch *w, int t)
 {
 	uint64_t *dist = w->dist;
 	int *next = w->next, *hop = w->hop, *order = w->order;
@@ -283,7 +284,7 @@ static int bfs_push(const struct graph *g, struct scratch *w, int t)
  * routes of a push that keeps previous ports, without a pass over every
  * link.
  */
-static void repair_closer(const struct graph *g, struct scratch *w,
+static void repair_closer(const struct sar_graph *g, struct scratch *w,
 			  unsigned lid)
 {
 	uint64_t *dist = w->dist;
@@ -333,7 +334,7 @@ static void repair_closer(const struct graph *g, struct scratch *w,
 /* The search's result from distances in hops known for every switch
  * (graph.known_dist): hop[] and order[] (nearest first, then by index);
  * cnt: nsw + 1 ints of scratch.  Returns nsw. */
-static int order_by_dist(const struct graph *g, const int *d, int *hop,
+static int order_by_dist(const struct sar_graph *g, const int *d, int *hop,
 			 int *order, int *cnt)
 {
 	int n = g->sg.nsw, k;
@@ -360,7 +361,7 @@ static int order_by_dist(const struct graph *g, const int *d, int *hop,
  * flush (a pass routes each LID once; rip_up reads the entries of the
  * pass before).
  */
-static void flush_cols(const struct graph *g, struct lft_set *s,
+static void flush_cols(const struct sar_graph *g, struct lft_set *s,
 		       struct scratch *w)
 {
 	int u, k;
@@ -381,7 +382,7 @@ static void flush_cols(const struct graph *g, struct lft_set *s,
  * (w->prow, sar_keep_memo): only those that differ are written, the rest
  * are already the entries the columns would give (a switch that does not
  * reach t: none). */
-static void write_changed(const struct graph *g, struct lft_set *s,
+static void write_changed(const struct sar_graph *g, struct lft_set *s,
 			  unsigned lid, int t, int last_port,
 			  const struct scratch *w)
 {
@@ -402,8 +403,8 @@ static void write_changed(const struct graph *g, struct lft_set *s,
 	}
 }
 
-static int route_dest(struct graph *g, struct lft_set *s, unsigned lid, int t,
-		      int last_port, struct scratch *w)
+static int route_dest(struct sar_graph *g, struct lft_set *s, unsigned lid,
+		      int t, int last_port, struct scratch *w)
 {
 	const uint64_t *add = w->add;
 	uint64_t *dist = w->dist, *flow = w->flow;
@@ -483,7 +484,7 @@ static int is_io(const struct fabric *f, const struct guidlist *io, int node,
 	       guidlist_has(io, f->nodes[node].ports[port].guid);
 }
 
-static int order_dests(const struct fabric *f, const struct graph *g,
+static int order_dests(const struct fabric *f, const struct sar_graph *g,
 		       const struct jobs *jobs, const struct guidlist *io,
 		       const int *ncas_on, struct dest *d)
 {
@@ -577,7 +578,7 @@ static int order_dests(const struct fabric *f, const struct graph *g,
 
 /* Takes the routes of every source switch to lid (switch t) off the
  * loads, following the tables. */
-static void rip_up(struct graph *g, const struct lft_set *s, unsigned lid,
+static void rip_up(struct sar_graph *g, const struct lft_set *s, unsigned lid,
 		   int t, const uint64_t *add)
 {
 	int i, u, hops;
@@ -624,7 +625,7 @@ static const struct sar_variant variants[] = {
 /* clang-format on */
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
-static void known_dist_free(struct graph *g)
+static void known_dist_free(struct sar_graph *g)
 {
 	int k;
 
@@ -642,7 +643,7 @@ static void known_dist_free(struct graph *g)
  */
 static int route_all(struct sar_work *sw, struct lft_set *s, int **job_on)
 {
-	struct graph *g = &sw->g;
+	struct sar_graph *g = &sw->g;
 	uint8_t *kept = NULL;
 	int k, t, last, rc = -1;
 	unsigned lid, i;
@@ -845,7 +846,7 @@ static int route_variant(struct sar_work *sw, const struct sar_variant *v,
 			 const int *job_of, struct lft_set *s0)
 {
 	const struct sar_opts *o = sw->o;
-	struct graph *g = &sw->g;
+	struct sar_graph *g = &sw->g;
 	int i;
 
 	for (i = 0; i < g->sg.nlink; i++)

@@ -22,7 +22,7 @@
 #define INF   UINT64_MAX
 #define NCOLS 64 /* LIDs routed before their entries go to the tables */
 
-struct graph {
+struct sar_graph {
 	const struct fabric *f;
 	/* the switches, their channels and links (swgraph.h) */
 	struct swgraph sg;
@@ -87,7 +87,7 @@ struct scratch {
 struct sar_work {
 	const struct fabric *f;
 	const struct sar_opts *o;
-	struct graph g;
+	struct sar_graph g;
 	struct scratch w;
 	struct dest *d; /* in routing order */
 	int nd;

@@ -77,8 +77,8 @@ static void deps_free(struct deps *d)
 }
 
 /* The channels of the path from switch cur (a source's leaf) to dlid. */
-static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
-		      unsigned dlid, int *ch, int max)
+static int path_chans(const struct sar_graph *g, const struct lft_set *s,
+		      int cur, unsigned dlid, int *ch, int max)
 {
 	const struct fabric *f = g->f;
 	int n = 0;
@@ -104,7 +104,7 @@ static int path_chans(const struct graph *g, const struct lft_set *s, int cur,
  * share its layer.
  */
 struct layering {
-	const struct graph *g;
+	const struct sar_graph *g;
 	struct lft_set *s; /* re-routed where a layer overflows */
 	struct sar_result *r;
 	unsigned *dlids; /* the CA LIDs */
@@ -168,7 +168,7 @@ static long dep_head(void *ctx, long pos)
 static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 		      long *first, long *it, long **out)
 {
-	const struct graph *g = L->g;
+	const struct sar_graph *g = L->g;
 	unsigned stride = L->r->maxlid + 1;
 	size_t i;
 	int src, k;
@@ -258,7 +258,7 @@ static void evict_dest(struct layering *L, struct deps *d, unsigned dl,
 static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		       struct osmre_err *err)
 {
-	const struct graph *g = L->g;
+	const struct sar_graph *g = L->g;
 	struct sar_result *r = L->r;
 	int layer, src, k, rc = -1;
 	uint8_t *color = malloc((size_t)g->sg.nchan + 1);
@@ -676,7 +676,7 @@ struct ud_job {
 static void ud_block(void *arg, long b, int tid)
 {
 	struct ud_job *j = arg;
-	const struct graph *g = &j->sw->g;
+	const struct sar_graph *g = &j->sw->g;
 	const struct layering *L = j->L;
 	size_t m = (size_t)g->sg.nsw + 1;
 	int *seen = j->seen + m * (size_t)tid, *cls = j->cls + m * (size_t)tid;
@@ -745,7 +745,7 @@ static void ud_block(void *arg, long b, int tid)
  */
 static int all_updown(const struct sar_work *sw, const struct layering *L)
 {
-	const struct graph *g = &sw->g;
+	const struct sar_graph *g = &sw->g;
 	long blocks = (L->ndl + 63) / 64;
 	int th = sar_threads(sw, blocks > 0 ? blocks : 1);
 	size_t m = (size_t)g->sg.nsw + 1;

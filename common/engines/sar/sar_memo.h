@@ -26,7 +26,7 @@
 #include "lft.h"
 #include "swgraph.h"
 
-/* sar's view of the switch graph (its struct graph, read only). */
+/* sar's view of the switch graph (its struct sar_graph, read only). */
 struct sar_links {
 	int nsw;
 	const int *node;       /* per switch: its fabric node */

@@ -34,7 +34,7 @@
  * (g->up): then every path of the tree goes up, then down, and the
  * layering's up-down test (all_updown) can skip it; 0 when not kept.
  */
-static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
+static int keep_tree(const struct sar_graph *g, const uint8_t *prow, int t,
 		     struct scratch *w, uint64_t *load, const int *dto,
 		     int *learn)
 {
@@ -103,7 +103,7 @@ static int keep_tree(const struct graph *g, const uint8_t *prow, int t,
 }
 
 struct transpose_job {
-	const struct graph *g;
+	const struct sar_graph *g;
 	unsigned maxlid;
 	uint8_t *T;
 };
@@ -112,7 +112,7 @@ struct transpose_job {
 static void transpose_block(void *arg, long b, int tid)
 {
 	struct transpose_job *j = arg;
-	const struct graph *g = j->g;
+	const struct sar_graph *g = j->g;
 	size_t nsw = (size_t)g->sg.nsw, k;
 	unsigned lb = (unsigned)b * 64, lid, end;
 
@@ -133,7 +133,7 @@ static void transpose_block(void *arg, long b, int tid)
 /* The previous tables transposed: row lid holds every switch's port for
  * it (0: none), so that a tree is read from one row; 64 LIDs at a time,
  * the blocks shared among th threads. */
-static uint8_t *prev_by_lid(const struct graph *g, unsigned maxlid, int th)
+static uint8_t *prev_by_lid(const struct sar_graph *g, unsigned maxlid, int th)
 {
 	struct transpose_job j = { g, maxlid, NULL };
 
@@ -200,7 +200,7 @@ static void keep_switch(void *arg, long t, int tid)
 {
 	struct keep_job *j = arg;
 	const struct sar_work *sw = j->sw;
-	const struct graph *g = &sw->g;
+	const struct sar_graph *g = &sw->g;
 	struct keep_part *pt = &j->part[tid];
 	int *d = pt->w.dist_to, known = 0, failed = 0, weighs = -1, k;
 	int i;
@@ -246,7 +246,7 @@ static void keep_parts_free(struct keep_part *part, int n)
 }
 
 /* Buffers for n threads; NULL when out of memory. */
-static struct keep_part *keep_parts_new(const struct graph *g, int n)
+static struct keep_part *keep_parts_new(const struct sar_graph *g, int n)
 {
 	struct keep_part *part = calloc((size_t)n, sizeof(*part));
 	size_t m = (size_t)g->sg.nsw + 1;
@@ -288,7 +288,7 @@ static struct keep_part *keep_parts_new(const struct graph *g, int n)
 int sar_keep_trees(struct sar_work *sw, struct lft_set *s, int **job_on,
 		   uint8_t *kept)
 {
-	struct graph *g = &sw->g;
+	struct sar_graph *g = &sw->g;
 	int nsw = g->sg.nsw;
 	int *first = calloc((size_t)nsw + 2, sizeof(int));
 	int *dest_of = malloc(((size_t)sw->maxlid + 1) * sizeof(int));
@@ -357,7 +357,7 @@ out:
 }
 
 /* sar's graph as the memo sees it (sar_memo.h); guid: nsw entries. */
-static void links_view(const struct graph *g, uint64_t *guid,
+static void links_view(const struct sar_graph *g, uint64_t *guid,
 		       struct sar_links *v)
 {
 	int k;
@@ -388,8 +388,8 @@ static void links_view(const struct graph *g, uint64_t *guid,
  * the others.  d, st, b: nsw ints each.  0, or -1 (too many crossed, or
  * one cut off: a search then).
  */
-static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
-		       int *st, int *b)
+static int memo_depths(const struct sar_graph *g, const uint8_t *row, int t,
+		       int *d, int *st, int *b)
 {
 	int nsw = g->sg.nsw, k, nb = 0, changed = 1, i, p;
 
@@ -469,7 +469,7 @@ static int memo_depths(const struct graph *g, const uint8_t *row, int t, int *d,
 int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
 		  uint8_t *kept)
 {
-	struct graph *g = &sw->g;
+	struct sar_graph *g = &sw->g;
 	int nsw = g->sg.nsw, th = sar_threads(sw, nsw), nlost = 0, all_ud = 0;
 	int *mlink = malloc(((size_t)g->sg.nlink + 1) * sizeof(int));
 	int *lost_to = malloc(((size_t)g->sg.nchan + 1) * sizeof(int));
@@ -692,7 +692,7 @@ uint64_t sar_weights_digest(const struct sar_work *sw)
  */
 void sar_remember(const struct sar_work *sw, const struct lft_set *s, int ok)
 {
-	const struct graph *g = &sw->g;
+	const struct sar_graph *g = &sw->g;
 	uint64_t *guid = NULL;
 	struct sar_links v;
 

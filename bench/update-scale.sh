@@ -4,7 +4,8 @@
 # subscriber sessions from HOSTS hosts (bench/update_load, N / HOSTS
 # sessions each; update_max_sessions_per_port and update_port_rate lifted
 # for the emulation: a real cluster has one session per node), on the
-# 216-host blk216 fixture with sar and a job file, lmc 1.  For each N in
+# 216-host blk216 fixture with sar and a job file, lmc 1 (HOSTS at most 6:
+# ibsim refused a seventh loader's connection here).  For each N in
 # SESSIONS (default "100 1000 10000 35000"), MODE wait (the long poll,
 # update_keepalive_ms 30000, the SM's default) or poll (every session
 # polls every 100 ms, update_keepalive_ms 0):

@@ -25,12 +25,13 @@ B=${FUZZ_BUILD:-$top/build-fuzz}
 CC=${CC:-clang}
 command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (scripts/deps sanitizers installs clang)"; exit 1; }
 mkdir -p "$B/obj" "$B/work"
-CORE_INC=$(for d in "$top"/common/*/; do printf -- '-I%s ' "${d%/}"; done)
+CORE_INC=$(for d in "$top"/common/*/ "$top"/common/engines/*/; do printf -- '-I%s ' "${d%/}"; done)
 FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $CORE_INC -I$top/protocol -I$top/tests/fuzz -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -pthread -w"
 # the library once, instrumented for coverage
 objs=""
 # (the protocol without its umad port: no libumad here)
-for c in "$top"/common/*/*.c "$top/protocol/update.c" "$top/protocol/updwire.c" \
+for c in "$top"/common/*/*.c "$top"/common/engines/*/*.c \
+	"$top/protocol/update.c" "$top/protocol/updwire.c" \
 	"$top/protocol/updwait.c" "$top/protocol/updstate.c" \
 	"$top/tests/fuzz/fuzz_common.c"; do
 	o="$B/obj/$(basename "$c" .c).o"

@@ -34,7 +34,7 @@ grep "ERROR SUMMARY\|definitely lost" "$W/vg.log"
 # ours: a frame in libosmre.so, or in one of our source files (the plugin
 # has debug information: frames name the file)
 SRC=${OSMRE_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-ours_re="libosmre|$(cd "$SRC" && ls common/*.c common/*/*.c protocol/*.c plugins/*.c client/*.c 2>/dev/null | xargs -n1 basename |
+ours_re="libosmre|$(cd "$SRC" && ls common/*.c common/*/*.c common/*/*/*.c protocol/*.c plugins/*.c client/*.c 2>/dev/null | xargs -n1 basename |
 	sed 's/\./\\./' | tr '\n' '|' | sed 's/|$//')"
 echo "errors in valgrind's log: $(grep -c '^==[0-9]*== [A-Z][a-z].*\(Invalid\|uninit\|Conditional\|Syscall\|Mismatched\|definitely\)' "$W/vg.log")"
 # error blocks: from a line "==PID== <what>" to the blank "==PID== " line

@@ -1013,6 +1013,118 @@ out:
 	return rc;
 }
 
+/* Without jobs, the other ways DFSSSP may go, all on shortest paths. */
+/* clang-format off */
+static const struct sar_variant dfs_variants[] = {
+	{ .refine = 1 },
+	{ .convex = 1 },
+	{ .convex = 1, .refine = 1 },
+};
+/* clang-format on */
+#define NDFS_VARIANTS ((int)(sizeof(dfs_variants) / sizeof(dfs_variants[0])))
+
+/* 1 when tables i rank before tables j in sar_way_pick's order (their
+ * worst ratio to the least A2A and RP, then the lower A2A, then i < j). */
+static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
+			int i, int j)
+{
+	long si = a2a[i] * rmin > rp[i] * amin ? a2a[i] * rmin : rp[i] * amin;
+	long sj = a2a[j] * rmin > rp[j] * amin ? a2a[j] * rmin : rp[j] * amin;
+
+	if (si != sj)
+		return si < sj;
+	if (a2a[i] != a2a[j])
+		return a2a[i] < a2a[j];
+	return i < j;
+}
+
+/*
+ * Without jobs, within the budget: DFSSSP's tables (in s, layered in r
+ * within max_vls) and DFSSSP's variants on shortest paths (one pass of
+ * refinement: each destination routed again against all the others;
+ * links costing their load squared; both), ranked by their A2A and RP
+ * risks as sar_way_pick ranks the ways; the first in that order whose
+ * layers fit the budget is kept (DFSSSP's when none before it does).
+ * *other: 1 when a variant was kept (its loads are not DFSSSP's).
+ */
+static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
+			   struct sar_result *r, int *other,
+			   struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	const struct risk_order *ord = sar_order(sw, err);
+	struct lft_set vs[NDFS_VARIANTS + 1];
+	long a2a[NDFS_VARIANTS + 1], rp[NDFS_VARIANTS + 1];
+	long amin = LONG_MAX, rmin = LONG_MAX;
+	size_t lb = ((size_t)sw->g.sg.nlink + 1) * sizeof(uint64_t);
+	uint64_t *load = malloc(lb);
+	int v, k, n = NDFS_VARIANTS + 1, rank[NDFS_VARIANTS + 1], rc = -1;
+
+	*other = 0;
+	memset(vs, 0, sizeof(vs));
+	if (!load) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	/* DFSSSP's loads, for the memo when its tables stay */
+	memcpy(load, sw->g.load, (size_t)sw->g.sg.nlink * sizeof(uint64_t));
+	if (!ord || risk_a2a(f, s, ord, &a2a[0], err) ||
+	    risk_rp(f, s, ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[0], err))
+		goto out;
+	for (v = 1; v < n; v++) {
+		if (lft_set_for_fabric(f, r->maxlid, &vs[v], err))
+			goto out;
+		if (route_variant(sw, &dfs_variants[v - 1], NULL, &vs[v])) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+		if (risk_a2a(f, &vs[v], ord, &a2a[v], err) ||
+		    risk_rp(f, &vs[v], ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[v],
+			    err))
+			goto out;
+	}
+	for (v = 0; v < n; v++) {
+		amin = a2a[v] < amin ? a2a[v] : amin;
+		rmin = rp[v] < rmin ? rp[v] : rmin;
+	}
+	/* insertion sort: rank[0] first */
+	for (v = 0; v < n; v++) {
+		for (k = v;
+		     k > 0 && ranks_before(a2a, rp, amin, rmin, v, rank[k - 1]);
+		     k--)
+			rank[k] = rank[k - 1];
+		rank[k] = v;
+	}
+	for (k = 0; k < n && rank[k]; k++) {
+		struct sar_result rv = *r;
+
+		rv.layer = NULL;
+		rv.layers = 0;
+		if (sar_layer_paths(sw, &vs[rank[k]], &rv, err))
+			goto out;
+		if (rv.updn_lids) { /* over the budget: not shortest */
+			free(rv.layer);
+			continue;
+		}
+		free(r->layer);
+		*r = rv;
+		lft_set_copy_entries(s, &vs[rank[k]]);
+		*other = 1;
+		break;
+	}
+	if (!*other)
+		memcpy(sw->g.load, load,
+		       (size_t)sw->g.sg.nlink * sizeof(uint64_t));
+	rc = 0;
+out:
+	sw->g.convex = 0;
+	sw->g.rip = 0;
+	free(load);
+	for (v = 1; v < n; v++)
+		lft_set_free(&vs[v]);
+	return rc;
+}
+
 /* Two hosts that share no connected part: refused (components.h). */
 static int refuse_split(const struct fabric *f, struct osmre_err *err)
 {
@@ -1032,7 +1144,7 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 			     struct osmre_err *err)
 {
 	struct sar_work sw = { 0 };
-	int rc = -1;
+	int rc = -1, other = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (refuse_split(f, err)) {
@@ -1056,13 +1168,19 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 		goto out;
 	if (sar_layer_paths(&sw, s, r, err))
 		goto out;
+	/* without jobs, within the budget: the best-balanced of DFSSSP's
+	 * ways whose layers fit */
+	if (!r->job_aware && !o->prev && !r->updn_lids &&
+	    dfsssp_variants(&sw, s, r, &other, err))
+		goto out;
 	rc = 0;
 	goto out;
 oom:
 	osmre_fail(err, "out of memory");
 out:
 	if (o->memo)
-		sar_remember(&sw, s, rc == 0 && (!r->job_aware || o->prev));
+		sar_remember(&sw, s,
+			     rc == 0 && ((!r->job_aware && !other) || o->prev));
 	work_free(&sw);
 	if (rc)
 		sar_result_free(r);

@@ -25,6 +25,9 @@
  *   slides' 180-host example) job-aware weights cannot beat DFSSSP, and
  *   sar must not be worse; then a local search on that index over the
  *   jobs' destinations, shortest paths only (efipolish.h);
+ * - without jobs, when DFSSSP's paths fit max_vls: DFSSSP refined by one
+ *   pass, with its load squared, and both, ranked by their A2A and RP
+ *   risks (sar_way_pick), the first whose layers fit max_vls kept;
  * - deadlock freedom: every (source CA port, destination LID) path gets a
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,

@@ -205,6 +205,14 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
  * with err (out of memory). */
 int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 		    struct sar_result *r, struct osmre_err *err);
+/* The permutations of the RP risk that picks among sar's tables
+ * (osmre analyze's default count and seed). */
+#define WAY_RP_PERMS 100
+#define WAY_RP_SEED  1
+/* Of n tables with these A2A and RP risks, the one of the least worst
+ * ratio to the lowest (max(a2a / a2a_min, rp / rp_min)); the lower A2A
+ * on ties, then the first (sar_layers.c). */
+int sar_way_pick(const long *a2a, const long *rp, int n);
 /* What the loads' weights depend on, for the memo (sar_memo.h). */
 uint64_t sar_weights_digest(const struct sar_work *sw);
 /* The pass into o->memo when ok and it can serve a later pass; else the

@@ -515,8 +515,6 @@ struct ways_job {
 
 /* The permutations of the RP risk that picks a way (osmre analyze's
  * default count and seed). */
-#define WAY_RP_PERMS 100
-#define WAY_RP_SEED  1
 
 static void way_run(void *arg, long i, int tid)
 {
@@ -539,7 +537,7 @@ static void way_run(void *arg, long i, int tid)
  * far behind on one pattern does not win by a little on the other; the
  * lower A2A on ties, then the first way.
  */
-static int way_pick(const long *a2a, const long *rp, int n)
+int sar_way_pick(const long *a2a, const long *rp, int n)
 {
 	long amin = LONG_MAX, rmin = LONG_MAX;
 	int i, best = 0;
@@ -622,7 +620,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		r->way_a2a[i] = i < n ? j.a2a[i] : -1;
 		r->way_rp[i] = i < n ? j.rp[i] : -1;
 	}
-	r->way = way_pick(j.a2a, j.rp, n);
+	r->way = sar_way_pick(j.a2a, j.rp, n);
 	if (r->way != SAR_WAY_LAST) {
 		lft_set_copy_entries(s, &other[r->way]);
 		memcpy(L->lay, Lw[r->way].lay, sz);

@@ -62,6 +62,11 @@ struct cdg {
 	uint64_t *key;
 	/* per destination */
 	int *dist, *queue, *next, *outc, *att, natt, *acc;
+	double *pcost; /* per switch in the new tree: its path's load */
+	/* the tree a destination had (reroute): per switch its channel,
+	 * next switch and depth (-1: not in it), and those kept (escape) */
+	int *old_outc, *old_next, *old_depth, *by_depth;
+	uint8_t *fixed;
 };
 
 static int out_ch(const struct cdg *g, int v, int port)
@@ -382,9 +387,9 @@ static void bfs(struct cdg *g, int t)
 }
 
 /*
- * Switch v joins the tree through the least loaded port to a switch in
- * it at distance want (any distance: want < 0) whose dependency is
- * admitted; 1 when it joined.
+ * A port by which a switch may join the tree: the cost of the path it
+ * would take (the squares of its links' loads, summed), the hops of that
+ * path.
  */
 struct cand {
 	double load;
@@ -430,15 +435,18 @@ static int try_join(struct cdg *g, int v, int c, int *hops)
 	g->outc[v] = c;
 	g->next[v] = w;
 	hops[v] = hops[w] + 1;
+	g->pcost[v] = g->pcost[w] + g->load[c] * g->load[c];
 	g->att[g->natt++] = v;
 	return 1;
 }
 
 /*
- * Switch v joins the tree through the least loaded port to a switch in
- * it at distance want (any distance: want < 0), fewest hops first, whose
- * dependency is admitted; 1 when it joined.  Among the least loaded
- * ports, one whose dependency needs no search goes first.
+ * Switch v joins the tree through a port to a switch in it at distance
+ * want (any distance: want < 0), fewest hops first, then the path of the
+ * least cost (its links' loads squared, summed: DFSSSP's path weight, the
+ * most loaded links avoided harder), whose dependency is admitted; 1 when
+ * it joined.  Among the least costly ports, one whose dependency needs no
+ * search goes first.
  */
 static int join(struct cdg *g, int v, int want, int *hops)
 {
@@ -453,7 +461,7 @@ static int join(struct cdg *g, int v, int want, int *hops)
 			continue;
 		if (want >= 0 && g->dist[w] != want)
 			continue;
-		cd[nc].load = g->load[c];
+		cd[nc].load = g->pcost[w] + g->load[c] * g->load[c];
 		cd[nc].hops = hops[w];
 		cd[nc++].port = p;
 	}
@@ -499,47 +507,106 @@ static void undo_new(struct cdg *g)
 }
 
 /*
+ * The switches of pend[0..np) join the escape (fixed): they and every
+ * switch on their previous paths to t keep their previous routes.  0
+ * when some previous path does not reach t (no escape).
+ */
+static int escape_add(struct cdg *g, const int *pend, int np, int t)
+{
+	int i, v;
+
+	for (i = 0; i < np; i++)
+		for (v = pend[i]; v != t && !g->fixed[v]; v = g->old_next[v]) {
+			if (g->old_depth[v] < 0)
+				return 0;
+			g->fixed[v] = 1;
+		}
+	return 1;
+}
+
+/*
  * lid (at switch t) again: 1 when it has a new tree (in the tables), 0
- * when it keeps its own.
+ * when it keeps its own.  A switch that no link admits into the new tree
+ * keeps its previous route, with every switch on its previous path (the
+ * escape: those dependencies were acyclic with all the others'), and
+ * the tree grows again around them, as Nue falls back on its escape
+ * paths; the whole previous tree at worst.
  */
 static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
 		   long *longer)
 {
-	int v, i, np = 0, progress, reach = 0;
+	int v, i, np = 0, progress, reach = 0, nfix = 0, nold;
 
-	g->serial++;
 	tree_of(g, lid, t);
+	for (v = 0; v < g->nsw; v++) {
+		g->old_outc[v] = g->outc[v];
+		g->old_next[v] = g->next[v];
+		g->old_depth[v] = g->dist[v];
+		g->fixed[v] = 0;
+	}
+	/* the previous tree's switches by depth (tree_of's order) */
+	nold = g->natt;
+	memcpy(g->by_depth, g->att, (size_t)nold * sizeof(int));
 	tree_apply(g, -1, DEPS_ORDERED);
 	bfs(g, t);
-	for (v = 0; v < g->nsw; v++) {
-		hops[v] = -1;
-		g->next[v] = -1;
-		g->outc[v] = -1;
+	for (v = 0; v < g->nsw; v++)
 		reach += g->dist[v] >= 0;
-	}
-	hops[t] = 0;
-	g->natt = 0;
-	g->att[g->natt++] = t;
-	/* shortest first: the BFS order is by distance */
-	for (i = 1; i < reach; i++) {
-		v = g->queue[i];
-		if (!join(g, v, g->dist[v] - 1, hops))
-			pend[np++] = v;
-	}
-	do {
-		progress = 0;
-		for (i = 0; i < np; i++) {
-			if (!join(g, pend[i], -1, hops))
-				continue;
-			pend[i--] = pend[--np];
-			progress = 1;
+	for (;;) {
+		g->serial++;
+		for (v = 0; v < g->nsw; v++) {
+			hops[v] = -1;
+			g->next[v] = -1;
+			g->outc[v] = -1;
 		}
-	} while (progress && np);
-	if (np) {
+		hops[t] = 0;
+		g->pcost[t] = 0;
+		g->natt = 0;
+		g->att[g->natt++] = t;
+		/* the escape first, parents before children */
+		for (i = 1; nfix && i < nold; i++) {
+			int w, c;
+
+			v = g->by_depth[i];
+			if (!g->fixed[v])
+				continue;
+			w = g->old_next[v];
+			c = g->old_outc[v];
+			if (g->outc[w] >= 0)
+				(void)dep_add(g, c,
+					      g->outc[w] - g->sg.chan_first[w]);
+			g->outc[v] = c;
+			g->next[v] = w;
+			hops[v] = hops[w] + 1;
+			g->pcost[v] = g->pcost[w] + g->load[c];
+			g->att[g->natt++] = v;
+		}
+		np = 0;
+		/* shortest first: the BFS order is by distance */
+		for (i = 1; i < reach; i++) {
+			v = g->queue[i];
+			if (!g->fixed[v] && !join(g, v, g->dist[v] - 1, hops))
+				pend[np++] = v;
+		}
+		do {
+			progress = 0;
+			for (i = 0; i < np; i++) {
+				if (!join(g, pend[i], -1, hops))
+					continue;
+				pend[i--] = pend[--np];
+				progress = 1;
+			}
+		} while (progress && np);
+		if (!np)
+			break;
 		undo_new(g);
-		tree_of(g, lid, t);
-		tree_apply(g, 1, DEPS_ORDERED);
-		return 0;
+		if (!escape_add(g, pend, np, t)) {
+			g->outc[t] = -1;
+			tree_of(g, lid, t);
+			tree_apply(g, 1, DEPS_ORDERED);
+			return 0;
+		}
+		for (nfix = 0, v = 0; v < g->nsw; v++)
+			nfix += g->fixed[v];
 	}
 	for (i = 1; i < g->natt; i++) {
 		v = g->att[i];
@@ -605,6 +672,12 @@ static void cdg_free(struct cdg *g)
 	free(g->outc);
 	free(g->att);
 	free(g->acc);
+	free(g->pcost);
+	free(g->old_outc);
+	free(g->old_next);
+	free(g->old_depth);
+	free(g->by_depth);
+	free(g->fixed);
 	free(g->tab);
 	free(g->kid);
 	free(g->sib);
@@ -659,6 +732,12 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->att = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->pcost = malloc(((size_t)g->nsw + 1) * sizeof(double));
+	g->old_outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->old_next = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->old_depth = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->by_depth = malloc(((size_t)g->nsw + 1) * sizeof(int));
+	g->fixed = malloc((size_t)g->nsw + 1);
 	g->tab = malloc(((size_t)g->nsw + 1) * sizeof(*g->tab));
 	g->kid = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->sib = malloc(((size_t)g->nsw + 1) * sizeof(int));
@@ -678,7 +757,9 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
 	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||
 	    !g->stk || !g->fw || !g->bw || !g->tmp || !g->key || !g->dist ||
-	    !g->queue || !g->next || !g->outc || !g->att || !g->acc)
+	    !g->queue || !g->next || !g->outc || !g->att || !g->acc ||
+	    !g->pcost || !g->old_outc || !g->old_next || !g->old_depth ||
+	    !g->by_depth || !g->fixed)
 		return -1;
 	memset(g->cyc_at, -1, ((size_t)g->nch * g->stride + 1) * sizeof(int));
 	for (v = 0; v < g->nsw; v++) {

@@ -10,12 +10,18 @@
  *  - the dependencies of its current routes leave the layer's graph (one
  *    count per dependency and destination), then its new routing tree
  *    grows from its switch outwards, shortest first: a switch joins
- *    through the least loaded link to a switch already in the tree whose
- *    dependency (that link, then the next switch's link) keeps the graph
- *    acyclic (an incremental topological order, Pearce & Kelly 2006);
- *    a switch that no shortest link admits tries the longer ones once
- *    the rest of the tree is there;
- *  - when some switch cannot join, the destination keeps its routes
+ *    through the link to a switch already in the tree whose path costs
+ *    least (the squares of its links' loads, summed: the most loaded
+ *    links avoided harder) and whose dependency (that link, then the
+ *    next switch's link) keeps the graph acyclic (an incremental
+ *    topological order, Pearce & Kelly 2006); a switch that no shortest
+ *    link admits tries the longer ones once the rest of the tree is
+ *    there;
+ *  - when some switches cannot join, they keep their previous routes,
+ *    with every switch on their previous paths (the escape, as Nue falls
+ *    back on its escape paths: those dependencies were acyclic with all
+ *    the others'), and the tree grows again around them, until every
+ *    switch is in it; at worst the destination keeps its routes whole
  *    (their dependencies go back: the graph was acyclic with them);
  *  - the destinations in port GUID order (not LID order: the same tables
  *    however OpenSM numbered the LIDs);

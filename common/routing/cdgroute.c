@@ -577,7 +577,7 @@ static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
 			g->outc[v] = c;
 			g->next[v] = w;
 			hops[v] = hops[w] + 1;
-			g->pcost[v] = g->pcost[w] + g->load[c];
+			g->pcost[v] = g->pcost[w] + g->load[c] * g->load[c];
 			g->att[g->natt++] = v;
 		}
 		np = 0;

@@ -503,6 +503,22 @@ static void swap_entries(struct polish *P, unsigned a, unsigned b, int leaf)
 	}
 }
 
+/* d's and o's trees exchanged (again: undone), their counts and the
+ * guard's moved with them. */
+static void exchange(struct polish *P, const struct pdest *d,
+		     const struct pdest *o)
+{
+	contrib(P, d, -1);
+	contrib(P, o, -1);
+	guard_dest(P, d->lid, -1);
+	guard_dest(P, o->lid, -1);
+	swap_entries(P, d->lid, o->lid, d->leaf);
+	contrib(P, d, 1);
+	contrib(P, o, 1);
+	guard_dest(P, d->lid, 1);
+	guard_dest(P, o->lid, 1);
+}
+
 /*
  * Destination d and another CA port's base LID on its switch exchange
  * their trees: the same links carry the same number of destinations and
@@ -523,15 +539,7 @@ static int try_swaps(struct polish *P, const struct pdest *d)
 			o = P->d[P->lf_dest[i]];
 		P->trial++;
 		P->ntouched = 0;
-		contrib(P, d, -1);
-		contrib(P, &o, -1);
-		guard_dest(P, d->lid, -1);
-		guard_dest(P, o.lid, -1);
-		swap_entries(P, d->lid, o.lid, d->leaf);
-		contrib(P, d, 1);
-		contrib(P, &o, 1);
-		guard_dest(P, d->lid, 1);
-		guard_dest(P, o.lid, 1);
+		exchange(P, d, &o);
 		objective(P, &m, &c, &dsq);
 		if (!guard_over(P) &&
 		    (m < P->max || (m == P->max && c < P->cnt) ||
@@ -540,15 +548,7 @@ static int try_swaps(struct polish *P, const struct pdest *d)
 			P->cnt = c;
 			return 1;
 		}
-		contrib(P, d, -1);
-		contrib(P, &o, -1);
-		guard_dest(P, d->lid, -1);
-		guard_dest(P, o.lid, -1);
-		swap_entries(P, d->lid, o.lid, d->leaf);
-		contrib(P, d, 1);
-		contrib(P, &o, 1);
-		guard_dest(P, d->lid, 1);
-		guard_dest(P, o.lid, 1);
+		exchange(P, d, &o);
 		guard_over(P);
 	}
 	return 0;

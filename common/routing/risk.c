@@ -423,6 +423,13 @@ static int same_tree(const struct risk_guard *g, const struct lft_set *safe,
 	return 1;
 }
 
+/* The guarded tables' table of switch v, writable (the walk reads them
+ * through const pointers), or NULL. */
+static struct lft *guard_table(struct risk_guard *g, int v)
+{
+	return g->w.tab[v] ? lft_of_node(g->s, g->w.tab[v]->node) : NULL;
+}
+
 /* lid's entries from safe into the tables counted (old ones in keep). */
 static void take_tree(struct risk_guard *g, const struct lft_set *safe,
 		      unsigned lid, uint8_t *keep)
@@ -431,9 +438,7 @@ static void take_tree(struct risk_guard *g, const struct lft_set *safe,
 
 	risk_guard_dest(g, lid, -1);
 	for (v = 0; v < g->w.sg->nsw; v++) {
-		struct lft *t = g->w.tab[v] ?
-					lft_of_node(g->s, g->w.tab[v]->node) :
-					NULL;
+		struct lft *t = guard_table(g, v);
 		const struct lft *u = t ? lft_of_node(safe, t->node) : NULL;
 
 		if (!t || lid > t->top)
@@ -451,9 +456,7 @@ static void put_back(struct risk_guard *g, unsigned lid, const uint8_t *keep)
 
 	risk_guard_dest(g, lid, -1);
 	for (v = 0; v < g->w.sg->nsw; v++) {
-		struct lft *t = g->w.tab[v] ?
-					lft_of_node(g->s, g->w.tab[v]->node) :
-					NULL;
+		struct lft *t = guard_table(g, v);
 
 		if (t && lid <= t->top)
 			t->port[lid] = keep[v];

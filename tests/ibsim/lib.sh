@@ -281,6 +281,15 @@ job_mix() {
 		}' >"$3"
 }
 
+# osmre_conf [lines...]: $W/osmre.conf with these lines (none: empty),
+# named by OSMRE_CONF for the plugin
+osmre_conf() {
+	: >"$W/osmre.conf"
+	for l in "$@"; do echo "$l"; done >>"$W/osmre.conf"
+	OSMRE_CONF=$W/osmre.conf
+	export OSMRE_CONF
+}
+
 # blk216_sar [osmre.conf lines...]: the blk216 fixture ($NET), its job
 # file copied to $J, an osmre.conf naming it (sar_max_vls 4, then the
 # lines given) in $OSMRE_CONF
@@ -289,10 +298,7 @@ blk216_sar() {
 	NET=$DATA/blk216.net
 	J=$W/jobs.conf
 	cp "$DATA/blk216.jobs" "$J"
-	printf 'sar_job_file %s\nsar_max_vls 4\n' "$J" >"$W/osmre.conf"
-	for l in "$@"; do echo "$l"; done >>"$W/osmre.conf"
-	OSMRE_CONF=$W/osmre.conf
-	export OSMRE_CONF
+	osmre_conf "sar_job_file $J" "sar_max_vls 4" "$@"
 }
 
 # wait_file FILE PATTERN TIMEOUT_S: until FILE has a line matching PATTERN

@@ -17,9 +17,7 @@ SPEC="qft(3;6,3,12;1,3,6;1,2,1)"
 NET=$W/qft216.net
 "$OSMRE" gen qft 3 6,3,12 1,3,6 1,2,1 -o "$NET" 2>/dev/null || { ko "gen"; exit 1; }
 awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h }' "$NET" >"$W/hosts.order"
-printf 'pqft_threads 2\npqft_topology %s\nhops_background 0\n' "$SPEC" >"$W/osmre.conf"
-OSMRE_CONF=$W/osmre.conf
-export OSMRE_CONF
+osmre_conf "pqft_threads 2" "pqft_topology $SPEC" "hops_background 0"
 sim_start "$NET" || exit 1
 ROUTING=pqft,updn osm_start H_0_0 || { ko "SUBNET UP"; exit 1; }
 check "topology logged" grep -q "osmre: option pqft_topology $SPEC" "$W/osm.log"

@@ -16,9 +16,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 NET=${OSMRE_TESTDATA:-tests/data}/ring5.net
-: >"$W/osmre.conf"
-OSMRE_CONF=$W/osmre.conf
-export OSMRE_CONF
+osmre_conf
 sim_start "$NET" || exit 1
 
 # path_sls: the SL of every host pair's PathRecord, "s d sl" lines

@@ -9,9 +9,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 NET=${OSMRE_TESTDATA:-tests/data}/ring5.net
-: >"$W/osmre.conf"
-OSMRE_CONF=$W/osmre.conf
-export OSMRE_CONF
+osmre_conf
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start h0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed on 2 layers" grep -q "osmre: sar: .*2 virtual layer(s)" "$W/osm.log"

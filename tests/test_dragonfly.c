@@ -403,8 +403,8 @@ static void test_minimal_routes(void **state)
  * Over the budget on 2 layers or more, sar kept the tables of one of its
  * ways (sar.h): their A2A and RP risks are the analyzer's for the tables
  * (congestion.h: all pairs, and the median of 100 random permutations,
- * seed 1), and no other way has a lower worst ratio to the ways' best,
- * max(a2a / a2a_min, rp / rp_min) (the A2A decides ties).
+ * seed 1), and no other way tried has a lower RP risk, or the same RP
+ * and a lower A2A (sar_way_pick).
  */
 static void check_ways(const struct fabric *f, const struct lft_set *s,
 		       const struct sar_result *r, int *wins)
@@ -413,7 +413,6 @@ static void check_ways(const struct fabric *f, const struct lft_set *s,
 	struct cong_result cr;
 	struct osmre_err err;
 	int k = r->way, i, n = 0;
-	double amin = 1e18, rmin = 1e18, sk;
 
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
 	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
@@ -421,20 +420,42 @@ static void check_ways(const struct fabric *f, const struct lft_set *s,
 	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
 	assert_int_equal(cr.risk, r->way_rp[k]);
 	cong_order_free(&o);
-	for (i = 0; i < SAR_WAYS && r->way_a2a[i] > 0; i++, n++) {
-		amin = r->way_a2a[i] < amin ? (double)r->way_a2a[i] : amin;
-		rmin = r->way_rp[i] < rmin ? (double)r->way_rp[i] : rmin;
-	}
-	assert_true(n >= 2 && k < n);
-	sk = fmax(r->way_a2a[k] / amin, r->way_rp[k] / rmin);
-	for (i = 0; i < n; i++) {
-		double si = fmax(r->way_a2a[i] / amin, r->way_rp[i] / rmin);
-
-		assert_true(sk <= si);
-		if (sk == si)
+	/* the kept way: the least RP of the ways tried, then the least A2A */
+	for (i = 0; i < SAR_WAYS; i++) {
+		if (r->way_a2a[i] < 0)
+			continue;
+		n++;
+		assert_true(r->way_rp[k] <= r->way_rp[i]);
+		if (r->way_rp[k] == r->way_rp[i])
 			assert_true(r->way_a2a[k] <= r->way_a2a[i]);
 	}
+	assert_true(n >= 4 && r->way_a2a[k] >= 0);
 	wins[k]++;
+}
+
+/* How often each way was kept, as text. */
+static const char *wins_text(const int *wins)
+{
+	static char buf[256];
+
+	snprintf(
+		buf, sizeof(buf),
+		"kept, by load: the last layer %d times, every destination spread by LID %d, by groups %d; by path weight: %d, %d, %d",
+		wins[SAR_WAY_LAST], wins[SAR_WAY_LID], wins[SAR_WAY_GROUPS],
+		wins[SAR_WAY_NUE + SAR_WAY_LAST],
+		wins[SAR_WAY_NUE + SAR_WAY_LID],
+		wins[SAR_WAY_NUE + SAR_WAY_GROUPS]);
+	return buf;
+}
+
+/* How many ways were kept at least once. */
+static int ways_kept(const int *wins)
+{
+	int i, n = 0;
+
+	for (i = 0; i < SAR_WAYS; i++)
+		n += wins[i] > 0;
+	return n;
 }
 
 /*
@@ -516,13 +537,15 @@ static void test_vl_budget(void **state)
 			}
 			fabric_free(f);
 		}
-	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget, %ld destinations routed by load; on 2-3 VLs, the last layer kept %d times, every destination spread by LID %d times, by groups %d times), %d split and refused\n",
-	       routed, fellback, cdg, wins[SAR_WAY_LAST], wins[SAR_WAY_LID],
-	       wins[SAR_WAY_GROUPS], refused);
+	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget, %ld destinations routed again; on 2-3 VLs, %s), %d split and refused\n",
+	       routed, fellback, cdg, wins_text(wins), refused);
 	assert_true(routed > 0 && fellback > 0 && refused > 0 && cdg > 0);
-	/* the ways win somewhere each: the choice is made (the spread by
-	 * LID on the megafly, test_lid_numbering) */
-	assert_true(wins[SAR_WAY_LAST] > 0 && wins[SAR_WAY_GROUPS] > 0);
+	/* the choice is made: several ways are kept, one by path weight */
+	assert_true(ways_kept(wins) >= 3);
+	assert_true(wins[SAR_WAY_NUE + SAR_WAY_LAST] +
+			    wins[SAR_WAY_NUE + SAR_WAY_LID] +
+			    wins[SAR_WAY_NUE + SAR_WAY_GROUPS] >
+		    0);
 }
 
 /*
@@ -763,12 +786,11 @@ static void test_lid_numbering(void **state)
 				free(was);
 				fabric_free(f);
 			}
-	printf("sar over the budget with LIDs numbered backwards: the same tables and layers (%d LIDs compared, %d routings over the budget; the last layer kept %d times, every destination spread by LID %d times, by groups %d times)\n",
-	       compared, over, wins[SAR_WAY_LAST], wins[SAR_WAY_LID],
-	       wins[SAR_WAY_GROUPS]);
+	printf("sar over the budget with LIDs numbered backwards: the same tables and layers (%d LIDs compared, %d routings over the budget; %s)\n",
+	       compared, over, wins_text(wins));
 	assert_true(compared > 0 && over > 0);
-	/* the spread by LID wins here (on the megafly) */
-	assert_true(wins[SAR_WAY_LID] > 0);
+	/* a spread by LID wins here (on the megafly) */
+	assert_true(wins[SAR_WAY_LID] + wins[SAR_WAY_NUE + SAR_WAY_LID] > 0);
 }
 
 int main(void)

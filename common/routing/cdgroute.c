@@ -2,6 +2,7 @@
 /* Destination routes on one VL with an acyclic dependency graph (cdgroute.h). */
 #include "cdgroute.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,13 @@ struct cdg {
 	/* per destination */
 	int *dist, *queue, *next, *outc, *att, natt, *acc;
 	double *pcost; /* per switch in the new tree: its path's load */
+	/* Nue's order (CDG_WEIGHTED): a tree grown by the least path
+	 * weight, w0 + load per link, any length; heap of candidates */
+	int weighted;
+	double w0;
+	struct wcand *heap, *wtop; /* wtop: per switch, its lightest pushed */
+	int nheap;
+	int *wpushed; /* per channel: the serial of the tree it was pushed in */
 	/* the tree a destination had (reroute): per switch its channel,
 	 * next switch and depth (-1: not in it), and those kept (escape) */
 	int *old_outc, *old_next, *old_depth, *by_depth;
@@ -407,6 +415,13 @@ static int cand_cmp(const void *a, const void *b)
 	return (x->port > y->port) - (x->port < y->port);
 }
 
+/* What link c adds to a path's cost: its load squared (shortest first),
+ * or w0 + its load (Nue's link weight, CDG_WEIGHTED). */
+static double link_cost(const struct cdg *g, int c)
+{
+	return g->weighted ? g->w0 + g->load[c] : g->load[c] * g->load[c];
+}
+
 /* 1 when dependency (c, port q after it) needs no search: counted, or
  * already in the order. */
 static int dep_free(const struct cdg *g, int c, int q)
@@ -435,7 +450,7 @@ static int try_join(struct cdg *g, int v, int c, int *hops)
 	g->outc[v] = c;
 	g->next[v] = w;
 	hops[v] = hops[w] + 1;
-	g->pcost[v] = g->pcost[w] + g->load[c] * g->load[c];
+	g->pcost[v] = g->pcost[w] + link_cost(g, c);
 	g->att[g->natt++] = v;
 	return 1;
 }
@@ -461,7 +476,7 @@ static int join(struct cdg *g, int v, int want, int *hops)
 			continue;
 		if (want >= 0 && g->dist[w] != want)
 			continue;
-		cd[nc].load = g->pcost[w] + g->load[c] * g->load[c];
+		cd[nc].load = g->pcost[w] + link_cost(g, c);
 		cd[nc].hops = hops[w];
 		cd[nc++].port = p;
 	}
@@ -490,6 +505,151 @@ static int join(struct cdg *g, int v, int want, int *hops)
 		if (try_join(g, v, out_ch(g, v, cd[i].port), hops))
 			return 1;
 	return 0;
+}
+
+/* A switch's way into the tree in Nue's order (CDG_WEIGHTED): the
+ * weight of the path it would take, its hops, the switch, the channel. */
+struct wcand {
+	double cost;
+	int hops, v, c;
+};
+
+/* Lighter first, then fewer hops, then by switch and channel: a total
+ * order, so the tree does not depend on the heap's layout. */
+static int wcand_less(const struct wcand *x, const struct wcand *y)
+{
+	if (x->cost != y->cost)
+		return x->cost < y->cost;
+	if (x->hops != y->hops)
+		return x->hops < y->hops;
+	if (x->v != y->v)
+		return x->v < y->v;
+	return x->c < y->c;
+}
+
+static void heap_push(struct cdg *g, struct wcand x)
+{
+	int i = g->nheap++;
+
+	while (i > 0) {
+		int p = (i - 1) / 2;
+
+		if (!wcand_less(&x, &g->heap[p]))
+			break;
+		g->heap[i] = g->heap[p];
+		i = p;
+	}
+	g->heap[i] = x;
+}
+
+static struct wcand heap_pop(struct cdg *g)
+{
+	struct wcand top = g->heap[0], x = g->heap[--g->nheap];
+	int i = 0, n = g->nheap;
+
+	if (!n)
+		return top;
+	for (;;) {
+		int k = 2 * i + 1;
+
+		if (k >= n)
+			break;
+		if (k + 1 < n && wcand_less(&g->heap[k + 1], &g->heap[k]))
+			k++;
+		if (!wcand_less(&g->heap[k], &x))
+			break;
+		g->heap[i] = g->heap[k];
+		i = k;
+	}
+	g->heap[i] = x;
+	return top;
+}
+
+/* Candidate x onto the heap, unless its channel was pushed for this
+ * tree already or a lighter one for its switch is there (wtop). */
+static void wpush(struct cdg *g, struct wcand x)
+{
+	if (g->wpushed[x.c] == g->serial || !wcand_less(&x, &g->wtop[x.v]))
+		return;
+	g->wtop[x.v] = x;
+	g->wpushed[x.c] = g->serial;
+	heap_push(g, x);
+}
+
+/* Switch u's way in through channel c to w (in the tree). */
+static struct wcand wcand_of(const struct cdg *g, int u, int c, int w,
+			     const int *hops)
+{
+	return (struct wcand){ g->pcost[w] + link_cost(g, c), hops[w] + 1, u,
+			       c };
+}
+
+/* The links into switch w (in the tree) from the switches not in it. */
+static void push_around(struct cdg *g, int w, const int *hops)
+{
+	const struct fab_node *n = &g->f->nodes[g->sg.node[w]];
+	int p;
+
+	for (p = 1; p <= n->nports; p++) {
+		int r = n->ports[p].rnode, u, c;
+
+		if (r < 0 || (u = g->sg.idx[r]) < 0 || hops[u] >= 0)
+			continue;
+		c = out_ch(g, u, n->ports[p].rport);
+		if (g->ch_to[c] == w)
+			wpush(g, wcand_of(g, u, c, w, hops));
+	}
+}
+
+/* Switch v's lightest link was refused: every other link of v into the
+ * tree not pushed yet onto the heap, with the keys they would have had
+ * all along (each channel at most once per tree: the heap never holds
+ * more than the channels), so the tries come in the order they would if
+ * every candidate had been pushed. */
+static void push_others(struct cdg *g, int v, const int *hops)
+{
+	const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
+	int p;
+
+	g->wtop[v].cost = HUGE_VAL;
+	for (p = 1; p <= n->nports; p++) {
+		int k = out_ch(g, v, p), w = g->ch_to[k];
+
+		if (w >= 0 && hops[w] >= 0 && g->wpushed[k] != g->serial) {
+			g->wpushed[k] = g->serial;
+			heap_push(g, wcand_of(g, v, k, w, hops));
+		}
+	}
+}
+
+/*
+ * Nue's tree (CDG_WEIGHTED): from the switches in it (the destination's
+ * and the escape's), Dijkstra's order by path weight (w0 + load per
+ * link, any length), each switch joining by the lightest link whose
+ * dependency keeps the graph acyclic.  A link refused stays refused for
+ * this tree (dependencies are only added while it grows), so a switch
+ * left out has no admitted link at all.  Only a switch's lightest
+ * candidate so far is on the heap until one is refused.
+ */
+static void grow_weighted(struct cdg *g, int *hops)
+{
+	int i;
+
+	for (i = 0; i < g->nsw; i++)
+		g->wtop[i].cost = HUGE_VAL;
+	g->nheap = 0;
+	for (i = 0; i < g->natt; i++)
+		push_around(g, g->att[i], hops);
+	while (g->nheap) {
+		struct wcand x = heap_pop(g);
+
+		if (hops[x.v] >= 0)
+			continue;
+		if (try_join(g, x.v, x.c, hops))
+			push_around(g, x.v, hops);
+		else
+			push_others(g, x.v, hops);
+	}
 }
 
 /* Drops the dependencies the new tree has added so far. */
@@ -577,12 +737,18 @@ static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
 			g->outc[v] = c;
 			g->next[v] = w;
 			hops[v] = hops[w] + 1;
-			g->pcost[v] = g->pcost[w] + g->load[c] * g->load[c];
+			g->pcost[v] = g->pcost[w] + link_cost(g, c);
 			g->att[g->natt++] = v;
 		}
 		np = 0;
+		if (g->weighted) {
+			grow_weighted(g, hops);
+			for (i = 1; i < reach; i++)
+				if (hops[g->queue[i]] < 0)
+					pend[np++] = g->queue[i];
+		}
 		/* shortest first: the BFS order is by distance */
-		for (i = 1; i < reach; i++) {
+		for (i = 1; !g->weighted && i < reach; i++) {
 			v = g->queue[i];
 			if (!g->fixed[v] && !join(g, v, g->dist[v] - 1, hops))
 				pend[np++] = v;
@@ -595,7 +761,7 @@ static int reroute(struct cdg *g, unsigned lid, int t, int *hops, int *pend,
 				pend[i--] = pend[--np];
 				progress = 1;
 			}
-		} while (progress && np);
+		} while (progress && np && !g->weighted);
 		if (!np)
 			break;
 		undo_new(g);
@@ -673,6 +839,9 @@ static void cdg_free(struct cdg *g)
 	free(g->att);
 	free(g->acc);
 	free(g->pcost);
+	free(g->heap);
+	free(g->wtop);
+	free(g->wpushed);
 	free(g->old_outc);
 	free(g->old_next);
 	free(g->old_depth);
@@ -733,6 +902,9 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->att = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->acc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->pcost = malloc(((size_t)g->nsw + 1) * sizeof(double));
+	g->heap = malloc(((size_t)g->nch + 1) * sizeof(*g->heap));
+	g->wtop = malloc(((size_t)g->nsw + 1) * sizeof(*g->wtop));
+	g->wpushed = calloc((size_t)g->nch + 1, sizeof(int));
 	g->old_outc = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->old_next = malloc(((size_t)g->nsw + 1) * sizeof(int));
 	g->old_depth = malloc(((size_t)g->nsw + 1) * sizeof(int));
@@ -758,8 +930,8 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||
 	    !g->stk || !g->fw || !g->bw || !g->tmp || !g->key || !g->dist ||
 	    !g->queue || !g->next || !g->outc || !g->att || !g->acc ||
-	    !g->pcost || !g->old_outc || !g->old_next || !g->old_depth ||
-	    !g->by_depth || !g->fixed)
+	    !g->pcost || !g->heap || !g->wtop || !g->wpushed || !g->old_outc ||
+	    !g->old_next || !g->old_depth || !g->by_depth || !g->fixed)
 		return -1;
 	memset(g->cyc_at, -1, ((size_t)g->nch * g->stride + 1) * sizeof(int));
 	for (v = 0; v < g->nsw; v++) {
@@ -778,6 +950,80 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 			else if (!f->nodes[r].removed &&
 				 f->nodes[r].type != FAB_SWITCH)
 				g->nca[v]++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The wanted destinations on the paths of one spanning tree
+ * (CDG_TREE_START), as Nue's escape paths: the BFS tree from the switch of
+ * least eccentricity (the first by index on ties), each switch's parent
+ * by its first port to one; a path goes up the tree to the lowest common
+ * ancestor, then down, so their dependencies are acyclic and few.  0 when
+ * done, 1 when the tree does not span (the routes left as given).
+ */
+static int tree_start(struct cdg *g, const unsigned *dl, const int *dsw,
+		      int ndl)
+{
+	int *par = g->tmp, *down = g->tmp + g->nch; /* nch >= nsw */
+	int v, k, root = 0, best = -1;
+
+	for (v = 0; v < g->nsw; v++) {
+		int i, ecc = 0;
+
+		bfs(g, v);
+		for (i = 0; i < g->nsw; i++) {
+			if (g->dist[i] < 0) {
+				ecc = g->nsw + 1;
+				break;
+			}
+			ecc = g->dist[i] > ecc ? g->dist[i] : ecc;
+		}
+		if (best < 0 || ecc < best) {
+			best = ecc;
+			root = v;
+		}
+	}
+	if (best > g->nsw)
+		return 1;
+	bfs(g, root);
+	/* par[v]: v's channel to its parent, the first port by number */
+	for (v = 0; v < g->nsw; v++) {
+		const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
+		int p;
+
+		par[v] = -1;
+		for (p = 1; v != root && p <= n->nports; p++) {
+			int c = out_ch(g, v, p), w = g->ch_to[c];
+
+			if (w >= 0 && g->dist[w] == g->dist[v] - 1) {
+				par[v] = c;
+				break;
+			}
+		}
+	}
+	for (k = 0; k < ndl; k++) {
+		int t = dsw[k], u;
+
+		for (v = 0; v < g->nsw; v++)
+			down[v] = -1;
+		/* the ancestors of t: their channel towards t */
+		for (u = t; u != root; u = g->ch_to[par[u]]) {
+			int w = g->ch_to[par[u]];
+			const struct fab_node *n = &g->f->nodes[g->sg.node[u]];
+			int p = par[u] - g->sg.chan_first[u];
+
+			down[w] = out_ch(g, w, n->ports[p].rport);
+		}
+		for (v = 0; v < g->nsw; v++) {
+			int c;
+
+			if (v == t)
+				continue;
+			c = down[v] >= 0 ? down[v] : par[v];
+			lft_of_node(g->s, g->sg.node[v])->port[dl[k]] =
+				(uint8_t)(c - g->sg.chan_first[v]);
 		}
 	}
 	return 0;
@@ -818,7 +1064,7 @@ static void tables_put(struct cdg *g, const unsigned *dl, int n,
  * count as the first pass. */
 static int cdg_route(const struct fabric *f, struct lft_set *s,
 		     const uint8_t *want, unsigned top,
-		     const struct risk_order *ord, int strict,
+		     const struct risk_order *ord, int strict, int flags,
 		     struct cdgroute_info *info, struct osmre_err *err)
 {
 	struct cdg g = { 0 };
@@ -836,10 +1082,11 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 		rc = 0;
 		goto out;
 	}
-	if (rc < 0 || lids_owners(f, &own, &max, err)) {
-		rc = -1;
+	if (rc < 0)
 		goto oom;
-	}
+	rc = -1; /* until done */
+	if (lids_owners(f, &own, &max, err))
+		goto out;
 	hops = malloc(((size_t)g.nsw + 1) * sizeof(int));
 	pend = malloc(((size_t)g.nsw + 1) * sizeof(int));
 	dl = malloc(((size_t)max + 1) * sizeof(unsigned));
@@ -860,6 +1107,32 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	}
 	if (lids_sort_guid(f, own, dl, nall, err))
 		goto out;
+	if (flags & CDG_WEIGHTED) {
+		/* Nue's initial link weight: the destinations squared */
+		double d = (double)nall + g.nsw;
+
+		g.weighted = 1;
+		g.w0 = d * d;
+	}
+	if ((flags & CDG_TREE_START) && !strict) {
+		unsigned *l2 = malloc((size_t)nall * sizeof(unsigned) + 1);
+		int n = 0;
+
+		if (!l2)
+			goto oom;
+		for (k = 0; k < nall; k++) {
+			const struct lid_owner *o = &own[dl[k]];
+
+			if (dl[k] <= top && want[dl[k]]) {
+				dsw[n] = g.sg.idx[f->nodes[o->node]
+							  .ports[o->port]
+							  .rnode];
+				l2[n++] = dl[k];
+			}
+		}
+		(void)tree_start(&g, l2, dsw, n);
+		free(l2);
+	}
 	/* every CA destination's loads; the wanted ones' dependencies */
 	for (k = 0; k < nall; k++) {
 		const struct lid_owner *o = &own[dl[k]];
@@ -912,8 +1185,7 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	rc = 0;
 	goto out;
 oom:
-	if (!own)
-		osmre_fail(err, "out of memory");
+	rc = osmre_fail(err, "out of memory");
 out:
 	free(own);
 	free(hops);
@@ -927,15 +1199,16 @@ out:
 
 int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
-		   const struct risk_order *ord, struct cdgroute_info *info,
-		   struct osmre_err *err)
+		   const struct risk_order *ord, int flags,
+		   struct cdgroute_info *info, struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, ord, 0, info, err);
+	return cdg_route(f, s, want, top, ord, 0, flags, info, err);
 }
 
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top,
-		    const struct risk_order *ord, struct osmre_err *err)
+		    const struct risk_order *ord, int flags,
+		    struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, ord, 1, NULL, err);
+	return cdg_route(f, s, want, top, ord, 1, flags, NULL, err);
 }

@@ -49,6 +49,22 @@
 #include "lft.h"
 #include "risk.h"
 
+/*
+ * How the trees grow (flags; 0: as above):
+ *  - CDG_WEIGHTED: Nue's order instead of shortest first: a switch joins
+ *    by the path of the least weight, each link weighing w0 plus its load
+ *    (w0: the destinations plus the switches, squared, Nue's initial
+ *    weight), Dijkstra's order from the destination's switch; paths of
+ *    any length, a detour taken where the loads outweigh a hop;
+ *  - CDG_TREE_START: before the first pass, the wanted destinations'
+ *    routes are replaced by the paths of one spanning tree (BFS from the
+ *    switch of least eccentricity; up to the common ancestor, then
+ *    down): Nue's escape paths, whose few dependencies leave the first
+ *    trees more links than up*-down* routes over every link would.
+ *    Ignored by cdg_refine_lids, and when no tree spans the switches.
+ */
+enum { CDG_WEIGHTED = 1, CDG_TREE_START = 2 };
+
 struct cdgroute_info {
 	long lids;     /* destinations given */
 	long rerouted; /* of those, with a new tree */
@@ -57,15 +73,15 @@ struct cdgroute_info {
 
 /*
  * Routes again the CA-port LIDs marked in want[0..top] of s, which share
- * one VL (their routes in s acyclic on it), as above, each pass judged
+ * one VL (their routes in s acyclic on it), as above (flags: CDG_*), each pass judged
  * by its A2A risk over ord (risk.h; NULL: err already says why, -1).
  * info may be NULL.
  * 0, or -1 with err (out of memory); s is then as it was given.
  */
 int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const uint8_t *want, unsigned top,
-		   const struct risk_order *ord, struct cdgroute_info *info,
-		   struct osmre_err *err);
+		   const struct risk_order *ord, int flags,
+		   struct cdgroute_info *info, struct osmre_err *err);
 
 /*
  * As cdg_route_lids, but the routes as given are the first pass: a pass
@@ -75,6 +91,7 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
  */
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top,
-		    const struct risk_order *ord, struct osmre_err *err);
+		    const struct risk_order *ord, int flags,
+		    struct osmre_err *err);
 
 #endif

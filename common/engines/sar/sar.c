@@ -1023,8 +1023,9 @@ static const struct sar_variant dfs_variants[] = {
 /* clang-format on */
 #define NDFS_VARIANTS ((int)(sizeof(dfs_variants) / sizeof(dfs_variants[0])))
 
-/* 1 when tables i rank before tables j in sar_way_pick's order (their
- * worst ratio to the least A2A and RP, then the lower A2A, then i < j). */
+/* 1 when tables i rank before tables j: their worst ratio to the least
+ * A2A and RP (max(a2a / a2a_min, rp / rp_min)), then the lower A2A, then
+ * i < j. */
 static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
 			int i, int j)
 {
@@ -1043,7 +1044,7 @@ static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
  * within max_vls) and DFSSSP's variants on shortest paths (one pass of
  * refinement: each destination routed again against all the others;
  * links costing their load squared; both), ranked by their A2A and RP
- * risks as sar_way_pick ranks the ways; the first in that order whose
+ * risks (ranks_before); the first in that order whose
  * layers fit the budget is kept (DFSSSP's when none before it does).
  * *other: 1 when a variant was kept (its loads are not DFSSSP's).
  */

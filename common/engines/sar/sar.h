@@ -26,8 +26,9 @@
  *   sar must not be worse; then a local search on that index over the
  *   jobs' destinations, shortest paths only (efipolish.h);
  * - without jobs, when DFSSSP's paths fit max_vls: DFSSSP refined by one
- *   pass, with its load squared, and both, ranked by their A2A and RP
- *   risks (sar_way_pick), the first whose layers fit max_vls kept;
+ *   pass, with its load squared, and both, ranked by the worst ratio of
+ *   their A2A and RP risks to the lowest of the four, the first whose
+ *   layers fit max_vls kept;
  * - deadlock freedom: every (source CA port, destination LID) path gets a
  *   layer (SL, VL = SL) so that each layer's channel dependency graph is
  *   acyclic: all paths start in layer 0; while a layer's graph has a cycle,
@@ -48,8 +49,11 @@
  *   GUID order on layer k % max_vls, each layer acyclic on its own, as
  *   Nue spreads its destinations over its VLs; the layers below the
  *   last then once more by load against the final routes above them,
- *   cdg_refine_lids): the tables of the lower A2A risk kept (risk.h; the
- *   last layer's on ties).
+ *   cdg_refine_lids), and by whole groups on a fabric with groups; each
+ *   of these ways again in Nue's manner (from one spanning tree's
+ *   routes, trees by path weight: cdgroute.h, CDG_WEIGHTED and
+ *   CDG_TREE_START); the tables of the lowest RP risk kept, then of the
+ *   lowest A2A risk (risk.h, sar_way_pick).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H
@@ -110,7 +114,17 @@ struct sar_opts {
 	struct sar_memo *memo;
 };
 
-enum { SAR_WAY_LAST, SAR_WAY_LID, SAR_WAY_GROUPS, SAR_WAYS };
+/* The ways over the budget (sar_layers.c): each of the first three by
+ * shortest-first trees from up*-down* routes, and again (SAR_WAY_NUE +
+ * way) by Nue's path weights from one spanning tree's routes (cdgroute.h:
+ * CDG_WEIGHTED, CDG_TREE_START). */
+enum {
+	SAR_WAY_LAST,
+	SAR_WAY_LID,
+	SAR_WAY_GROUPS,
+	SAR_WAY_NUE,
+	SAR_WAYS = 2 * SAR_WAY_NUE
+};
 
 struct sar_result {
 	int layers;    /* used */
@@ -135,8 +149,9 @@ struct sar_result {
 	 * every destination routed by load, spread over all the layers
 	 * (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
 	 * SAR_WAY_GROUPS (a fabric with groups only, else -1) whole groups
-	 * per layer; way: the one kept (updn_lids is then every
-	 * destination unless it is SAR_WAY_LAST) */
+	 * per layer; then the same by Nue's weights (SAR_WAY_NUE + each);
+	 * way: the one kept (updn_lids is then every destination unless it
+	 * is a last layer's, way % SAR_WAY_NUE == SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
 	int way;
 	/* a stable re-route from the memo (sar_opts.memo): the directed

@@ -209,9 +209,8 @@ int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
  * (osmre analyze's default count and seed). */
 #define WAY_RP_PERMS 100
 #define WAY_RP_SEED  1
-/* Of n tables with these A2A and RP risks, the one of the least worst
- * ratio to the lowest (max(a2a / a2a_min, rp / rp_min)); the lower A2A
- * on ties, then the first (sar_layers.c). */
+/* Of n tables with these A2A and RP risks (-1: not tried), the one of
+ * the lowest RP, then the lowest A2A, then the first (sar_layers.c). */
 int sar_way_pick(const long *a2a, const long *rp, int n);
 /* What the loads' weights depend on, for the memo (sar_memo.h). */
 uint64_t sar_weights_digest(const struct sar_work *sw);

@@ -372,7 +372,7 @@ static void start_layers(const struct sar_work *sw, struct layering *L,
  * that layer, counted in r->updn_lids and r->cdg_lids.
  */
 static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
-		   int layer, struct osmre_err *err)
+		   int layer, int flags, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -384,7 +384,7 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
 	if (!ord ||
 	    updn_route_lids(sw->f, &sw->g.sg, L->s, want, r->maxlid, NULL,
 			    err) ||
-	    cdg_route_lids(sw->f, L->s, want, r->maxlid, ord, &ci, err))
+	    cdg_route_lids(sw->f, L->s, want, r->maxlid, ord, flags, &ci, err))
 		return -1;
 	r->cdg_lids += ci.rerouted;
 	for (k = 0; k < L->ndl; k++) {
@@ -407,7 +407,7 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
  * the last holds the fallback's paths alone.
  */
 static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
-			  struct osmre_err *err)
+			  int flags, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -423,7 +423,7 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 				want[L->dlids[k]] = 1;
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
-	rc = by_load(sw, L, want, budget - 1, err);
+	rc = by_load(sw, L, want, budget - 1, flags, err);
 	r->layers = budget;
 	free(want);
 	return rc;
@@ -445,7 +445,7 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
  * better.  fallback_best tries each way and keeps the best.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
-			 int by_groups, struct osmre_err *err)
+			 int by_groups, int flags, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -479,7 +479,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			if (lay == layer)
 				want[L->dlids[k]] = 1;
 		}
-		rc = by_load(sw, L, want, layer, err);
+		rc = by_load(sw, L, want, layer, flags, err);
 	}
 	/* the layers below the last were routed against the later layers'
 	 * up*-down* routes: once more by load against their final ones, a
@@ -490,7 +490,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			if (L->lay[L->dlids[k]] == layer)
 				want[L->dlids[k]] = 1;
 		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid,
-				     sar_order(sw, err), err);
+				     sar_order(sw, err), flags, err);
 	}
 	r->layers = budget;
 	free(want);
@@ -508,8 +508,8 @@ struct ways_job {
 	struct layering *L[SAR_WAYS];
 	int budget;
 	const struct risk_order *ord;
-	long a2a[SAR_WAYS], rp[SAR_WAYS];
-	int rc[SAR_WAYS];
+	long a2a[SAR_WAYS], rp[SAR_WAYS]; /* -1: not tried */
+	int rc[SAR_WAYS], on[SAR_WAYS];
 	struct osmre_err err[SAR_WAYS];
 };
 
@@ -520,44 +520,45 @@ static void way_run(void *arg, long i, int tid)
 {
 	struct ways_job *j = arg;
 	struct layering *L = j->L[i];
+	int base = (int)i % SAR_WAY_NUE, flags = 0;
 
 	(void)tid;
-	j->rc[i] = (i == SAR_WAY_LAST ?
-			    fallback_layer(j->sw, L, j->budget, &j->err[i]) :
-			    spread_layers(j->sw, L, j->budget,
-					  i == SAR_WAY_GROUPS, &j->err[i])) ||
+	j->a2a[i] = j->rp[i] = -1;
+	j->rc[i] = 0;
+	if (!j->on[i])
+		return;
+	if (i >= SAR_WAY_NUE)
+		flags = CDG_WEIGHTED | CDG_TREE_START;
+	j->rc[i] = (base == SAR_WAY_LAST ? fallback_layer(j->sw, L, j->budget,
+							  flags, &j->err[i]) :
+					   spread_layers(j->sw, L, j->budget,
+							 base == SAR_WAY_GROUPS,
+							 flags, &j->err[i])) ||
 		   risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i]) ||
 		   risk_rp(j->sw->f, L->s, j->ord, WAY_RP_PERMS, WAY_RP_SEED,
 			   &j->rp[i], &j->err[i]);
 }
 
 /*
- * The way kept: the least worst ratio of its A2A and RP risks to the
- * lowest of the ways' (max(a2a / a2a_min, rp / rp_min)), so that a way
- * far behind on one pattern does not win by a little on the other; the
- * lower A2A on ties, then the first way.
+ * The way kept: the lowest RP risk, then the lowest A2A risk, then the
+ * first way (-1 risks: a way not tried).  RP first: the congestion of
+ * any permutation, which the jobs' traffic resembles more than all to
+ * all; on the held-out draws (bench/README) the ways of the least RP
+ * were at or below nue's RP and EFI more often than those of the least
+ * worst ratio of the two risks, with A2A as often.
  */
 int sar_way_pick(const long *a2a, const long *rp, int n)
 {
-	long amin = LONG_MAX, rmin = LONG_MAX;
-	int i, best = 0;
+	int i, best = -1;
 
 	for (i = 0; i < n; i++) {
-		amin = a2a[i] < amin ? a2a[i] : amin;
-		rmin = rp[i] < rmin ? rp[i] : rmin;
-	}
-	for (i = 1; i < n; i++) {
-		/* cross-multiplied: a / amin against r / rmin */
-		long si = a2a[i] * rmin > rp[i] * amin ? a2a[i] * rmin :
-							 rp[i] * amin;
-		long sb = a2a[best] * rmin > rp[best] * amin ?
-				  a2a[best] * rmin :
-				  rp[best] * amin;
-
-		if (si < sb || (si == sb && a2a[i] < a2a[best]))
+		if (a2a[i] < 0 || rp[i] < 0)
+			continue;
+		if (best < 0 || rp[i] < rp[best] ||
+		    (rp[i] == rp[best] && a2a[i] < a2a[best]))
 			best = i;
 	}
-	return best;
+	return best < 0 ? 0 : best;
 }
 
 /*
@@ -577,24 +578,23 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	struct lft_set other[SAR_WAYS];
 	struct layering Lw[SAR_WAYS];
 	struct ways_job j = { 0 };
-	int i, n, rc = -1;
+	int i, groups, rc = -1;
 
 	for (i = 0; i < s->n; i++)
 		bytes += (size_t)s->t[i].top + 1;
 	if (budget < 2 || bytes > SPREAD_BYTES)
-		return fallback_layer(sw, L, budget, err);
-	n = sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw ?
-		    SAR_WAYS :
-		    SAR_WAY_GROUPS;
+		return fallback_layer(sw, L, budget, 0, err);
+	groups = sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw;
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget };
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < SAR_WAYS; i++) {
+		j.on[i] = groups || i % SAR_WAY_NUE != SAR_WAY_GROUPS;
+		j.L[i] = i ? &Lw[i] : L;
+		if (!i || !j.on[i])
+			continue;
 		rw[i] = *r;
 		Lw[i] = *L;
-		j.L[i] = i ? &Lw[i] : L;
-		if (!i)
-			continue;
 		Lw[i].lay = malloc(sz);
 		if (!Lw[i].lay) {
 			osmre_fail(err, "out of memory");
@@ -610,17 +610,17 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	j.ord = sar_order(sw, err);
 	if (!j.ord)
 		goto out;
-	parallel_for(sar_threads(sw, n), n, way_run, &j);
-	for (i = 0; i < n; i++)
+	parallel_for(sar_threads(sw, SAR_WAYS), SAR_WAYS, way_run, &j);
+	for (i = 0; i < SAR_WAYS; i++)
 		if (j.rc[i]) {
 			*err = j.err[i];
 			goto out;
 		}
 	for (i = 0; i < SAR_WAYS; i++) {
-		r->way_a2a[i] = i < n ? j.a2a[i] : -1;
-		r->way_rp[i] = i < n ? j.rp[i] : -1;
+		r->way_a2a[i] = j.a2a[i];
+		r->way_rp[i] = j.rp[i];
 	}
-	r->way = sar_way_pick(j.a2a, j.rp, n);
+	r->way = sar_way_pick(j.a2a, j.rp, SAR_WAYS);
 	if (r->way != SAR_WAY_LAST) {
 		lft_set_copy_entries(s, &other[r->way]);
 		memcpy(L->lay, Lw[r->way].lay, sz);
@@ -630,7 +630,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	r->layers = budget;
 	rc = 0;
 out:
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < SAR_WAYS; i++) {
 		free(Lw[i].lay);
 		lft_set_free(&other[i]);
 	}

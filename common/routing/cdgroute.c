@@ -1030,7 +1030,7 @@ static int tree_start(struct cdg *g, const unsigned *dl, const int *dsw,
 }
 
 /* Passes over the destinations at most (cdgroute.h). */
-#define CDG_PASSES 4
+#define CDG_PASSES 2
 
 /* The entries of the n LIDs dl at every switch, out of the tables into
  * keep, or back. */

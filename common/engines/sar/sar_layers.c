@@ -516,9 +516,11 @@ struct ways_job {
 /* The permutations of the RP risk that picks a way (osmre analyze's
  * default count and seed). */
 
-static void way_run(void *arg, long i, int tid)
+static void way_run(void *arg, long n, int tid)
 {
 	struct ways_job *j = arg;
+	/* the ways by path weight, the slowest, start first */
+	long i = SAR_WAYS - 1 - n;
 	struct layering *L = j->L[i];
 	int base = (int)i % SAR_WAY_NUE, flags = 0;
 

@@ -197,17 +197,21 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 {
 	struct walk w;
 	long *nca = NULL, *src = NULL, *dst = NULL, best = 1;
-	int i, v, c;
+	int *seen = NULL, i, v, c;
 
 	if (walk_init(&w, f, s, o) ||
 	    !(nca = calloc((size_t)w.sg->nsw + 1, sizeof(long))) ||
 	    !(src = calloc((size_t)w.sg->nchan + 1, sizeof(long))) ||
-	    !(dst = calloc((size_t)w.sg->nchan + 1, sizeof(long)))) {
+	    !(dst = calloc((size_t)w.sg->nchan + 1, sizeof(long))) ||
+	    !(seen = malloc(((size_t)w.sg->nsw + 1) * sizeof(int)))) {
 		walk_free(&w);
 		free(nca);
 		free(src);
+		free(dst);
 		return osmre_fail(err, "out of memory");
 	}
+	for (v = 0; v < w.sg->nsw; v++)
+		seen[v] = -1;
 	for (i = 0; i < o->n; i++)
 		nca[w.sg->idx[o->sw[i]]]++;
 	/* distinct sources: each channel once per source switch, weighed
@@ -215,12 +219,22 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 	for (v = 0; v < w.sg->nsw; v++)
 		for (i = 0; nca[v] && i < o->n; i++)
 			route_mark(&w, v, o->lid[i], v, src, nca[v]);
-	/* distinct destinations: each channel once per destination */
+	/* distinct destinations: each channel once per destination.  A
+	 * switch forwards a LID on one channel, so the routes to it form a
+	 * tree: a walk stops at a switch an earlier walk to the same LID
+	 * passed (its channel counted then; a loop stops there too) */
 	for (i = 0; i < o->n; i++)
-		for (v = 0; v < w.sg->nsw; v++)
-			if (nca[v])
-				route_mark(&w, v, o->lid[i], w.sg->nsw + i, dst,
-					   1);
+		for (v = 0; v < w.sg->nsw; v++) {
+			int u = v;
+
+			while (nca[v] && seen[u] != i) {
+				seen[u] = i;
+				if ((c = hop(&w, u, o->lid[i])) < 0)
+					break;
+				dst[c]++;
+				u = w.to[c];
+			}
+		}
 	for (c = 0; c < w.sg->nchan; c++) {
 		long m = src[c] < dst[c] ? src[c] : dst[c];
 
@@ -231,6 +245,7 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 	free(nca);
 	free(src);
 	free(dst);
+	free(seen);
 	*a2a = best;
 	return 0;
 }

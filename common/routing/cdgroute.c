@@ -584,20 +584,19 @@ static struct wcand wcand_of(const struct cdg *g, int u, int c, int w,
 			       c };
 }
 
-/* The links into switch w (in the tree) from the switches not in it. */
+/* The links into switch w (in the tree) from the switches not in it
+ * (swgraph's in-links: no walk over w's CA ports). */
 static void push_around(struct cdg *g, int w, const int *hops)
 {
-	const struct fab_node *n = &g->f->nodes[g->sg.node[w]];
-	int p;
+	int k;
 
-	for (p = 1; p <= n->nports; p++) {
-		int r = n->ports[p].rnode, u, c;
+	for (k = g->sg.in_first[w]; k < g->sg.in_first[w + 1]; k++) {
+		const struct swlink *l = &g->sg.l[g->sg.in[k]];
 
-		if (r < 0 || (u = g->sg.idx[r]) < 0 || hops[u] >= 0)
-			continue;
-		c = out_ch(g, u, n->ports[p].rport);
-		if (g->ch_to[c] == w)
-			wpush(g, wcand_of(g, u, c, w, hops));
+		if (hops[l->from] < 0)
+			wpush(g,
+			      wcand_of(g, l->from, out_ch(g, l->from, l->port),
+				       w, hops));
 	}
 }
 

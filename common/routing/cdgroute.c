@@ -607,16 +607,16 @@ static void push_around(struct cdg *g, int w, const int *hops)
  * every candidate had been pushed. */
 static void push_others(struct cdg *g, int v, const int *hops)
 {
-	const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
-	int p;
+	int k;
 
 	g->wtop[v].cost = HUGE_VAL;
-	for (p = 1; p <= n->nports; p++) {
-		int k = out_ch(g, v, p), w = g->ch_to[k];
+	for (k = g->sg.out_first[v]; k < g->sg.out_first[v + 1]; k++) {
+		const struct swlink *l = &g->sg.l[k];
+		int c = out_ch(g, v, l->port);
 
-		if (w >= 0 && hops[w] >= 0 && g->wpushed[k] != g->serial) {
-			g->wpushed[k] = g->serial;
-			heap_push(g, wcand_of(g, v, k, w, hops));
+		if (hops[l->to] >= 0 && g->wpushed[c] != g->serial) {
+			g->wpushed[c] = g->serial;
+			heap_push(g, wcand_of(g, v, c, l->to, hops));
 		}
 	}
 }
@@ -959,11 +959,13 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
  * (CDG_TREE_START), as Nue's escape paths: the BFS tree from the switch of
  * least eccentricity (the first by index on ties), each switch's parent
  * by its first port to one; a path goes up the tree to the lowest common
- * ancestor, then down, so their dependencies are acyclic and few.  0 when
- * done, 1 when the tree does not span (the routes left as given).
+ * ancestor, then down, so their dependencies are acyclic and few.  dl
+ * and dsw: ndl LIDs and their switches, those marked in want[0..top]
+ * routed.  0 when done, 1 when the tree does not span (the routes left
+ * as given).
  */
 static int tree_start(struct cdg *g, const unsigned *dl, const int *dsw,
-		      int ndl)
+		      int ndl, const uint8_t *want, unsigned top)
 {
 	int *par = g->tmp, *down = g->tmp + g->nch; /* nch >= nsw */
 	int v, k, root = 0, best = -1;
@@ -1005,6 +1007,8 @@ static int tree_start(struct cdg *g, const unsigned *dl, const int *dsw,
 	for (k = 0; k < ndl; k++) {
 		int t = dsw[k], u;
 
+		if (dl[k] > top || !want[dl[k]])
+			continue;
 		for (v = 0; v < g->nsw; v++)
 			down[v] = -1;
 		/* the ancestors of t: their channel towards t */
@@ -1113,36 +1117,26 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 		g.weighted = 1;
 		g.w0 = d * d;
 	}
-	if ((flags & CDG_TREE_START) && !strict) {
-		unsigned *l2 = malloc((size_t)nall * sizeof(unsigned) + 1);
-		int n = 0;
-
-		if (!l2)
-			goto oom;
-		for (k = 0; k < nall; k++) {
-			const struct lid_owner *o = &own[dl[k]];
-
-			if (dl[k] <= top && want[dl[k]]) {
-				dsw[n] = g.sg.idx[f->nodes[o->node]
-							  .ports[o->port]
-							  .rnode];
-				l2[n++] = dl[k];
-			}
-		}
-		(void)tree_start(&g, l2, dsw, n);
-		free(l2);
-	}
-	/* every CA destination's loads; the wanted ones' dependencies */
+	/* each LID's switch */
 	for (k = 0; k < nall; k++) {
 		const struct lid_owner *o = &own[dl[k]];
-		int t = g.sg.idx[f->nodes[o->node].ports[o->port].rnode];
+
+		dsw[k] = g.sg.idx[f->nodes[o->node].ports[o->port].rnode];
+	}
+	if ((flags & CDG_TREE_START) && !strict)
+		(void)tree_start(&g, dl, dsw, nall, want, top);
+	/* every CA destination's loads; the wanted ones' dependencies, and
+	 * the wanted ones to the front of dl and dsw (k >= ndl: read
+	 * before written) */
+	for (k = 0; k < nall; k++) {
+		int t = dsw[k];
 
 		lid = dl[k];
 		tree_of(&g, lid, t);
 		tree_apply(&g, 1,
 			   lid <= top && want[lid] ? DEPS_RAW : DEPS_NONE);
 		if (lid <= top && want[lid]) {
-			dl[ndl] = lid; /* dl[ndl] <= dl[k]: read already */
+			dl[ndl] = lid;
 			dsw[ndl++] = t;
 		}
 	}

@@ -20,6 +20,7 @@
 #include "dragonfly.h"
 #include "lids.h"
 #include "sar.h"
+#include "swgraph.h"
 #include "swpart.h"
 #include "updn.h"
 #include "testutil.h"
@@ -429,7 +430,8 @@ static void check_ways(const struct fabric *f, const struct lft_set *s,
 		if (r->way_rp[k] == r->way_rp[i])
 			assert_true(r->way_a2a[k] <= r->way_a2a[i]);
 	}
-	assert_true(n >= 4 && r->way_a2a[k] >= 0);
+	/* every way tried */
+	assert_true(n == SAR_WAYS && r->way_a2a[k] >= 0);
 	wins[k]++;
 }
 
@@ -458,22 +460,25 @@ static int ways_kept(const int *wins)
 	return n;
 }
 
-/*
- * 10-80 % of the router-router links failed, 3 seeds each: a connected
- * fabric is routed on every budget of 1-3 VLs (valid, acyclic, no more
- * layers than the budget); a split one is refused, naming two hosts.
- */
-static void test_vl_budget(void **state)
-{
-	struct df_params p = { .groups = 7,
-			       .routers = 6,
-			       .hosts = 3,
-			       .global = 3 };
-	int pct, seed, vls, routed = 0, refused = 0, fellback = 0;
-	int wins[SAR_WAYS] = { 0 };
-	long cdg = 0;
+/* What budget_sweep saw. */
+struct sweep {
+	int routed, refused, fellback;
+	long cdg;
+	int wins[SAR_WAYS];
+};
 
-	(void)state;
+/*
+ * 10-80 % of the switch-to-switch links of p failed, 3 seeds each: a
+ * connected fabric is routed on every budget of 1-3 VLs (valid, acyclic,
+ * no more layers than the budget, every way tried and the right one kept
+ * when over it on 2-3: check_ways); a split one is refused, naming two
+ * hosts.
+ */
+static void budget_sweep(const struct df_params *p, struct sweep *sw)
+{
+	int pct, seed, vls;
+
+	memset(sw, 0, sizeof(*sw));
 	for (pct = 10; pct <= 80; pct += 10)
 		for (seed = 1; seed <= 3; seed++) {
 			struct osmre_err err;
@@ -481,7 +486,7 @@ static void test_vl_budget(void **state)
 			struct rng rg;
 			long cand;
 
-			assert_int_equal(df_build(&p, &f, &err), 0);
+			assert_int_equal(df_build(p, &f, &err), 0);
 			cand = degrade_candidates(f, DEGRADE_LINKS);
 			rng_seed(&rg, (uint64_t)seed);
 			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
@@ -496,7 +501,7 @@ static void test_vl_budget(void **state)
 				struct check_result cr;
 				struct sar_result r;
 				struct lft_set s;
-				long sw;
+				long n;
 
 				assert_int_equal(lft_set_for_fabric(f,
 								    lids_max(f),
@@ -506,15 +511,13 @@ static void test_vl_budget(void **state)
 					assert_non_null(
 						strstr(err.msg,
 						       "the fabric is split"));
-					assert_true(
-						tu_cross_part_pairs(f, &sw) >
-						0);
-					refused++;
+					assert_true(tu_cross_part_pairs(f, &n) >
+						    0);
+					sw->refused++;
 					lft_set_free(&s);
 					continue;
 				}
-				assert_int_equal(tu_cross_part_pairs(f, &sw),
-						 0);
+				assert_int_equal(tu_cross_part_pairs(f, &n), 0);
 				assert_int_equal(check_lfts(f, &s, &co, &cr,
 							    NULL, &err),
 						 0);
@@ -527,24 +530,73 @@ static void test_vl_budget(void **state)
 					fail_msg(
 						"%d %% seed %d, %d VL(s): a cycle",
 						pct, seed, vls);
-				routed++;
-				fellback += r.updn_lids > 0;
-				cdg += r.cdg_lids;
+				sw->routed++;
+				sw->fellback += r.updn_lids > 0;
+				sw->cdg += r.cdg_lids;
 				if (r.updn_lids && vls >= 2)
-					check_ways(f, &s, &r, wins);
+					check_ways(f, &s, &r, sw->wins);
 				sar_result_free(&r);
 				lft_set_free(&s);
 			}
 			fabric_free(f);
 		}
+}
+
+/* The dragonfly 7x6: every way kept somewhere, one by path weight. */
+static void test_vl_budget(void **state)
+{
+	struct df_params p = { .groups = 7,
+			       .routers = 6,
+			       .hosts = 3,
+			       .global = 3 };
+	struct sweep sw;
+
+	(void)state;
+	budget_sweep(&p, &sw);
 	printf("dragonfly 7x6 with 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget, %ld destinations routed again; on 2-3 VLs, %s), %d split and refused\n",
-	       routed, fellback, cdg, wins_text(wins), refused);
-	assert_true(routed > 0 && fellback > 0 && refused > 0 && cdg > 0);
+	       sw.routed, sw.fellback, sw.cdg, wins_text(sw.wins), sw.refused);
+	assert_true(sw.routed > 0 && sw.fellback > 0 && sw.refused > 0 &&
+		    sw.cdg > 0);
 	/* the choice is made: several ways are kept, one by path weight */
-	assert_true(ways_kept(wins) >= 3);
-	assert_true(wins[SAR_WAY_NUE + SAR_WAY_LAST] +
-			    wins[SAR_WAY_NUE + SAR_WAY_LID] +
-			    wins[SAR_WAY_NUE + SAR_WAY_GROUPS] >
+	assert_true(ways_kept(sw.wins) >= 3);
+	assert_true(sw.wins[SAR_WAY_NUE + SAR_WAY_LAST] +
+			    sw.wins[SAR_WAY_NUE + SAR_WAY_LID] +
+			    sw.wins[SAR_WAY_NUE + SAR_WAY_GROUPS] >
+		    0);
+}
+
+/*
+ * A megafly whose spines form no triangle (5 groups of 4 leaves and 4
+ * spines, one global link per spine): no groups, yet over the budget the
+ * way by groups is tried (check_ways: all six), its parts grown switch
+ * by switch, and kept somewhere.
+ */
+static void test_vl_budget_no_groups(void **state)
+{
+	struct df_params p = { .megafly = 1,
+			       .groups = 5,
+			       .routers = 4,
+			       .spines = 4,
+			       .hosts = 2,
+			       .global = 1 };
+	struct osmre_err err;
+	struct swgraph g;
+	struct fabric *f;
+	struct sweep sw;
+
+	(void)state;
+	assert_int_equal(df_build(&p, &f, &err), 0);
+	assert_int_equal(swgraph_build(f, &g), 0);
+	assert_int_equal(swgraph_groups(&g), 0);
+	assert_true(g.ngroups <= 1 || g.ngroups == g.nsw);
+	swgraph_free(&g);
+	fabric_free(f);
+	budget_sweep(&p, &sw);
+	printf("megafly 5x(4+4), no groups, 10-80 %% of its links failed, 1-3 VLs: %d routed (%d over the budget; on 2-3 VLs, %s), %d split and refused\n",
+	       sw.routed, sw.fellback, wins_text(sw.wins), sw.refused);
+	assert_true(sw.routed > 0 && sw.fellback > 0);
+	assert_true(sw.wins[SAR_WAY_GROUPS] +
+			    sw.wins[SAR_WAY_NUE + SAR_WAY_GROUPS] >
 		    0);
 }
 
@@ -800,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_minimal_routes),
 		cmocka_unit_test(test_vl_budget),
+		cmocka_unit_test(test_vl_budget_no_groups),
 		cmocka_unit_test(test_partition),
 		cmocka_unit_test(test_lid_numbering),
 	};

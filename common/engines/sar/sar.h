@@ -148,8 +148,8 @@ struct sar_result {
 	 * the last layer taking the destinations that do not fit; and
 	 * every destination routed by load, spread over all the layers
 	 * (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
-	 * SAR_WAY_GROUPS (a fabric with groups only, else -1) whole groups
-	 * per layer; then the same by Nue's weights (SAR_WAY_NUE + each);
+	 * SAR_WAY_GROUPS neighbouring switches' destinations per layer
+	 * (whole groups on a fabric with groups); then the same by Nue's weights (SAR_WAY_NUE + each);
 	 * way: the one kept (updn_lids is then every destination unless it
 	 * is a last layer's, way % SAR_WAY_NUE == SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];

@@ -435,14 +435,15 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
  * only, as Nue spreads them.  By LID: the k-th destination LID in port
  * GUID order on layer k % budget (LID order where the LIDs were assigned
  * in file order; OpenSM numbers them in its discovery order, and the
- * layers must not depend on it).  By groups (a fabric with groups,
- * switch_groups: a dragonfly's): the destinations of whole groups share
- * a layer (switch_partition: each layer about 1/budget of the CA ports
- * of each plane, grown group by group, as Nue's METIS partition keeps near
- * destinations together): on a dragonfly a group's routes then stay on
- * one layer; a megafly's groups are not cliques, and there a leaf's
- * destinations spread over every layer balance its spines' loads
- * better.  fallback_best tries each way and keeps the best.
+ * layers must not depend on it).  By groups: the destinations of
+ * neighbouring switches share a layer (switch_partition: each layer
+ * about 1/budget of the CA ports of each plane, grown from a switch over
+ * its links, as Nue's METIS partition keeps near destinations together),
+ * whole groups at a time on a fabric with groups (switch_groups: a
+ * dragonfly's cliques), switch by switch on one without (a megafly whose
+ * spines form no triangle: there a leaf's destinations then share a
+ * layer with its spines' other leaves').  fallback_best tries each way
+ * and keeps the best.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			 int by_groups, int flags, struct osmre_err *err)
@@ -453,9 +454,15 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	int *part = NULL, k, layer, rc = 0;
 
 	if (want && by_groups) {
+		const struct swgraph *sg = &sw->g.sg;
+		/* the groups when there are some (not one, not every switch
+		 * alone) */
+		const int *group = sg->ngroups > 1 && sg->ngroups < sg->nsw ?
+					   sg->group :
+					   NULL;
+
 		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-		if (part && switch_partition(sw->f, sw->g.sg.group, budget,
-					     part, err)) {
+		if (part && switch_partition(sw->f, group, budget, part, err)) {
 			free(want);
 			free(part);
 			return -1;
@@ -509,13 +516,12 @@ struct ways_job {
 	int budget;
 	const struct risk_order *ord;
 	long a2a[SAR_WAYS], rp[SAR_WAYS]; /* -1: not tried */
-	int rc[SAR_WAYS], on[SAR_WAYS];
+	int rc[SAR_WAYS];
 	struct osmre_err err[SAR_WAYS];
 };
 
-/* The permutations of the RP risk that picks a way (osmre analyze's
- * default count and seed). */
-
+/* One way of fallback_best (n: the ways by path weight, the slowest,
+ * first), its tables and layers, then their risks. */
 static void way_run(void *arg, long n, int tid)
 {
 	struct ways_job *j = arg;
@@ -526,9 +532,6 @@ static void way_run(void *arg, long n, int tid)
 
 	(void)tid;
 	j->a2a[i] = j->rp[i] = -1;
-	j->rc[i] = 0;
-	if (!j->on[i])
-		return;
 	if (i >= SAR_WAY_NUE)
 		flags = CDG_WEIGHTED | CDG_TREE_START;
 	j->rc[i] = (base == SAR_WAY_LAST ? fallback_layer(j->sw, L, j->budget,
@@ -567,8 +570,8 @@ int sar_way_pick(const long *a2a, const long *rp, int n)
  * Over the budget with 2 layers or more, the ways of sar.h, each on its
  * own copy of the tables and layers (on threads: the same result on
  * one): the last layer taking what does not fit (fallback_layer), every
- * destination spread over the budget by LID, and on a fabric with groups
- * by whole groups (spread_layers); the one of way_pick kept.  With one
+ * destination spread over the budget by LID, and by groups
+ * (spread_layers); the one of way_pick kept.  With one
  * layer, or tables too large to copy, the last layer alone.
  */
 static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
@@ -580,20 +583,18 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	struct lft_set other[SAR_WAYS];
 	struct layering Lw[SAR_WAYS];
 	struct ways_job j = { 0 };
-	int i, groups, rc = -1;
+	int i, rc = -1;
 
 	for (i = 0; i < s->n; i++)
 		bytes += (size_t)s->t[i].top + 1;
 	if (budget < 2 || bytes > SPREAD_BYTES)
 		return fallback_layer(sw, L, budget, 0, err);
-	groups = sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw;
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget };
 	for (i = 0; i < SAR_WAYS; i++) {
-		j.on[i] = groups || i % SAR_WAY_NUE != SAR_WAY_GROUPS;
 		j.L[i] = i ? &Lw[i] : L;
-		if (!i || !j.on[i])
+		if (!i)
 			continue;
 		rw[i] = *r;
 		Lw[i] = *L;

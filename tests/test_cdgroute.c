@@ -190,6 +190,13 @@ static void route(const char *name, struct fabric *f, int odd, int flags,
 	       name, odd ? " (odd LIDs)" : "", flag_name(flags), ci.lids,
 	       ci.rerouted, ci.longer, m0, m1, moved);
 	assert_true(ci.rerouted > 0);
+	/* the A2A it reports is the tables' as left */
+	{
+		long a;
+
+		assert_int_equal(risk_a2a(f, &s, &ord, &a, &err), 0);
+		assert_int_equal(ci.a2a, a);
+	}
 	/* from up*-down* routes on an intact fabric: fewer routes on the
 	 * most loaded port (a tree's routes to start from, or a failed
 	 * fabric, make no such promise) */
@@ -202,17 +209,28 @@ static void route(const char *name, struct fabric *f, int odd, int flags,
 	/* once more, the routes as they are the first pass: never a higher
 	 * A2A risk, still acyclic */
 	{
-		long a0, a1;
+		struct lft_set s2;
+		long a0, a1, known, unknown = -1;
 
+		/* the same with the A2A as given known or not */
+		assert_int_equal(lft_set_clone(&s, &s2, &err), 0);
 		assert_int_equal(risk_a2a(f, &s, &ord, &a0, &err), 0);
+		known = a0;
 		assert_int_equal(cdg_refine_lids(f, &s, want, top, &ord, flags,
-						 &err),
+						 &known, &err),
 				 0);
+		assert_int_equal(cdg_refine_lids(f, &s2, want, top, &ord, flags,
+						 &unknown, &err),
+				 0);
+		assert_true(lft_set_equal(&s, &s2, NULL, 0));
 		assert_int_equal(risk_a2a(f, &s, &ord, &a1, &err), 0);
 		printf("%s%s: routed again on those routes, A2A %ld -> %ld\n",
 		       name, odd ? " (odd LIDs)" : "", a0, a1);
+		assert_int_equal(known, a1);
+		assert_int_equal(unknown, a1);
 		assert_true(a1 <= a0);
 		assert_true(acyclic(f, &s, want, top));
+		lft_set_free(&s2);
 	}
 	risk_order_free(&ord);
 	lft_set_free(&before);

@@ -1064,11 +1064,13 @@ static void tables_put(struct cdg *g, const unsigned *dl, int n,
 }
 
 /* cdg_route_lids, or with strict cdg_refine_lids: the tables as given
- * count as the first pass. */
+ * count as the first pass.  *a2a: in, the A2A risk of s as given (-1:
+ * not known); out, that of s as left (-1: not measured). */
 static int cdg_route(const struct fabric *f, struct lft_set *s,
 		     const uint8_t *want, unsigned top,
 		     const struct risk_order *ord, int strict, int flags,
-		     struct cdgroute_info *info, struct osmre_err *err)
+		     struct cdgroute_info *info, long *a2a,
+		     struct osmre_err *err)
 {
 	struct cdg g = { 0 };
 	struct lid_owner *own = NULL;
@@ -1077,8 +1079,8 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	unsigned *dl = NULL;
 	int *dsw = NULL;
 	uint8_t *keep = NULL;
-	long best = 0;
-	struct cdgroute_info in = { 0, 0, 0 };
+	long best = *a2a;
+	struct cdgroute_info in = { 0, 0, 0, -1 };
 
 	rc = cdg_build(&g, f, s);
 	if (rc > 0) { /* a switch without a table: left as given */
@@ -1150,12 +1152,13 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 	if (!ord)
 		goto out; /* the caller's err says why */
 	if (strict) {
-		if (risk_a2a(f, s, ord, &best, err))
+		/* the tables as given: measured unless the caller knows */
+		if (best < 0 && risk_a2a(f, s, ord, &best, err))
 			goto out;
 		tables_get(&g, dl, ndl, keep);
 	}
 	for (pass = 0; pass < CDG_PASSES; pass++) {
-		struct cdgroute_info pi = { ndl, 0, 0 };
+		struct cdgroute_info pi = { ndl, 0, 0, -1 };
 		long m;
 
 		for (k = 0; k < ndl; k++)
@@ -1173,13 +1176,17 @@ static int cdg_route(const struct fabric *f, struct lft_set *s,
 		if (pass + 1 < CDG_PASSES)
 			tables_get(&g, dl, ndl, keep);
 	}
-	if (info)
-		*info = in;
+	/* best: the tables as left, a pass kept or put back */
+	*a2a = best;
+	in.a2a = best;
 	rc = 0;
 	goto out;
 oom:
 	rc = osmre_fail(err, "out of memory");
 out:
+	/* (left as given: nothing rerouted, *a2a as it came) */
+	if (info)
+		*info = in;
 	free(own);
 	free(hops);
 	free(pend);
@@ -1195,13 +1202,15 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
 		   const struct risk_order *ord, int flags,
 		   struct cdgroute_info *info, struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, ord, 0, flags, info, err);
+	long a2a = -1;
+
+	return cdg_route(f, s, want, top, ord, 0, flags, info, &a2a, err);
 }
 
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top,
-		    const struct risk_order *ord, int flags,
+		    const struct risk_order *ord, int flags, long *a2a,
 		    struct osmre_err *err)
 {
-	return cdg_route(f, s, want, top, ord, 1, flags, NULL, err);
+	return cdg_route(f, s, want, top, ord, 1, flags, NULL, a2a, err);
 }

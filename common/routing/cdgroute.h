@@ -71,6 +71,7 @@ struct cdgroute_info {
 	long lids;     /* destinations given */
 	long rerouted; /* of those, with a new tree */
 	long longer;   /* switches whose route got longer than shortest */
+	long a2a;      /* the A2A risk of s as left; -1: not measured */
 };
 
 /*
@@ -89,11 +90,13 @@ int cdg_route_lids(const struct fabric *f, struct lft_set *s,
  * As cdg_route_lids, but the routes as given are the first pass: a pass
  * is kept only when it lowers their A2A risk (s unchanged otherwise).
  * Routes again destinations already routed by load once the others'
- * routes have changed.
+ * routes have changed.  *a2a: in, the A2A risk of s as given over ord
+ * when the caller knows it (-1: measured here); out, that of s as left
+ * (-1: not measured, s left as given).
  */
 int cdg_refine_lids(const struct fabric *f, struct lft_set *s,
 		    const uint8_t *want, unsigned top,
-		    const struct risk_order *ord, int flags,
+		    const struct risk_order *ord, int flags, long *a2a,
 		    struct osmre_err *err);
 
 #endif

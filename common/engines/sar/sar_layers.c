@@ -369,10 +369,11 @@ static void start_layers(const struct sar_work *sw, struct layering *L,
  * The destination LIDs marked in want, which are to share one layer:
  * up*-down* routes from every source (updn.h), then each routed again by
  * load where the layer stays acyclic (cdgroute.h); all their paths on
- * that layer, counted in r->updn_lids and r->cdg_lids.
+ * that layer, counted in r->updn_lids and r->cdg_lids.  *a2a: the A2A
+ * risk of the tables as left (-1: not measured).
  */
 static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
-		   int layer, int flags, struct osmre_err *err)
+		   int layer, int flags, long *a2a, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -386,6 +387,7 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
 			    err) ||
 	    cdg_route_lids(sw->f, L->s, want, r->maxlid, ord, flags, &ci, err))
 		return -1;
+	*a2a = ci.a2a;
 	r->cdg_lids += ci.rerouted;
 	for (k = 0; k < L->ndl; k++) {
 		if (!want[L->dlids[k]])
@@ -404,10 +406,10 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
  * source, all its paths in that last layer, then again destination by
  * destination over any links where the layer stays acyclic, by load
  * (cdgroute.h).  The layers below only lose paths, so they stay acyclic;
- * the last holds the fallback's paths alone.
+ * the last holds the fallback's paths alone.  *a2a: as by_load's.
  */
 static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
-			  int flags, struct osmre_err *err)
+			  int flags, long *a2a, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -423,7 +425,7 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 				want[L->dlids[k]] = 1;
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
-	rc = by_load(sw, L, want, budget - 1, flags, err);
+	rc = by_load(sw, L, want, budget - 1, flags, a2a, err);
 	r->layers = budget;
 	free(want);
 	return rc;
@@ -443,10 +445,11 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
  * dragonfly's cliques), switch by switch on one without (a megafly whose
  * spines form no triangle: there a leaf's destinations then share a
  * layer with its spines' other leaves').  fallback_best tries each way
- * and keeps the best.
+ * and keeps the best.  *a2a: as by_load's.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
-			 int by_groups, int flags, struct osmre_err *err)
+			 int by_groups, int flags, long *a2a,
+			 struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -486,7 +489,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			if (lay == layer)
 				want[L->dlids[k]] = 1;
 		}
-		rc = by_load(sw, L, want, layer, flags, err);
+		rc = by_load(sw, L, want, layer, flags, a2a, err);
 	}
 	/* the layers below the last were routed against the later layers'
 	 * up*-down* routes: once more by load against their final ones, a
@@ -496,8 +499,9 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 		for (k = 0; k < L->ndl; k++)
 			if (L->lay[L->dlids[k]] == layer)
 				want[L->dlids[k]] = 1;
+		/* each pass starts from the A2A the one before left */
 		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid,
-				     sar_order(sw, err), flags, err);
+				     sar_order(sw, err), flags, a2a, err);
 	}
 	r->layers = budget;
 	free(want);
@@ -534,12 +538,15 @@ static void way_run(void *arg, long n, int tid)
 	j->a2a[i] = j->rp[i] = -1;
 	if (i >= SAR_WAY_NUE)
 		flags = CDG_WEIGHTED | CDG_TREE_START;
-	j->rc[i] = (base == SAR_WAY_LAST ? fallback_layer(j->sw, L, j->budget,
-							  flags, &j->err[i]) :
-					   spread_layers(j->sw, L, j->budget,
-							 base == SAR_WAY_GROUPS,
-							 flags, &j->err[i])) ||
-		   risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i]) ||
+	j->rc[i] = (base == SAR_WAY_LAST ?
+			    fallback_layer(j->sw, L, j->budget, flags,
+					   &j->a2a[i], &j->err[i]) :
+			    spread_layers(j->sw, L, j->budget,
+					  base == SAR_WAY_GROUPS, flags,
+					  &j->a2a[i], &j->err[i])) ||
+		   /* the last pass measured it, unless nothing was routed */
+		   (j->a2a[i] < 0 &&
+		    risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i])) ||
 		   risk_rp(j->sw->f, L->s, j->ord, WAY_RP_PERMS, WAY_RP_SEED,
 			   &j->rp[i], &j->err[i]);
 }
@@ -584,11 +591,12 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	struct layering Lw[SAR_WAYS];
 	struct ways_job j = { 0 };
 	int i, rc = -1;
+	long a2a; /* (the last layer alone: not needed) */
 
 	for (i = 0; i < s->n; i++)
 		bytes += (size_t)s->t[i].top + 1;
 	if (budget < 2 || bytes > SPREAD_BYTES)
-		return fallback_layer(sw, L, budget, 0, err);
+		return fallback_layer(sw, L, budget, 0, &a2a, err);
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget };

@@ -192,6 +192,126 @@ void risk_order_free(struct risk_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/*
+ * risk_a2a's distinct sources by trees: the routes to one LID form a tree
+ * (a switch forwards it on one channel), and the source switches whose
+ * routes cross a channel are those below it.  Per LID: the walks of the
+ * destination half list the switches reached, each after the switch it
+ * forwards to (pre[]: parents first); then, children first, each
+ * switch's set of sources below it (a bit per source switch) goes into
+ * its channel's set and its parent's.  src[c]: the weights (nca) of the
+ * sources in channel c's set; dst[c]: the LIDs whose routes cross it,
+ * as the walks count them.  About nsw * (sources / 64) word operations
+ * per LID, where the walks of each source take its path's length in
+ * table look-ups.  Returns 1, counting nothing, when a route loops (the
+ * walks then count what they walk).
+ */
+static int a2a_by_trees(struct walk *w, const struct risk_order *o,
+			const long *nca, int *seen, long *src, long *dst)
+{
+	const struct swgraph *g = w->sg;
+	int nsw = g->nsw, ns = 0, i, v, c, n, rc = 1;
+	int *sbit = malloc(((size_t)nsw + 1) * sizeof(int));
+	int *pre = malloc(((size_t)nsw + 1) * sizeof(int));
+	int *pc = malloc(((size_t)nsw + 1) * sizeof(int));
+	int *onpath = malloc(((size_t)nsw + 1) * sizeof(int));
+	size_t nw, k;
+	uint64_t *below = NULL, *cbits = NULL;
+
+	if (!sbit || !pre || !pc || !onpath)
+		goto out;
+	for (v = 0; v < nsw; v++) {
+		sbit[v] = nca[v] ? ns++ : -1;
+		onpath[v] = -1;
+		seen[v] = -1;
+	}
+	nw = ((size_t)ns + 63) / 64;
+	below = calloc((size_t)nsw * nw + 1, sizeof(uint64_t));
+	cbits = calloc((size_t)g->nchan * nw + 1, sizeof(uint64_t));
+	if (!below || !cbits)
+		goto out;
+	for (i = 0; i < o->n; i++) {
+		unsigned lid = o->lid[i];
+
+		n = 0;
+		for (v = 0; v < nsw; v++) {
+			int u = v, m = n, x;
+
+			if (!nca[v])
+				continue;
+			/* the walk: u, then where it forwards, until a
+			 * switch reached before (this LID's) */
+			while (seen[u] != i) {
+				seen[u] = i;
+				onpath[u] = v;
+				pre[n++] = u;
+				if ((c = hop(w, u, lid)) < 0) {
+					pc[u] = -1;
+					break;
+				}
+				dst[c]++;
+				pc[u] = c;
+				u = w->to[c];
+				if (onpath[u] == v && seen[u] == i)
+					goto out; /* a loop */
+			}
+			/* parents first: this walk's switches reversed */
+			for (x = 0; x < (n - m) / 2; x++) {
+				int t = pre[m + x];
+
+				pre[m + x] = pre[n - 1 - x];
+				pre[n - 1 - x] = t;
+			}
+		}
+		/* children first */
+		for (k = 0; k < (size_t)n; k++) {
+			int u = pre[n - 1 - k];
+			uint64_t *b = below + (size_t)u * nw;
+
+			if (sbit[u] >= 0)
+				b[sbit[u] / 64] |= (uint64_t)1
+						   << (sbit[u] % 64);
+			if ((c = pc[u]) >= 0) {
+				uint64_t *cb = cbits + (size_t)c * nw;
+				uint64_t *pb = below + (size_t)w->to[c] * nw;
+				size_t x;
+
+				for (x = 0; x < nw; x++) {
+					cb[x] |= b[x];
+					pb[x] |= b[x];
+				}
+			}
+		}
+		/* cleared for the next LID: only the switches reached */
+		for (k = 0; k < (size_t)n; k++)
+			memset(below + (size_t)pre[k] * nw, 0,
+			       nw * sizeof(uint64_t));
+	}
+	for (v = 0; v < nsw; v++)
+		if (sbit[v] >= 0)
+			pre[sbit[v]] = v; /* bit -> switch */
+	for (c = 0; c < g->nchan; c++)
+		for (k = 0; k < nw; k++) {
+			uint64_t b = cbits[(size_t)c * nw + k];
+
+			while (b) {
+				int bit = __builtin_ctzll(b);
+
+				src[c] += nca[pre[k * 64 + (size_t)bit]];
+				b &= b - 1;
+			}
+		}
+	rc = 0;
+out:
+	free(sbit);
+	free(pre);
+	free(pc);
+	free(onpath);
+	free(below);
+	free(cbits);
+	return rc;
+}
+
 int risk_a2a(const struct fabric *f, const struct lft_set *s,
 	     const struct risk_order *o, long *a2a, struct osmre_err *err)
 {
@@ -210,10 +330,15 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 		free(dst);
 		return osmre_fail(err, "out of memory");
 	}
-	for (v = 0; v < w.sg->nsw; v++)
-		seen[v] = -1;
 	for (i = 0; i < o->n; i++)
 		nca[w.sg->idx[o->sw[i]]]++;
+	if (!a2a_by_trees(&w, o, nca, seen, src, dst))
+		goto max;
+	/* a loop, or no memory for the sets: walk every route */
+	memset(src, 0, ((size_t)w.sg->nchan + 1) * sizeof(long));
+	memset(dst, 0, ((size_t)w.sg->nchan + 1) * sizeof(long));
+	for (v = 0; v < w.sg->nsw; v++)
+		seen[v] = -1;
 	/* distinct sources: each channel once per source switch, weighed
 	 * by its CA ports (they share its routes) */
 	for (v = 0; v < w.sg->nsw; v++)
@@ -235,6 +360,7 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 				u = w.to[c];
 			}
 		}
+max:
 	for (c = 0; c < w.sg->nchan; c++) {
 		long m = src[c] < dst[c] ? src[c] : dst[c];
 

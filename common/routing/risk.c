@@ -192,6 +192,13 @@ void risk_order_free(struct risk_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* The most switches a2a_by_trees is used on: its sets cost about nsw *
+ * sources / 64 word operations per LID, the walks about 4 look-ups per
+ * source, each some 28 times a word operation (perf, 1,620-switch fat
+ * tree: the sets took a quarter of the walks' time), so the sets win
+ * below about 6,400 switches whatever the sources. */
+#define A2A_TREES_MAX_SW 6144
+
 /*
  * risk_a2a's distinct sources by trees: the routes to one LID form a tree
  * (a switch forwards it on one channel), and the source switches whose
@@ -203,8 +210,10 @@ void risk_order_free(struct risk_order *o)
  * sources in channel c's set; dst[c]: the LIDs whose routes cross it,
  * as the walks count them.  About nsw * (sources / 64) word operations
  * per LID, where the walks of each source take its path's length in
- * table look-ups.  Returns 1, counting nothing, when a route loops (the
- * walks then count what they walk).
+ * table look-ups.  0, or 1 when a route loops or memory is short (src
+ * and dst then partly counted: the caller clears them and walks every
+ * route, which counts what a loop walks).  Beyond A2A_TREES_MAX_SW
+ * switches the walks are cheaper.
  */
 static int a2a_by_trees(struct walk *w, const struct risk_order *o,
 			const long *nca, int *seen, long *src, long *dst)
@@ -332,7 +341,8 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 	}
 	for (i = 0; i < o->n; i++)
 		nca[w.sg->idx[o->sw[i]]]++;
-	if (!a2a_by_trees(&w, o, nca, seen, src, dst))
+	if (w.sg->nsw <= A2A_TREES_MAX_SW &&
+	    !a2a_by_trees(&w, o, nca, seen, src, dst))
 		goto max;
 	/* a loop, or no memory for the sets: walk every route */
 	memset(src, 0, ((size_t)w.sg->nchan + 1) * sizeof(long));

@@ -67,8 +67,13 @@ sim_start() {
 	# (a second simulator in the same run: the fifo stays, the log goes)
 	[ -p "$W/con" ] || mkfifo "$W/con"
 	: >"$W/ibsim.log"
+	# ibsim's tables: 8192 nodes, 2048 switches, 65536 ports unless the
+	# fabric declares more (a 2,133-switch megafly of bench/heldout)
+	sim_room=$(awk '/^(Switch|Hca|Ca)[ \t]/ { n++; p += $2; s += $1 == "Switch" }
+		END { printf "-N %d -S %d -P %d", (n > 8000 ? n + 192 : 8192),
+			(s > 2000 ? s + 48 : 2048), (p > 64000 ? p + 1536 : 65536) }' "$1")
 	# shellcheck disable=SC2086
-	ibsim -s ${IBSIM_ARGS:--N 8192 -S 2048 -P 65536} "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
+	ibsim -s ${IBSIM_ARGS:-$sim_room} "$1" 0<>"$W/con" >"$W/ibsim.log" 2>&1 &
 	SIM_PID=$!
 	for _ in $(seq $((${SIM_START_TIMEOUT:-20} * 10))); do
 		grep -q "^sim>" "$W/ibsim.log" 2>/dev/null && return 0

@@ -55,10 +55,12 @@ struct cdg {
 	 * dependencies back to it (cyc_at: its start in cyc_pool, -1 none;
 	 * cyc_len), checked again before the next search for the same
 	 * dependency; a path whose dependencies all remain still closes
-	 * the cycle, so the search is spared.  par: a search's way back.
+	 * the cycle, so the search is spared.  par: the way back from c
+	 * to d of a search that met (search_both); bpar: the backward
+	 * search's way on towards c.
 	 */
 	int *cyc_at, *cyc_len, *cyc_pool, pool_n, pool_cap;
-	int *par;
+	int *par, *bpar;
 	int *tmp;
 	uint64_t *key;
 	/* per destination */
@@ -82,59 +84,72 @@ static int out_ch(const struct cdg *g, int v, int port)
 	return g->sg.chan_first[v] + port;
 }
 
-/* Forward from y over dependencies, ords <= ub: 1 when x is reached. */
-static int dfs_fw(struct cdg *g, int y, int x, int ub)
+/* The two searches met on dependency (a, b), a reached from d, b
+ * reaching c: par then leads back from c to d. */
+static int search_met(struct cdg *g, int a, int b, int c)
 {
-	int sp = 0;
+	g->par[b] = a;
+	while (b != c) {
+		g->par[g->bpar[b]] = b;
+		b = g->bpar[b];
+	}
+	return 1;
+}
 
-	g->stk[sp++] = y;
-	g->mark[y] = g->stamp;
-	while (sp) {
-		int c = g->stk[--sp], i;
+/*
+ * Pearce-Kelly's two searches for dependency (c, d), ord[d] = lb <
+ * ord[c] = ub, in turns so that a cycle is found where they meet rather
+ * than at the end of one: forward from d over successors (ords < ub),
+ * backward from c over predecessors (ords > lb).  1 when they meet (a
+ * path from d to c: the dependency would close a cycle; par leads back
+ * from c to d); else 0, with every channel each reached in g->fw and
+ * g->bw, the same sets whatever the order of the search.
+ */
+static int search_both(struct cdg *g, int d, int c, int lb, int ub)
+{
+	int hf = 0, hb = 0, fs, bs;
 
-		g->fw[g->nfw++] = c;
-		for (i = 0; i < g->nsucc[c]; i++) {
-			int d = g->succ[(size_t)c * g->stride + i];
+	g->stamp += 2; /* marks from earlier searches stay below fs */
+	fs = g->stamp;
+	bs = fs + 1;
+	g->fw[0] = d;
+	g->bw[0] = c;
+	g->nfw = g->nbw = 1;
+	g->mark[d] = fs;
+	g->mark[c] = bs;
+	while (hf < g->nfw || hb < g->nbw) {
+		int u, i;
 
-			if (d == x) {
-				g->par[x] = c;
-				return 1;
+		if (hf < g->nfw) {
+			u = g->fw[hf++];
+			for (i = 0; i < g->nsucc[u]; i++) {
+				int e = g->succ[(size_t)u * g->stride + i];
+
+				if (g->mark[e] == bs)
+					return search_met(g, u, e, c);
+				if (g->mark[e] != fs && g->ord[e] < ub) {
+					g->mark[e] = fs;
+					g->par[e] = u;
+					g->fw[g->nfw++] = e;
+				}
 			}
-			if (g->mark[d] != g->stamp && g->ord[d] <= ub) {
-				g->mark[d] = g->stamp;
-				g->par[d] = c;
-				g->stk[sp++] = d;
+		}
+		if (hb < g->nbw) {
+			u = g->bw[hb++];
+			for (i = 0; i < g->npred[u]; i++) {
+				int e = g->pred[(size_t)u * g->stride + i];
+
+				if (g->mark[e] == fs)
+					return search_met(g, e, u, c);
+				if (g->mark[e] != bs && g->ord[e] > lb) {
+					g->mark[e] = bs;
+					g->bpar[e] = u;
+					g->bw[g->nbw++] = e;
+				}
 			}
 		}
 	}
 	return 0;
-}
-
-/* Backward from x over dependencies, ords >= lb. */
-static void dfs_bw(struct cdg *g, int x, int lb)
-{
-	int sp = 0;
-
-	g->stk[sp++] = x;
-	g->mark[x] = g->stamp;
-	while (sp) {
-		int c = g->stk[--sp], i;
-
-		g->bw[g->nbw++] = c;
-		for (i = 0; i < g->npred[c]; i++) {
-			int e = g->pred[(size_t)c * g->stride + i];
-
-			if (g->mark[e] == g->stamp || g->ord[e] < lb)
-				continue;
-			g->mark[e] = g->stamp;
-			g->stk[sp++] = e;
-		}
-	}
-}
-
-static void sort_ints(int *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(int), cmp_int);
 }
 
 /* Sorts n channels by their order: keys (ord, channel) in g->key. */
@@ -223,7 +238,7 @@ static void cycle_keep(struct cdg *g, size_t k, int y, int x)
 static int dep_add(struct cdg *g, int c, int q)
 {
 	size_t k = (size_t)c * g->stride + q;
-	int d = out_ch(g, g->ch_to[c], q), lb, ub, i, n;
+	int d = out_ch(g, g->ch_to[c], q), lb, ub, i, j, n;
 
 	if (g->dep[k]) {
 		g->dep[k]++;
@@ -240,21 +255,21 @@ static int dep_add(struct cdg *g, int c, int q)
 	/* Pearce-Kelly: the region between ord[d] and ord[c] */
 	lb = g->ord[d];
 	ub = g->ord[c];
-	g->stamp++;
-	g->nfw = g->nbw = 0;
-	if (dfs_fw(g, d, c, ub)) {
+	if (search_both(g, d, c, lb, ub)) {
 		cycle_keep(g, k, d, c);
 		return -1;
 	}
-	dfs_bw(g, c, lb);
 	sort_by_ord(g, g->bw, g->nbw);
 	sort_by_ord(g, g->fw, g->nfw);
-	n = 0;
-	for (i = 0; i < g->nbw; i++)
-		g->tmp[n++] = g->ord[g->bw[i]];
-	for (i = 0; i < g->nfw; i++)
-		g->tmp[n++] = g->ord[g->fw[i]];
-	sort_ints(g->tmp, n);
+	/* both sets' ords in order: a merge of the two sorted lists */
+	n = i = j = 0;
+	while (i < g->nbw || j < g->nfw) {
+		int from_bw =
+			j >= g->nfw ||
+			(i < g->nbw && g->ord[g->bw[i]] < g->ord[g->fw[j]]);
+
+		g->tmp[n++] = from_bw ? g->ord[g->bw[i++]] : g->ord[g->fw[j++]];
+	}
 	/* the backward set first, then the forward set */
 	for (i = 0; i < g->nbw; i++)
 		g->ord[g->bw[i]] = g->tmp[i];
@@ -819,6 +834,7 @@ static void cdg_free(struct cdg *g)
 	free(g->cyc_len);
 	free(g->cyc_pool);
 	free(g->par);
+	free(g->bpar);
 	free(g->succ);
 	free(g->nsucc);
 	free(g->pred);
@@ -885,6 +901,7 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	g->load = calloc((size_t)g->nch + 1, sizeof(double));
 	g->mark = calloc((size_t)g->nch + 1, sizeof(int));
 	g->par = calloc((size_t)g->nch + 1, sizeof(int));
+	g->bpar = calloc((size_t)g->nch + 1, sizeof(int));
 	g->cyc_at = malloc(((size_t)g->nch * g->stride + 1) * sizeof(int));
 	g->cyc_len = calloc((size_t)g->nch * g->stride + 1, sizeof(int));
 	g->pool_cap = CDG_POOL;
@@ -926,11 +943,12 @@ static int cdg_build(struct cdg *g, const struct fabric *f, struct lft_set *s)
 	}
 	if (!g->ch_from || !g->ch_to || !g->dep || !g->cyc || !g->succ ||
 	    !g->pred || !g->nsucc || !g->npred || !g->ord || !g->load ||
-	    !g->mark || !g->par || !g->cyc_at || !g->cyc_len || !g->cyc_pool ||
-	    !g->stk || !g->fw || !g->bw || !g->tmp || !g->key || !g->dist ||
-	    !g->queue || !g->next || !g->outc || !g->att || !g->acc ||
-	    !g->pcost || !g->heap || !g->wtop || !g->wpushed || !g->old_outc ||
-	    !g->old_next || !g->old_depth || !g->by_depth || !g->fixed)
+	    !g->mark || !g->par || !g->bpar || !g->cyc_at || !g->cyc_len ||
+	    !g->cyc_pool || !g->stk || !g->fw || !g->bw || !g->tmp || !g->key ||
+	    !g->dist || !g->queue || !g->next || !g->outc || !g->att ||
+	    !g->acc || !g->pcost || !g->heap || !g->wtop || !g->wpushed ||
+	    !g->old_outc || !g->old_next || !g->old_depth || !g->by_depth ||
+	    !g->fixed)
 		return -1;
 	memset(g->cyc_at, -1, ((size_t)g->nch * g->stride + 1) * sizeof(int));
 	for (v = 0; v < g->nsw; v++) {

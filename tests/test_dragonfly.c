@@ -345,6 +345,8 @@ static int route_minimal(struct df_params *p, const char *what)
 	       what, longest, layers);
 	assert_true(layers <= 3);
 	assert_int_equal(r.updn_lids, 0);
+	/* the minimal routes kept: no candidate on any shortest path */
+	assert_true(r.sp < SAR_SP_HOPS && r.sp_a2a[SAR_SP_HOPS] < 0);
 	stable_from_others(f, &s, p->megafly, what);
 	sar_result_free(&r);
 	lft_set_free(&s);
@@ -540,6 +542,148 @@ static void budget_sweep(const struct df_params *p, struct sweep *sw)
 			}
 			fabric_free(f);
 		}
+}
+
+/*
+ * Within the budget without jobs, sar kept one of its shortest-path
+ * candidates (sar.h, SAR_SP_*): the risks it reports for it are the
+ * analyzer's for the tables (as check_ways), and another than DFSSSP's
+ * is kept only when it ranks before DFSSSP's by the larger of its ratios
+ * to the least A2A and the least RP of the candidates tried, then the
+ * lower A2A (sar.c ranks_before; the first in that order whose layers
+ * fit is kept).
+ */
+static void check_sp(const struct fabric *f, const struct lft_set *s,
+		     const struct sar_result *r)
+{
+	struct cong_order o;
+	struct cong_result cr;
+	struct osmre_err err;
+	long amin = -1, rmin = -1;
+	int k = r->sp, i;
+
+	assert_true(k >= 0 && k < SAR_SPS && r->sp_a2a[k] >= 0);
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
+	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, r->sp_a2a[k]);
+	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, r->sp_rp[k]);
+	cong_order_free(&o);
+	for (i = 0; i < SAR_SPS; i++) {
+		if (r->sp_a2a[i] < 0)
+			continue;
+		if (amin < 0 || r->sp_a2a[i] < amin)
+			amin = r->sp_a2a[i];
+		if (rmin < 0 || r->sp_rp[i] < rmin)
+			rmin = r->sp_rp[i];
+	}
+	/* another than DFSSSP's is kept only when it ranks before it */
+	if (k != SAR_SP_DFSSSP) {
+		long w0 = r->sp_a2a[0] * rmin > r->sp_rp[0] * amin ?
+				  r->sp_a2a[0] * rmin :
+				  r->sp_rp[0] * amin;
+		long wk = r->sp_a2a[k] * rmin > r->sp_rp[k] * amin ?
+				  r->sp_a2a[k] * rmin :
+				  r->sp_rp[k] * amin;
+
+		assert_true(wk < w0 ||
+			    (wk == w0 && r->sp_a2a[k] < r->sp_a2a[0]));
+	}
+}
+
+/* A stable re-route of f from its own tables s (kept on any shortest
+ * path): nothing changes. */
+static void stable_same(const struct fabric *f, const struct lft_set *s,
+			int pct, int seed)
+{
+	struct sar_opts o = { .max_vls = 8, .prev = s };
+	struct sar_result r;
+	struct osmre_err err;
+	struct lft_set out;
+	char diff[160];
+
+	assert_int_equal(lft_set_for_fabric(f, lids_max(f), &out, &err), 0);
+	assert_int_equal(sar_route(f, &o, &out, &r, &err), 0);
+	if (!lft_set_equal(s, &out, diff, sizeof(diff)))
+		fail_msg("%d %% seed %d: stable from its own tables: %s", pct,
+			 seed, diff);
+	sar_result_free(&r);
+	lft_set_free(&out);
+}
+
+/*
+ * Shortest paths within the budget whatever the wiring: the dragonfly
+ * 7x6 with 2-30 % of its links failed, 3 seeds, 8 VLs.  Where a route
+ * had to leave the dragonfly's minimal ones, the candidates on any
+ * shortest path are tried too, and one of them is kept somewhere; every
+ * routing within the budget is valid, shortest, acyclic, its candidate
+ * the one check_sp expects, and a stable re-route from tables on any
+ * shortest path changes nothing.  On whole fabrics none is tried
+ * (test_minimal_routes).
+ */
+static void test_shortest_candidates(void **state)
+{
+	struct df_params p = { .groups = 7,
+			       .routers = 6,
+			       .hosts = 3,
+			       .global = 3 };
+	int pct, seed, within = 0, tried = 0, kept = 0;
+
+	(void)state;
+	for (pct = 2; pct <= 30; pct += 4)
+		for (seed = 1; seed <= 3; seed++) {
+			struct sar_opts o = { .max_vls = 8 };
+			struct check_opts co = { .updown = 0, .threads = 1 };
+			struct check_result cr;
+			struct sar_result r;
+			struct osmre_err err;
+			struct lft_set s;
+			struct fabric *f;
+			struct rng rg;
+			long cand;
+
+			assert_int_equal(df_build(&p, &f, &err), 0);
+			cand = degrade_candidates(f, DEGRADE_LINKS);
+			rng_seed(&rg, (uint64_t)seed);
+			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
+							cand * pct / 100, &rg,
+							&err),
+					 0);
+			assert_int_equal(lids_assign(f, 0, &err), 0);
+			assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s,
+							    &err),
+					 0);
+			if (sar_route(f, &o, &s, &r, &err)) {
+				assert_non_null(
+					strstr(err.msg, "the fabric is split"));
+				lft_set_free(&s);
+				fabric_free(f);
+				continue;
+			}
+			if (!r.updn_lids) {
+				within++;
+				assert_int_equal(check_lfts(f, &s, &co, &cr,
+							    NULL, &err),
+						 0);
+				assert_true(check_ok(&cr));
+				if (cr.longer)
+					fail_msg(
+						"%d %% seed %d: %ld pairs longer than the shortest",
+						pct, seed, cr.longer);
+				assert_true(tu_sls_acyclic(f, &s, &r, -1));
+				check_sp(f, &s, &r);
+				tried += r.sp_a2a[SAR_SP_HOPS] >= 0;
+				kept += r.sp >= SAR_SP_HOPS;
+				if (r.sp >= SAR_SP_HOPS)
+					stable_same(f, &s, pct, seed);
+			}
+			sar_result_free(&r);
+			lft_set_free(&s);
+			fabric_free(f);
+		}
+	printf("dragonfly 7x6 with 2-30 %% of its links failed, 8 VLs: %d routed within the budget, on shortest paths; any shortest path tried on %d, kept on %d\n",
+	       within, tried, kept);
+	assert_true(within > 0 && tried > 0 && kept > 0);
 }
 
 /* The dragonfly 7x6: every way kept somewhere, one by path weight. */
@@ -851,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_table1),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_minimal_routes),
+		cmocka_unit_test(test_shortest_candidates),
 		cmocka_unit_test(test_vl_budget),
 		cmocka_unit_test(test_vl_budget_no_groups),
 		cmocka_unit_test(test_partition),

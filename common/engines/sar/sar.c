@@ -1022,6 +1022,40 @@ static const struct sar_variant dfs_variants[] = {
 };
 /* clang-format on */
 #define NDFS_VARIANTS ((int)(sizeof(dfs_variants) / sizeof(dfs_variants[0])))
+/* DFSSSP's tables and its variants, each on the fewest global links
+ * among the shortest paths (on a fabric with groups), then the same on
+ * any shortest path (sar.h, SAR_SP_*) */
+#define NDFS_TABLES   SAR_SPS
+_Static_assert(NDFS_VARIANTS + 1 == SAR_SP_HOPS, "SAR_SP_* and dfs_variants");
+
+/*
+ * The tables of candidate v of dfsssp_variants in s0: v = 1..3 the
+ * variants on the distances of sw (lexdist.h on a fabric with groups),
+ * v = 4 DFSSSP and 5..7 the variants again on hops alone, every shortest
+ * path allowed, where sw->hops_too (minimal_lost); 1 when there is
+ * nothing to route: no group weights, or minimal routes to keep.
+ */
+static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
+{
+	static const struct sar_variant dfsssp = { 0 };
+	struct sar_graph *g = &sw->g;
+	int *lw = g->lw, rc;
+
+	if (v <= NDFS_VARIANTS)
+		return route_variant(sw, &dfs_variants[v - 1], NULL, s0);
+	if (!lw || !sw->hops_too)
+		return 1;
+	/* on hops: the distances of the last search go too */
+	g->lw = NULL;
+	g->lg.w = NULL;
+	sw->w.bfs_t = -1;
+	v -= SAR_SP_HOPS;
+	rc = route_variant(sw, v ? &dfs_variants[v - 1] : &dfsssp, NULL, s0);
+	g->lw = lw;
+	g->lg.w = lw;
+	sw->w.bfs_t = -1;
+	return rc < 0 ? -1 : rc;
+}
 
 /* 1 when tables i rank before tables j: their worst ratio to the least
  * A2A and RP (max(a2a / a2a_min, rp / rp_min)), then the lower A2A, then
@@ -1040,13 +1074,46 @@ static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
 }
 
 /*
+ * 1 when, on the distances of sw (lexdist.h: hops, then global links),
+ * the routes between two switches with CA ports are not all a
+ * dragonfly's minimal ones: some crosses more than 2 global links, or 2
+ * and a local one (a link's weight is nsw, nsw + 1 when global, so a
+ * distance is nsw times its hops plus its global links).  The failures
+ * have then already taken the minimal routes that sar keeps on a whole
+ * fabric, and any shortest path may compete (dfsssp_variants).
+ */
+static int minimal_lost(struct sar_work *sw)
+{
+	struct sar_graph *g = &sw->g;
+	int nsw = g->sg.nsw, t, i, n, lost = 0;
+
+	for (t = 0; t < nsw && !lost; t++) {
+		if (!sw->ncas_on[t])
+			continue;
+		n = lexdist_to(&g->lg, &g->heap, t, sw->w.hop, sw->w.order);
+		for (i = 0; i < n && !lost; i++) {
+			int v = sw->w.order[i], d = sw->w.hop[v];
+			int global = d % nsw, local = d / nsw - global;
+
+			lost = sw->ncas_on[v] &&
+			       (global > 2 || (global == 2 && local > 0));
+		}
+	}
+	sw->w.bfs_t = -1; /* (the scratch's distances are not t's) */
+	return lost;
+}
+
+/*
  * Without jobs, within the budget: DFSSSP's tables (in s, layered in r
- * within max_vls) and DFSSSP's variants on shortest paths (one pass of
- * refinement: each destination routed again against all the others;
- * links costing their load squared; both), ranked by their A2A and RP
- * risks (ranks_before); the first in that order whose
- * layers fit the budget is kept (DFSSSP's when none before it does).
- * *other: 1 when a variant was kept (its loads are not DFSSSP's).
+ * within max_vls) and the other candidates of route_candidate, all on
+ * shortest paths (one pass of refinement: each destination routed again
+ * against all the others; links costing their load squared; both; and,
+ * on a fabric with groups whose failures already took some minimal
+ * routes, each again without preferring the fewest global links), ranked by their A2A and RP risks (ranks_before); the
+ * first in that order whose layers fit the budget is kept (DFSSSP's when
+ * none before it does; a candidate over the budget is not routed past
+ * it, sar_work.fit_only).  *other: 1 when another was kept (its loads
+ * are not DFSSSP's).
  */
 static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 			   struct sar_result *r, int *other,
@@ -1054,12 +1121,12 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 {
 	const struct fabric *f = sw->f;
 	const struct risk_order *ord = sar_order(sw, err);
-	struct lft_set vs[NDFS_VARIANTS + 1];
-	long a2a[NDFS_VARIANTS + 1], rp[NDFS_VARIANTS + 1];
+	struct lft_set vs[NDFS_TABLES];
+	long a2a[NDFS_TABLES], rp[NDFS_TABLES];
 	long amin = LONG_MAX, rmin = LONG_MAX;
 	size_t lb = ((size_t)sw->g.sg.nlink + 1) * sizeof(uint64_t);
 	uint64_t *load = malloc(lb);
-	int v, k, n = NDFS_VARIANTS + 1, rank[NDFS_VARIANTS + 1], rc = -1;
+	int v, k, n = 0, rank[NDFS_TABLES], rc = -1;
 
 	*other = 0;
 	memset(vs, 0, sizeof(vs));
@@ -1069,20 +1136,31 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 	}
 	/* DFSSSP's loads, for the memo when its tables stay */
 	memcpy(load, sw->g.load, (size_t)sw->g.sg.nlink * sizeof(uint64_t));
+	sw->hops_too = sw->g.lw && minimal_lost(sw);
 	if (!ord || risk_a2a(f, s, ord, &a2a[0], err) ||
 	    risk_rp(f, s, ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[0], err))
 		goto out;
-	for (v = 1; v < n; v++) {
-		if (lft_set_for_fabric(f, r->maxlid, &vs[v], err))
+	for (v = 1, n = 1; v < NDFS_TABLES; v++) {
+		int got;
+
+		if (lft_set_for_fabric(f, r->maxlid, &vs[n], err))
 			goto out;
-		if (route_variant(sw, &dfs_variants[v - 1], NULL, &vs[v])) {
+		got = route_candidate(sw, v, &vs[n]);
+		if (got < 0) {
 			osmre_fail(err, "out of memory");
 			goto out;
 		}
-		if (risk_a2a(f, &vs[v], ord, &a2a[v], err) ||
-		    risk_rp(f, &vs[v], ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[v],
+		if (got > 0) /* none on hops alone: no groups */
+			break;
+		if (risk_a2a(f, &vs[n], ord, &a2a[n], err) ||
+		    risk_rp(f, &vs[n], ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[n],
 			    err))
 			goto out;
+		n++;
+	}
+	for (v = 0; v < NDFS_TABLES; v++) {
+		r->sp_a2a[v] = v < n ? a2a[v] : -1;
+		r->sp_rp[v] = v < n ? rp[v] : -1;
 	}
 	for (v = 0; v < n; v++) {
 		amin = a2a[v] < amin ? a2a[v] : amin;
@@ -1096,6 +1174,7 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 			rank[k] = rank[k - 1];
 		rank[k] = v;
 	}
+	sw->fit_only = 1;
 	for (k = 0; k < n && rank[k]; k++) {
 		struct sar_result rv = *r;
 
@@ -1109,6 +1188,7 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 		}
 		free(r->layer);
 		*r = rv;
+		r->sp = rank[k];
 		lft_set_copy_entries(s, &vs[rank[k]]);
 		*other = 1;
 		break;
@@ -1118,10 +1198,11 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 		       (size_t)sw->g.sg.nlink * sizeof(uint64_t));
 	rc = 0;
 out:
+	sw->fit_only = 0;
 	sw->g.convex = 0;
 	sw->g.rip = 0;
 	free(load);
-	for (v = 1; v < n; v++)
+	for (v = 1; v < NDFS_TABLES; v++)
 		lft_set_free(&vs[v]);
 	return rc;
 }
@@ -1145,9 +1226,11 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 			     struct osmre_err *err)
 {
 	struct sar_work sw = { 0 };
-	int rc = -1, other = 0;
+	int rc = -1, other = 0, v;
 
 	memset(r, 0, sizeof(*r));
+	for (v = 0; v < SAR_SPS; v++)
+		r->sp_a2a[v] = r->sp_rp[v] = -1;
 	if (refuse_split(f, err)) {
 		sar_memo_clear(o->memo); /* the tables in force are not its */
 		return -1;
@@ -1155,6 +1238,14 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 	if (work_init(&sw, f, o, r, err) || collect_cas(&sw, r) ||
 	    count_jobs(&sw, o->jobs))
 		goto oom;
+	/* a stable re-route where the failures took some minimal route: the
+	 * tables in force may hold any shortest path (dfsssp_variants), so
+	 * the trees are kept, and the others routed, on hops alone */
+	if (o->prev && sw.g.lw && minimal_lost(&sw)) {
+		free(sw.g.lw);
+		sw.g.lw = NULL;
+		sw.g.lg.w = NULL;
+	}
 	/* SAR (or DFSSSP without jobs) */
 	sw.nd = order_dests(f, &sw.g, o->jobs, o->io, sw.ncas_on, sw.d);
 	if (sw.nd < 0)

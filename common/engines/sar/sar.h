@@ -126,6 +126,16 @@ enum {
 	SAR_WAYS = 2 * SAR_WAY_NUE
 };
 
+/* The shortest-path candidates without jobs (sar_result.sp). */
+enum {
+	SAR_SP_DFSSSP,
+	SAR_SP_REFINED,
+	SAR_SP_CONVEX,
+	SAR_SP_CONVEX_REFINED,
+	SAR_SP_HOPS,
+	SAR_SPS = 2 * SAR_SP_HOPS
+};
+
 struct sar_result {
 	int layers;    /* used */
 	int job_aware; /* tables from job-aware routing were kept */
@@ -154,6 +164,15 @@ struct sar_result {
 	 * is a last layer's, way % SAR_WAY_NUE == SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
 	int way;
+	/* without jobs within the budget (sar.c dfsssp_variants): the A2A
+	 * and RP risks of each shortest-path candidate (SAR_SP_*: DFSSSP's
+	 * tables, refined, links by load squared, both; on a fabric with
+	 * groups on the fewest global links among the shortest paths, then
+	 * each again on any shortest path, SAR_SP_HOPS + each, tried where
+	 * the failures took some minimal route; -1: not tried), and the
+	 * one kept */
+	long sp_a2a[SAR_SPS], sp_rp[SAR_SPS];
+	int sp;
 	/* a stable re-route from the memo (sar_opts.memo): the directed
 	 * switch links lost since its pass; -1: every tree checked */
 	long memo_lost;

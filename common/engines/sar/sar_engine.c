@@ -132,6 +132,12 @@ static void sar_from_options(const void *settings, struct engine_opts *o)
 	o->stable = 1;
 }
 
+/* The shortest-path candidates' names (sar.h, SAR_SP_*). */
+static const char *const sp_name[SAR_SP_HOPS] = {
+	"", " refined", ", links by load squared",
+	" refined, links by load squared"
+};
+
 static void sar_report(const struct engine_opts *o,
 		       const struct route_result *r, engine_say say, void *arg)
 {
@@ -141,7 +147,11 @@ static void sar_report(const struct engine_opts *o,
 	if (!sr || !r->layers.have)
 		return;
 	if (!o->jobs || !o->jobs->njobs)
-		say(arg, "sar: %d virtual layer(s); no jobs: DFSSSP", layers);
+		say(arg, "sar: %d virtual layer(s); no jobs: DFSSSP%s%s",
+		    layers, sp_name[sr->sp % SAR_SP_HOPS],
+		    sr->sp >= SAR_SP_HOPS ?
+			    ", on any shortest path (failures took some minimal route)" :
+			    "");
 	else
 		say(arg,
 		    "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)",

@@ -841,6 +841,11 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 		over = over2;
 	}
 done:
+	if (over && sw->fit_only) { /* only whether it fits */
+		r->updn_lids = 1;
+		rc = 0;
+		goto out;
+	}
 	/* over the budget: again from the better start, now sending whole
 	 * destinations to the fallback layer from the last layer below it */
 	if (over && budget >= 2) {

@@ -402,6 +402,24 @@ static void test_minimal_routes(void **state)
 	assert_int_equal(route_minimal(&p, "Table 1 megafly"), 1);
 }
 
+/* The A2A and RP risks sar reported for tables s are the analyzer's
+ * (congestion.h: all pairs, and the median of 100 random permutations,
+ * seed 1). */
+static void check_risks(const struct fabric *f, const struct lft_set *s,
+			long a2a, long rp)
+{
+	struct cong_order o;
+	struct cong_result cr;
+	struct osmre_err err;
+
+	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
+	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, a2a);
+	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
+	assert_int_equal(cr.risk, rp);
+	cong_order_free(&o);
+}
+
 /*
  * Over the budget on 2 layers or more, sar kept the tables of one of its
  * ways (sar.h): their A2A and RP risks are the analyzer's for the tables
@@ -412,17 +430,9 @@ static void test_minimal_routes(void **state)
 static void check_ways(const struct fabric *f, const struct lft_set *s,
 		       const struct sar_result *r, int *wins)
 {
-	struct cong_order o;
-	struct cong_result cr;
-	struct osmre_err err;
 	int k = r->way, i, n = 0;
 
-	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
-	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
-	assert_int_equal(cr.risk, r->way_a2a[k]);
-	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
-	assert_int_equal(cr.risk, r->way_rp[k]);
-	cong_order_free(&o);
+	check_risks(f, s, r->way_a2a[k], r->way_rp[k]);
 	/* the kept way: the least RP of the ways tried, then the least A2A */
 	for (i = 0; i < SAR_WAYS; i++) {
 		if (r->way_a2a[i] < 0)
@@ -544,6 +554,12 @@ static void budget_sweep(const struct df_params *p, struct sweep *sw)
 		}
 }
 
+/* max(a2a / amin, rp / rmin), times amin * rmin (integers). */
+static long worst_scaled(long a2a, long rp, long amin, long rmin)
+{
+	return a2a * rmin > rp * amin ? a2a * rmin : rp * amin;
+}
+
 /*
  * Within the budget without jobs, sar kept one of its shortest-path
  * candidates (sar.h, SAR_SP_*): the risks it reports for it are the
@@ -556,19 +572,11 @@ static void budget_sweep(const struct df_params *p, struct sweep *sw)
 static void check_sp(const struct fabric *f, const struct lft_set *s,
 		     const struct sar_result *r)
 {
-	struct cong_order o;
-	struct cong_result cr;
-	struct osmre_err err;
 	long amin = -1, rmin = -1;
 	int k = r->sp, i;
 
 	assert_true(k >= 0 && k < SAR_SPS && r->sp_a2a[k] >= 0);
-	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &o, &err), 0);
-	assert_int_equal(cong_all_to_all(f, s, &o, 1, &cr, &err), 0);
-	assert_int_equal(cr.risk, r->sp_a2a[k]);
-	assert_int_equal(cong_random_perms(f, s, &o, 100, 1, 1, &cr, &err), 0);
-	assert_int_equal(cr.risk, r->sp_rp[k]);
-	cong_order_free(&o);
+	check_risks(f, s, r->sp_a2a[k], r->sp_rp[k]);
 	for (i = 0; i < SAR_SPS; i++) {
 		if (r->sp_a2a[i] < 0)
 			continue;
@@ -579,12 +587,8 @@ static void check_sp(const struct fabric *f, const struct lft_set *s,
 	}
 	/* another than DFSSSP's is kept only when it ranks before it */
 	if (k != SAR_SP_DFSSSP) {
-		long w0 = r->sp_a2a[0] * rmin > r->sp_rp[0] * amin ?
-				  r->sp_a2a[0] * rmin :
-				  r->sp_rp[0] * amin;
-		long wk = r->sp_a2a[k] * rmin > r->sp_rp[k] * amin ?
-				  r->sp_a2a[k] * rmin :
-				  r->sp_rp[k] * amin;
+		long w0 = worst_scaled(r->sp_a2a[0], r->sp_rp[0], amin, rmin);
+		long wk = worst_scaled(r->sp_a2a[k], r->sp_rp[k], amin, rmin);
 
 		assert_true(wk < w0 ||
 			    (wk == w0 && r->sp_a2a[k] < r->sp_a2a[0]));

@@ -1029,11 +1029,11 @@ static const struct sar_variant dfs_variants[] = {
 _Static_assert(NDFS_VARIANTS + 1 == SAR_SP_HOPS, "SAR_SP_* and dfs_variants");
 
 /*
- * The tables of candidate v of dfsssp_variants in s0: v = 1..3 the
- * variants on the distances of sw (lexdist.h on a fabric with groups),
- * v = 4 DFSSSP and 5..7 the variants again on hops alone, every shortest
- * path allowed, where sw->hops_too (minimal_lost); 1 when there is
- * nothing to route: no group weights, or minimal routes to keep.
+ * The tables of candidate v of dfsssp_variants in s0 (0, or -1 when out
+ * of memory): v = 1..3 the variants on the distances of sw (lexdist.h on
+ * a fabric with groups), v = 4 DFSSSP and 5..7 the variants again on
+ * hops alone, every shortest path allowed (only on a fabric with group
+ * weights).
  */
 static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
 {
@@ -1041,10 +1041,8 @@ static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
 	struct sar_graph *g = &sw->g;
 	int *lw = g->lw, rc;
 
-	if (v <= NDFS_VARIANTS)
+	if (v < SAR_SP_HOPS)
 		return route_variant(sw, &dfs_variants[v - 1], NULL, s0);
-	if (!lw || !sw->hops_too)
-		return 1;
 	/* on hops: the distances of the last search go too */
 	g->lw = NULL;
 	g->lg.w = NULL;
@@ -1054,7 +1052,7 @@ static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
 	g->lw = lw;
 	g->lg.w = lw;
 	sw->w.bfs_t = -1;
-	return rc < 0 ? -1 : rc;
+	return rc;
 }
 
 /* 1 when tables i rank before tables j: their worst ratio to the least
@@ -1109,8 +1107,9 @@ static int minimal_lost(struct sar_work *sw)
  * shortest paths (one pass of refinement: each destination routed again
  * against all the others; links costing their load squared; both; and,
  * on a fabric with groups whose failures already took some minimal
- * routes, each again without preferring the fewest global links), ranked by their A2A and RP risks (ranks_before); the
- * first in that order whose layers fit the budget is kept (DFSSSP's when
+ * routes, each again without preferring the fewest global links),
+ * ranked by their A2A and RP risks (ranks_before); the first in that
+ * order whose layers fit the budget is kept (DFSSSP's when
  * none before it does; a candidate over the budget is not routed past
  * it, sar_work.fit_only).  *other: 1 when another was kept (its loads
  * are not DFSSSP's).
@@ -1126,7 +1125,7 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 	long amin = LONG_MAX, rmin = LONG_MAX;
 	size_t lb = ((size_t)sw->g.sg.nlink + 1) * sizeof(uint64_t);
 	uint64_t *load = malloc(lb);
-	int v, k, n = 0, rank[NDFS_TABLES], rc = -1;
+	int v, k, n = 0, rank[NDFS_TABLES], rc = -1, ncand = SAR_SP_HOPS;
 
 	*other = 0;
 	memset(vs, 0, sizeof(vs));
@@ -1136,27 +1135,22 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 	}
 	/* DFSSSP's loads, for the memo when its tables stay */
 	memcpy(load, sw->g.load, (size_t)sw->g.sg.nlink * sizeof(uint64_t));
-	sw->hops_too = sw->g.lw && minimal_lost(sw);
+	if (sw->g.lw && minimal_lost(sw))
+		ncand = NDFS_TABLES; /* on hops too */
 	if (!ord || risk_a2a(f, s, ord, &a2a[0], err) ||
 	    risk_rp(f, s, ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[0], err))
 		goto out;
-	for (v = 1, n = 1; v < NDFS_TABLES; v++) {
-		int got;
-
+	for (n = 1; n < ncand; n++) {
 		if (lft_set_for_fabric(f, r->maxlid, &vs[n], err))
 			goto out;
-		got = route_candidate(sw, v, &vs[n]);
-		if (got < 0) {
+		if (route_candidate(sw, n, &vs[n])) {
 			osmre_fail(err, "out of memory");
 			goto out;
 		}
-		if (got > 0) /* none on hops alone: no groups */
-			break;
 		if (risk_a2a(f, &vs[n], ord, &a2a[n], err) ||
 		    risk_rp(f, &vs[n], ord, WAY_RP_PERMS, WAY_RP_SEED, &rp[n],
 			    err))
 			goto out;
-		n++;
 	}
 	for (v = 0; v < NDFS_TABLES; v++) {
 		r->sp_a2a[v] = v < n ? a2a[v] : -1;

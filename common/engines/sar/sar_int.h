@@ -106,8 +106,6 @@ struct sar_work {
 	/* layering a candidate (dfsssp_variants): over the budget, stop
 	 * there (r->updn_lids 1) instead of routing the overflow */
 	int fit_only;
-	/* dfsssp_variants: on any shortest path too (minimal_lost) */
-	int hops_too;
 	/* the kept trees came from the memo (sar_keep_memo), which lost
 	 * memo_lost links; the rows of the previous tables of the trees
 	 * that crossed one: LID lid's at brow + brow_of[lid] * nsw (-1:

@@ -1201,10 +1201,86 @@ static int refuse_split(const struct fabric *f, struct osmre_err *err)
 
 static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 			     struct lft_set *s, struct sar_result *r,
+			     struct osmre_err *err);
+
+/*
+ * With jobs, once the job-aware tables s are layered (over the budget
+ * the layering routes some destinations again, by load alone): the
+ * tables sar keeps without the jobs, routed and layered into their own
+ * set, replace s and *r unless s serves the jobs better (a lower max
+ * effective EFI) and, with all_pairs, its A2A and SP risks are at most
+ * theirs.  So the jobs never cost the jobs, or with all_pairs any
+ * pattern, anything against routing without them.  1 when replaced (the
+ * memo then holds those tables' pass), 0 when s stays, -1 with err.
+ */
+static int jobs_or_not(struct sar_work *sw, struct lft_set *s,
+		       struct sar_result *r, struct osmre_err *err)
+{
+	const struct fabric *f = sw->f;
+	const struct jobs *jobs = sw->o->jobs;
+	const struct risk_order *ord;
+	struct sar_opts on = *sw->o;
+	struct lft_set s2 = { 0 };
+	struct sar_result r2, keep;
+	struct efi_result e1, e2;
+	long a1, a2, p1, p2;
+	int better, rc = -1;
+
+	on.jobs = NULL;
+	on.all_pairs = 0;
+	if (lft_set_for_fabric(f, r->maxlid, &s2, err))
+		return -1;
+	if (sar_route_ordered(f, &on, &s2, &r2, err)) {
+		lft_set_free(&s2);
+		return -1;
+	}
+	if (jobs_efi(f, s, jobs, &e1, err) || jobs_efi(f, &s2, jobs, &e2, err))
+		goto out;
+	better = e1.max < e2.max;
+	if (better && sw->o->all_pairs) {
+		ord = sar_order(sw, err);
+		if (!ord || risk_a2a(f, s, ord, &a1, err) ||
+		    risk_a2a(f, &s2, ord, &a2, err) ||
+		    risk_sp(f, s, ord, &p1, err) ||
+		    risk_sp(f, &s2, ord, &p2, err))
+			goto out;
+		better = a1 <= a2 && p1 <= p2;
+	}
+	r->efi_layered = e1.max;
+	r->efi_nojobs = e2.max;
+	if (better) {
+		r->efi_kept = e1.max;
+		rc = 0;
+		goto out;
+	}
+	keep = *r;
+	lft_set_copy_entries(s, &s2);
+	sar_result_free(r);
+	*r = r2;
+	memset(&r2, 0, sizeof(r2));
+	r->efi_sar = keep.efi_sar;
+	r->efi_dfsssp = keep.efi_dfsssp;
+	r->efi_layered = keep.efi_layered;
+	r->efi_nojobs = keep.efi_nojobs;
+	r->efi_kept = e2.max;
+	r->risk_a2a = keep.risk_a2a;
+	r->risk_sp = keep.risk_sp;
+	r->risk_trees = keep.risk_trees;
+	r->job_aware = 0;
+	r->jobs_lost = 1;
+	rc = 1;
+out:
+	sar_result_free(&r2);
+	lft_set_free(&s2);
+	return rc;
+}
+
+static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
+			     struct lft_set *s, struct sar_result *r,
 			     struct osmre_err *err)
 {
 	struct sar_work sw = { 0 };
-	int rc = -1, other = 0, v;
+	int rc = -1, other = 0, v, nojobs = 0;
 
 	memset(r, 0, sizeof(*r));
 	for (v = 0; v < SAR_SPS; v++)
@@ -1243,12 +1319,16 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 	if (!r->job_aware && !o->prev && !r->updn_lids &&
 	    dfsssp_variants(&sw, s, r, &other, err))
 		goto out;
+	/* with jobs: against the tables without them, both layered */
+	if (o->jobs && o->jobs->njobs && !o->prev &&
+	    (nojobs = jobs_or_not(&sw, s, r, err)) < 0)
+		goto out;
 	rc = 0;
 	goto out;
 oom:
 	osmre_fail(err, "out of memory");
 out:
-	if (o->memo)
+	if (o->memo && nojobs <= 0)
 		sar_remember(&sw, s,
 			     rc == 0 && ((!r->job_aware && !other) || o->prev));
 	work_free(&sw);

@@ -78,8 +78,10 @@ struct sar_opts {
 	 * With jobs: keep only tables whose all-to-all and shift risks
 	 * (risk.h) are at most those of the tables without the jobs
 	 * (DFSSSP's), in the choice among the ways sar routes and in every
-	 * change of the local search; the jobs then gain only what the
-	 * all-pairs patterns do not lose.  0: the jobs first (the local
+	 * change of the local search, and, once layered, at most those of
+	 * sar's tables without the jobs (sar.c jobs_or_not); the jobs then
+	 * gain only what the all-pairs patterns do not lose.  0: the jobs
+	 * first, their EFI at most the tables' without them (the local
 	 * search only keeps each link's destinations under its switch's
 	 * busiest link's, efipolish.h).
 	 */
@@ -139,8 +141,15 @@ enum {
 struct sar_result {
 	int layers;    /* used */
 	int job_aware; /* tables from job-aware routing were kept */
-	/* max effective EFI for the jobs: SAR, DFSSSP, the tables kept */
+	/* max effective EFI for the jobs: SAR, DFSSSP (before the layers),
+	 * the tables kept */
 	long efi_sar, efi_dfsssp, efi_kept;
+	/* with jobs, once layered: the job-aware tables' and those sar keeps
+	 * without the jobs (sar.c jobs_or_not) */
+	long efi_layered, efi_nojobs;
+	/* with jobs: the tables without them were kept (they served the
+	 * jobs as well once layered, or all_pairs held the job-aware back) */
+	int jobs_lost;
 	/* with jobs: the A2A and SP risks (risk.h) of DFSSSP's tables, which
 	 * the tables kept do not exceed */
 	long risk_a2a, risk_sp;

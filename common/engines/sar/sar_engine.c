@@ -152,11 +152,18 @@ static void sar_report(const struct engine_opts *o,
 		    sr->sp >= SAR_SP_HOPS ?
 			    ", on any shortest path (failures took some minimal route)" :
 			    "");
+	else if (sr->jobs_lost)
+		say(arg,
+		    "sar: %d virtual layer(s); the tables without the jobs kept: max effective EFI %ld, the job-aware ones' %ld once layered%s",
+		    layers, sr->efi_kept, sr->efi_layered,
+		    sr->efi_layered < sr->efi_kept ?
+			    " (their A2A or SP above, all pairs)" :
+			    "");
 	else
 		say(arg,
-		    "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld)",
+		    "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld before the layers; %ld without the jobs)",
 		    layers, sr->job_aware ? "job-aware" : "DFSSSP",
-		    sr->efi_kept, sr->efi_sar, sr->efi_dfsssp);
+		    sr->efi_kept, sr->efi_sar, sr->efi_dfsssp, sr->efi_nojobs);
 	if (sr->risk_a2a)
 		say(arg,
 		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s",

@@ -19,7 +19,7 @@ ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed" grep -q "sar tables configured on all switches" "$W/osm.log"
 check "update protocol off: no escape, no phases" sh -c "! grep -q 'osmre: update\|escape:' '$W/osm.log'"
 check "jobs logged" grep -q "osmre: sar: 9 job(s) from $J" "$W/osm.log"
-check "job-aware tables logged" grep -q "osmre: sar: 1 virtual layer(s); job-aware tables kept: max effective EFI [0-9]* (SAR \(9[0-4]\|[1-8][0-9]\), DFSSSP 111)" "$W/osm.log"
+check "job-aware tables logged" grep -q "osmre: sar: 1 virtual layer(s); job-aware tables kept: max effective EFI [0-9]* (SAR \(9[0-4]\|[1-8][0-9]\), DFSSSP 111 before the layers; [0-9]* without the jobs)" "$W/osm.log"
 sleep 1
 # tables_like NAME JOBFILE [ROUTE-OPTION]: the fabric's tables equal
 # osmre route's

@@ -8,7 +8,6 @@
  * the same tables however the LIDs are numbered.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,44 +420,26 @@ static void check_risks(const struct fabric *f, const struct lft_set *s,
 	cong_order_free(&o);
 }
 
-/* max(a2a / amin, rp / rmin), times amin * rmin (integers). */
-static long worst_scaled(long a2a, long rp, long amin, long rmin)
-{
-	return a2a * rmin > rp * amin ? a2a * rmin : rp * amin;
-}
-
 /*
  * Over the budget on 2 layers or more, sar kept the tables of one of its
  * ways (sar.h): their A2A and RP risks are the analyzer's for the tables
  * (congestion.h: all pairs, and the median of 100 random permutations,
- * seed 1), and no other way tried has a lower worst ratio of its risks
- * to the least A2A and RP of the ways tried, or the same and a lower A2A
- * (sar_way_pick).
+ * seed 1), and no other way tried has a lower RP risk, or the same RP
+ * and a lower A2A (sar_way_pick).
  */
 static void check_ways(const struct fabric *f, const struct lft_set *s,
 		       const struct sar_result *r, int *wins)
 {
 	int k = r->way, i, n = 0;
-	long amin = LONG_MAX, rmin = LONG_MAX, wk;
 
 	check_risks(f, s, r->way_a2a[k], r->way_rp[k]);
+	/* the kept way: the least RP of the ways tried, then the least A2A */
 	for (i = 0; i < SAR_WAYS; i++) {
-		if (r->way_a2a[i] < 0)
-			continue;
-		amin = r->way_a2a[i] < amin ? r->way_a2a[i] : amin;
-		rmin = r->way_rp[i] < rmin ? r->way_rp[i] : rmin;
-	}
-	/* the kept way: the least worst ratio, then the least A2A */
-	wk = worst_scaled(r->way_a2a[k], r->way_rp[k], amin, rmin);
-	for (i = 0; i < SAR_WAYS; i++) {
-		long wi;
-
 		if (r->way_a2a[i] < 0)
 			continue;
 		n++;
-		wi = worst_scaled(r->way_a2a[i], r->way_rp[i], amin, rmin);
-		assert_true(wk <= wi);
-		if (wk == wi)
+		assert_true(r->way_rp[k] <= r->way_rp[i]);
+		if (r->way_rp[k] == r->way_rp[i])
 			assert_true(r->way_a2a[k] <= r->way_a2a[i]);
 	}
 	/* every way tried */
@@ -573,13 +554,19 @@ static void budget_sweep(const struct df_params *p, struct sweep *sw)
 		}
 }
 
+/* max(a2a / amin, rp / rmin), times amin * rmin (integers). */
+static long worst_scaled(long a2a, long rp, long amin, long rmin)
+{
+	return a2a * rmin > rp * amin ? a2a * rmin : rp * amin;
+}
+
 /*
  * Within the budget without jobs, sar kept one of its shortest-path
  * candidates (sar.h, SAR_SP_*): the risks it reports for it are the
  * analyzer's for the tables (as check_ways), and another than DFSSSP's
  * is kept only when it ranks before DFSSSP's by the larger of its ratios
  * to the least A2A and the least RP of the candidates tried, then the
- * lower A2A (sar_ranks_before; the first in that order whose layers
+ * lower A2A (sar.c ranks_before; the first in that order whose layers
  * fit is kept).
  */
 static void check_sp(const struct fabric *f, const struct lft_set *s,

@@ -1055,6 +1055,22 @@ static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
 	return rc;
 }
 
+/* 1 when tables i rank before tables j: their worst ratio to the least
+ * A2A and RP (max(a2a / a2a_min, rp / rp_min)), then the lower A2A, then
+ * i < j. */
+static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
+			int i, int j)
+{
+	long si = a2a[i] * rmin > rp[i] * amin ? a2a[i] * rmin : rp[i] * amin;
+	long sj = a2a[j] * rmin > rp[j] * amin ? a2a[j] * rmin : rp[j] * amin;
+
+	if (si != sj)
+		return si < sj;
+	if (a2a[i] != a2a[j])
+		return a2a[i] < a2a[j];
+	return i < j;
+}
+
 /*
  * 1 when, on the distances of sw (lexdist.h: hops, then global links),
  * the routes between two switches with CA ports are not all a
@@ -1092,7 +1108,7 @@ static int minimal_lost(struct sar_work *sw)
  * against all the others; links costing their load squared; both; and,
  * on a fabric with groups whose failures already took some minimal
  * routes, each again without preferring the fewest global links),
- * ranked by their A2A and RP risks (sar_ranks_before); the first in that
+ * ranked by their A2A and RP risks (ranks_before); the first in that
  * order whose layers fit the budget is kept (DFSSSP's when
  * none before it does; a candidate over the budget is not routed past
  * it, sar_work.fit_only).  *other: 1 when another was kept (its loads
@@ -1146,8 +1162,8 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 	}
 	/* insertion sort: rank[0] first */
 	for (v = 0; v < n; v++) {
-		for (k = v; k > 0 && sar_ranks_before(a2a, rp, amin, rmin, v,
-						      rank[k - 1]);
+		for (k = v;
+		     k > 0 && ranks_before(a2a, rp, amin, rmin, v, rank[k - 1]);
 		     k--)
 			rank[k] = rank[k - 1];
 		rank[k] = v;

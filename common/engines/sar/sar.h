@@ -52,8 +52,8 @@
  *   cdg_refine_lids), and by whole groups on a fabric with groups; each
  *   of these ways again in Nue's manner (from one spanning tree's
  *   routes, trees by path weight: cdgroute.h, CDG_WEIGHTED and
- *   CDG_TREE_START); the tables of the least worst ratio of their A2A and
- *   RP risks to the least of each kept (risk.h, sar_way_pick).
+ *   CDG_TREE_START); the tables of the lowest RP risk kept, then of the
+ *   lowest A2A risk (risk.h, sar_way_pick).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H

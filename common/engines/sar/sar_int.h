@@ -212,14 +212,8 @@ int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
  * (osmre analyze's default count and seed). */
 #define WAY_RP_PERMS 100
 #define WAY_RP_SEED  1
-/* 1 when tables i rank before tables j, of risks a2a[] and rp[] whose
- * least are amin and rmin (> 0): the lower max(a2a / amin, rp / rmin),
- * then the lower A2A, then i < j. */
-int sar_ranks_before(const long *a2a, const long *rp, long amin, long rmin,
-		     int i, int j);
-/* Of n tables with these A2A and RP risks (-1: not tried), the first in
- * sar_ranks_before's order against the least risks of those tried
- * (sar_layers.c); 0 when none was tried. */
+/* Of n tables with these A2A and RP risks (-1: not tried), the one of
+ * the lowest RP, then the lowest A2A, then the first (sar_layers.c). */
 int sar_way_pick(const long *a2a, const long *rp, int n);
 /* What the loads' weights depend on, for the memo (sar_memo.h). */
 uint64_t sar_weights_digest(const struct sar_work *sw);

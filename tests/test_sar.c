@@ -1035,7 +1035,7 @@ static void test_jobs_layered(void **state)
 		}
 	printf("jobs over the budget: %d routings, job-aware kept %d, lost %d; all pairs held back %d\n",
 	       over, kept, lost, held);
-	assert_true(over > 0 && kept > 0 && lost > 0);
+	assert_true(over > 0 && kept > 0 && lost > 0 && held > 0);
 }
 
 int main(void)

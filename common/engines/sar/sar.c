@@ -1279,7 +1279,7 @@ static int jobs_or_not(struct sar_work *sw, struct lft_set *s,
 	r->efi_layered = keep.efi_layered;
 	r->efi_nojobs = keep.efi_nojobs;
 	r->efi_kept = e2.max;
-	r->risk_a2a = keep.risk_a2a;
+	r->risk_a2a = keep.risk_a2a; /* (the job-aware tables' guard) */
 	r->risk_sp = keep.risk_sp;
 	r->risk_trees = keep.risk_trees;
 	r->job_aware = 0;
@@ -1299,6 +1299,7 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 	int rc = -1, other = 0, v, nojobs = 0;
 
 	memset(r, 0, sizeof(*r));
+	r->efi_layered = r->efi_nojobs = -1; /* (not measured) */
 	for (v = 0; v < SAR_SPS; v++)
 		r->sp_a2a[v] = r->sp_rp[v] = -1;
 	if (refuse_split(f, err)) {

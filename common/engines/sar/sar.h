@@ -142,16 +142,19 @@ struct sar_result {
 	int layers;    /* used */
 	int job_aware; /* tables from job-aware routing were kept */
 	/* max effective EFI for the jobs: SAR, DFSSSP (before the layers),
-	 * the tables kept */
+	 * the tables kept (once layered); 0 on a stable re-route (prev) */
 	long efi_sar, efi_dfsssp, efi_kept;
 	/* with jobs, once layered: the job-aware tables' and those sar keeps
-	 * without the jobs (sar.c jobs_or_not) */
+	 * without the jobs (sar.c jobs_or_not); -1: not measured (no jobs,
+	 * or a stable re-route, which keeps the choice of the tables in
+	 * force) */
 	long efi_layered, efi_nojobs;
 	/* with jobs: the tables without them were kept (they served the
 	 * jobs as well once layered, or all_pairs held the job-aware back) */
 	int jobs_lost;
-	/* with jobs: the A2A and SP risks (risk.h) of DFSSSP's tables, which
-	 * the tables kept do not exceed */
+	/* with jobs and all_pairs: the A2A and SP risks (risk.h) of
+	 * DFSSSP's tables, which the job-aware tables do not exceed before
+	 * the layers (0: not used); with jobs_lost, of tables not kept */
 	long risk_a2a, risk_sp;
 	/* trees taken from DFSSSP's to get within them (-1: DFSSSP's
 	 * tables whole) */

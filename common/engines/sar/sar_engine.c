@@ -159,17 +159,22 @@ static void sar_report(const struct engine_opts *o,
 		    sr->efi_layered < sr->efi_kept ?
 			    " (their A2A or SP above, all pairs)" :
 			    "");
-	else
+	else if (sr->efi_nojobs >= 0)
 		say(arg,
 		    "sar: %d virtual layer(s); %s tables kept: max effective EFI %ld (SAR %ld, DFSSSP %ld before the layers; %ld without the jobs)",
 		    layers, sr->job_aware ? "job-aware" : "DFSSSP",
 		    sr->efi_kept, sr->efi_sar, sr->efi_dfsssp, sr->efi_nojobs);
+	else /* a stable re-route: the choice of the tables in force */
+		say(arg,
+		    "sar: %d virtual layer(s); stable re-route with jobs: the %s tables' routes kept where they stand",
+		    layers, sr->job_aware ? "job-aware" : "DFSSSP");
 	if (sr->risk_a2a)
 		say(arg,
-		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s",
+		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s%s",
 		    sr->risk_a2a, sr->risk_sp,
 		    sr->risk_trees < 0 ? 0 : sr->risk_trees,
-		    sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "");
+		    sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "",
+		    sr->jobs_lost ? "; the job-aware tables, not kept" : "");
 	if (sr->updn_lids && sr->way % SAR_WAY_NUE != SAR_WAY_LAST)
 		say(arg,
 		    "sar: over the VL budget: every destination LID (%ld) routed by %s, spread over the %d layers %s, each acyclic (%ld on new trees, the others %s)",

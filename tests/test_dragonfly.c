@@ -493,19 +493,9 @@ static void budget_sweep(const struct df_params *p, struct sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 	for (pct = 10; pct <= 80; pct += 10)
 		for (seed = 1; seed <= 3; seed++) {
+			struct fabric *f = tu_df_failed(p, pct, (uint64_t)seed);
 			struct osmre_err err;
-			struct fabric *f;
-			struct rng rg;
-			long cand;
 
-			assert_int_equal(df_build(p, &f, &err), 0);
-			cand = degrade_candidates(f, DEGRADE_LINKS);
-			rng_seed(&rg, (uint64_t)seed);
-			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
-							cand * pct / 100, &rg,
-							&err),
-					 0);
-			assert_int_equal(lids_assign(f, 0, &err), 0);
 			for (vls = 1; vls <= 3; vls++) {
 				struct sar_opts o = { .max_vls = vls };
 				struct check_opts co = { .updown = 0,
@@ -643,17 +633,8 @@ static void test_shortest_candidates(void **state)
 			struct osmre_err err;
 			struct lft_set s;
 			struct fabric *f;
-			struct rng rg;
-			long cand;
 
-			assert_int_equal(df_build(&p, &f, &err), 0);
-			cand = degrade_candidates(f, DEGRADE_LINKS);
-			rng_seed(&rg, (uint64_t)seed);
-			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
-							cand * pct / 100, &rg,
-							&err),
-					 0);
-			assert_int_equal(lids_assign(f, 0, &err), 0);
+			f = tu_df_failed(&p, pct, (uint64_t)seed);
 			assert_int_equal(lft_set_for_fabric(f, lids_max(f), &s,
 							    &err),
 					 0);
@@ -930,25 +911,12 @@ static void test_lid_numbering(void **state)
 	for (kind = 0; kind < 2; kind++)
 		for (pct = 20; pct <= 60; pct += 20)
 			for (seed = 1; seed <= 3; seed++) {
-				struct osmre_err err;
 				struct fabric *f;
-				struct rng rg;
 				unsigned *was, max;
 				int i, n = 0;
 
-				assert_int_equal(df_build(kind ? &mf : &df, &f,
-							  &err),
-						 0);
-				rng_seed(&rg, (uint64_t)seed);
-				assert_int_equal(
-					degrade_remove(f, DEGRADE_LINKS,
-						       degrade_candidates(
-							       f,
-							       DEGRADE_LINKS) *
-							       pct / 100,
-						       &rg, &err),
-					0);
-				assert_int_equal(lids_assign(f, 0, &err), 0);
+				f = tu_df_failed(kind ? &mf : &df, pct,
+						 (uint64_t)seed);
 				if (tu_cross_part_pairs(f, &(long){ 0 })) {
 					fabric_free(f);
 					continue; /* split: refused either way */

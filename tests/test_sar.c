@@ -743,20 +743,31 @@ static void nid_risks(const struct fabric *f, const struct lft_set *s, long *a,
 	cong_order_free(&o);
 }
 
-static void route_opts(struct fabric *f, const struct sar_opts *o,
-		       struct lft_set *s, struct sar_result *r)
+/* sar on f with o into s and r: valid (its check in *cr), deadlock-free
+ * on its layers. */
+static void route_valid(struct fabric *f, const struct sar_opts *o,
+			struct lft_set *s, struct sar_result *r,
+			struct check_result *cr)
 {
 	struct check_opts co = { .updown = 0, .threads = 1 };
-	struct check_result cr;
 	struct osmre_err err;
 
 	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
 	if (sar_route(f, o, s, r, &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(check_lfts(f, s, &co, &cr, NULL, &err), 0);
-	assert_true(check_ok(&cr));
-	assert_int_equal(cr.longer, 0);
+	assert_int_equal(check_lfts(f, s, &co, cr, NULL, &err), 0);
+	assert_true(check_ok(cr));
 	assert_true(tu_sls_acyclic(f, s, r, -1));
+}
+
+/* route_valid, on shortest paths only. */
+static void route_opts(struct fabric *f, const struct sar_opts *o,
+		       struct lft_set *s, struct sar_result *r)
+{
+	struct check_result cr;
+
+	route_valid(f, o, s, r, &cr);
+	assert_int_equal(cr.longer, 0);
 }
 
 /*
@@ -930,21 +941,14 @@ static void test_all_pairs(void **state)
 	assert_true(exceeded > 0);
 }
 
-/* sar on f with o into s and r: valid, deadlock-free on its layers. */
+/* route_valid, within the VL budget. */
 static void route_layered(struct fabric *f, const struct sar_opts *o,
 			  struct lft_set *s, struct sar_result *r)
 {
-	struct check_opts co = { .updown = 0, .threads = 1 };
 	struct check_result cr;
-	struct osmre_err err;
 
-	assert_int_equal(lft_set_for_fabric(f, lids_max(f), s, &err), 0);
-	if (sar_route(f, o, s, r, &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(check_lfts(f, s, &co, &cr, NULL, &err), 0);
-	assert_true(check_ok(&cr));
+	route_valid(f, o, s, r, &cr);
 	assert_true(r->layers <= o->max_vls);
-	assert_true(tu_sls_acyclic(f, s, r, -1));
 }
 
 /*
@@ -972,23 +976,12 @@ static void test_jobs_layered(void **state)
 			struct sar_opts o = { .max_vls = 2 };
 			struct sar_result r0, r1, r2;
 			struct lft_set s0, s1, s2;
-			struct osmre_err err;
 			struct fabric *f;
 			struct jobs j;
-			struct rng rg;
 			long e0, e1, e2, a0, p0, a2, p2, n;
 			char diff[64];
 
-			assert_int_equal(df_build(&p, &f, &err), 0);
-			rng_seed(&rg, 50 + (uint64_t)mix);
-			assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
-							degrade_candidates(
-								f,
-								DEGRADE_LINKS) *
-								pct / 100,
-							&rg, &err),
-					 0);
-			assert_int_equal(lids_assign(f, 0, &err), 0);
+			f = tu_df_failed(&p, pct, 50 + (uint64_t)mix);
 			if (tu_cross_part_pairs(f, &n)) {
 				fabric_free(f);
 				continue;

@@ -7,9 +7,12 @@
 
 #include "cdg.h"
 #include "components.h"
+#include "degrade.h"
+#include "dragonfly.h"
 #include "lids.h"
 #include "netfile.h"
 #include "pgft.h"
+#include "rng.h"
 #include "sar.h"
 #include "slmap.h"
 #include "updn.h"
@@ -433,4 +436,21 @@ long tu_cross_part_pairs(const struct fabric *f, long *sw)
 	free(comp);
 	free(hosted);
 	return n;
+}
+
+struct fabric *tu_df_failed(const struct df_params *p, int pct, uint64_t seed)
+{
+	struct osmre_err err;
+	struct fabric *f;
+	struct rng rg;
+
+	assert_int_equal(df_build(p, &f, &err), 0);
+	rng_seed(&rg, seed);
+	assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
+					degrade_candidates(f, DEGRADE_LINKS) *
+						pct / 100,
+					&rg, &err),
+			 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	return f;
 }

@@ -37,6 +37,11 @@ char *tu_dragonfly(int a);
 struct sar_result;
 int tu_sls_acyclic(const struct fabric *f, const struct lft_set *s,
 		   const struct sar_result *r, int escape_vl);
+/* A dragonfly-class fabric of p (dragonfly.h) with pct % of its
+ * switch-to-switch links failed (degrade.h, an RNG seeded with seed) and
+ * LIDs assigned; fails the test on error. */
+struct df_params;
+struct fabric *tu_df_failed(const struct df_params *p, int pct, uint64_t seed);
 /* Reads a net file; fails the test on error. */
 struct fabric *tu_read_file(const char *path);
 /* Reads a net file held in a string. */

@@ -1345,9 +1345,13 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 oom:
 	osmre_fail(err, "out of memory");
 out:
+	/* with jobs the tables kept come from try_variants, whose loads and
+	 * destination order are those of the last way it routed, even when
+	 * DFSSSP's way (job_aware 0) was kept: only route_all's own pass, or
+	 * a stable re-route's, has loads that match its tables */
 	if (o->memo && nojobs <= 0)
 		sar_remember(&sw, s,
-			     rc == 0 && ((!r->job_aware && !other) || o->prev));
+			     rc == 0 && (o->prev || (!other && !sw.njobs)));
 	work_free(&sw);
 	if (rc)
 		sar_result_free(r);

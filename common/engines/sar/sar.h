@@ -116,17 +116,35 @@ struct sar_opts {
 	struct sar_memo *memo;
 };
 
-/* The ways over the budget (sar_layers.c): each of the first three by
- * shortest-first trees from up*-down* routes, and again (SAR_WAY_NUE +
- * way) by Nue's path weights from one spanning tree's routes (cdgroute.h:
- * CDG_WEIGHTED, CDG_TREE_START). */
+/*
+ * The ways over the budget (sar_layers.c): three by shortest-first trees
+ * from up*-down* routes, by load (the last layer taking what does not
+ * fit, every destination spread by LID, by groups), and two by Nue's
+ * path weights from one spanning tree's routes (cdgroute.h:
+ * CDG_WEIGHTED, CDG_TREE_START; the last layer, by groups).
+ */
 enum {
 	SAR_WAY_LAST,
 	SAR_WAY_LID,
 	SAR_WAY_GROUPS,
-	SAR_WAY_NUE,
-	SAR_WAYS = 2 * SAR_WAY_NUE
+	SAR_WAY_NUE_LAST,
+	SAR_WAY_NUE_GROUPS,
+	SAR_WAYS
 };
+
+/* 1 when way routes by Nue's path weights (else by load). */
+static inline int sar_way_weighted(int way)
+{
+	return way >= SAR_WAY_NUE_LAST;
+}
+
+/* How way spreads the destinations: SAR_WAY_LAST, _LID or _GROUPS. */
+static inline int sar_way_spread(int way)
+{
+	return way == SAR_WAY_NUE_LAST	 ? SAR_WAY_LAST :
+	       way == SAR_WAY_NUE_GROUPS ? SAR_WAY_GROUPS :
+					   way;
+}
 
 /* The shortest-path candidates without jobs (sar_result.sp). */
 enum {
@@ -166,14 +184,15 @@ struct sar_result {
 	 * (cdgroute.h); the others kept their up*-down* routes */
 	long cdg_lids;
 	/* over the budget (updn_lids > 0) with 2 layers or more: the A2A
-	 * and RP risks (risk.h) of each way (sar_layers.c): SAR_WAY_LAST,
-	 * the last layer taking the destinations that do not fit; and
-	 * every destination routed by load, spread over all the layers
-	 * (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
+	 * and RP risks (risk.h) of each way (SAR_WAY_*, sar_layers.c):
+	 * SAR_WAY_LAST, the last layer taking the destinations that do not
+	 * fit; and every destination routed by load, spread over all the
+	 * layers (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
 	 * SAR_WAY_GROUPS neighbouring switches' destinations per layer
-	 * (whole groups on a fabric with groups); then the same by Nue's weights (SAR_WAY_NUE + each);
-	 * way: the one kept (updn_lids is then every destination unless it
-	 * is a last layer's, way % SAR_WAY_NUE == SAR_WAY_LAST) */
+	 * (whole groups on a fabric with groups); then the last layer and
+	 * the spread by groups by Nue's weights.  way: the one kept
+	 * (updn_lids is then every destination unless it is a last
+	 * layer's, sar_way_spread(way) == SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
 	int way;
 	/* without jobs within the budget (sar.c dfsssp_variants): the A2A

@@ -726,6 +726,60 @@ static void test_stable_memo(void **state)
 	sar_memo_free(m);
 }
 
+/*
+ * After a first pass with jobs the memo holds only a pass whose loads are
+ * those of its tables: none when the job-aware tables (or DFSSSP's way
+ * among them, whose loads try_variants does not keep) were handed out;
+ * the pass without the jobs when its tables were (jobs_lost).  Then a
+ * stable re-route without the jobs from the memo gives what one that
+ * checks every tree gives.  A 3-level fat tree, 12 mixes.
+ */
+static void test_memo_after_jobs(void **state)
+{
+	int mix, saved = 0, none = 0;
+
+	(void)state;
+	for (mix = 0; mix < 12; mix++) {
+		struct sar_memo *m = sar_memo_new();
+		struct fabric *f = tu_pgft("3", "6,6,6", "1,6,6", "1,1,1", 0);
+		struct sar_opts o = { .max_vls = 8, .threads = 2, .memo = m };
+		struct lft_set a, b;
+		struct sar_result r;
+		struct osmre_err err;
+		struct jobs j = { 0 };
+		struct rng rng;
+
+		assert_non_null(m);
+		job_mix(f, 900 + (uint64_t)mix, &j);
+		o.jobs = &j;
+		assert_int_equal(lft_set_for_fabric(f, lids_max(f), &a, &err),
+				 0);
+		assert_int_equal(sar_route(f, &o, &a, &r, &err), 0);
+		if (!sar_memo_valid(m)) {
+			none++;
+		} else {
+			/* only the pass without the jobs, its tables kept */
+			assert_true(r.jobs_lost);
+			saved++;
+			rng_seed(&rng, 11 + (uint64_t)mix);
+			assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 2,
+							&rng, &err),
+					 0);
+			o.jobs = NULL;
+			assert_true(memo_pass(f, &o, &a, &b, &r) >= 0);
+			lft_set_free(&b);
+		}
+		sar_result_free(&r);
+		lft_set_free(&a);
+		jobs_free(&j);
+		fabric_free(f);
+		sar_memo_free(m);
+	}
+	printf("memo after a pass with jobs: %d of 12 mixes kept the pass without them, %d none\n",
+	       saved, none);
+	assert_true(saved > 0 && none > 0);
+}
+
 /* A2A and SP of s as osmre analyze gives them (NID order). */
 static void nid_risks(const struct fabric *f, const struct lft_set *s, long *a,
 		      long *sp)
@@ -1039,6 +1093,7 @@ int main(void)
 		cmocka_unit_test(test_stable_threads),
 		cmocka_unit_test(test_stable_same_layers),
 		cmocka_unit_test(test_stable_memo),
+		cmocka_unit_test(test_memo_after_jobs),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_job_mixes),
 		cmocka_unit_test(test_efi_polish),

@@ -669,7 +669,7 @@ static void test_shortest_candidates(void **state)
 	assert_true(within > 0 && tried > 0 && kept > 0);
 }
 
-/* The dragonfly 7x6: every way kept somewhere, one by path weight. */
+/* The dragonfly 7x6: several ways kept, one by path weight. */
 static void test_vl_budget(void **state)
 {
 	struct df_params p = { .groups = 7,

@@ -760,6 +760,7 @@ static void test_memo_after_jobs(void **state)
 		} else {
 			/* only the pass without the jobs, its tables kept */
 			assert_true(r.jobs_lost);
+			sar_result_free(&r);
 			saved++;
 			rng_seed(&rng, 11 + (uint64_t)mix);
 			assert_int_equal(degrade_remove(f, DEGRADE_LINKS, 2,

@@ -49,11 +49,12 @@
  *   GUID order on layer k % max_vls, each layer acyclic on its own, as
  *   Nue spreads its destinations over its VLs; the layers below the
  *   last then once more by load against the final routes above them,
- *   cdg_refine_lids), and by whole groups on a fabric with groups; each
- *   of these ways again in Nue's manner (from one spanning tree's
- *   routes, trees by path weight: cdgroute.h, CDG_WEIGHTED and
- *   CDG_TREE_START); the tables of the lowest RP risk kept, then of the
- *   lowest A2A risk (risk.h, sar_way_pick).
+ *   cdg_refine_lids), and by groups of neighbouring switches (whole
+ *   groups on a fabric with groups); the last layer and the spread by
+ *   groups again in Nue's manner (from one spanning tree's routes, trees
+ *   by path weight: cdgroute.h, CDG_WEIGHTED and CDG_TREE_START); of
+ *   these five ways (SAR_WAY_*) the tables of the lowest RP risk kept,
+ *   then of the lowest A2A risk (risk.h, sar_way_pick).
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H

@@ -527,15 +527,17 @@ struct ways_job {
 /*
  * The order the ways start in (n of way_run): the slowest first, so that
  * on threads the last to end is short (a way by path weight takes about
- * twice one by load; spreading by LID is the slowest by load).  A sixth
- * way, by path weight spread by LID, was tried as well until it was
- * found kept at none of 217 points over the budget of seven held-out
- * seeds (bench/README.md) while taking a fifth of the ways' time.
+ * twice one by load; spreading by LID is the slowest by load).  There is
+ * no way by path weight spread by LID: it was kept at none of 217 points
+ * over the budget of seven held-out seeds (bench/README.md), for a fifth
+ * of the ways' time.
  */
-static const int way_order[SAR_WAYS] = {
+static const int way_order[] = {
 	SAR_WAY_NUE_GROUPS, SAR_WAY_LID,  SAR_WAY_NUE_LAST,
 	SAR_WAY_GROUPS,	    SAR_WAY_LAST,
 };
+_Static_assert(sizeof(way_order) / sizeof(way_order[0]) == SAR_WAYS,
+	       "way_order: every way once");
 
 /* One way of fallback_best, the n-th to start (way_order): its tables
  * and layers, then their risks. */

@@ -455,6 +455,8 @@ int cmd_analyze(int argc, char **argv)
 		fabric_free(f);
 		return EXIT_INVALID;
 	}
+	if (a.lfts.n == 1)
+		tool_top_unread("analyze", a.lfts.path[0], &s);
 	co.updown = a.updown;
 	co.threads = a.threads;
 	r.updown_checked = a.updown;

@@ -93,6 +93,8 @@ int cmd_check(int argc, char **argv)
 		fabric_free(f);
 		return EXIT_INVALID;
 	}
+	if (lfts.n == 1)
+		tool_top_unread("check", lfts.path[0], &s);
 	if (check_lfts(f, &s, &o, &r, stdout, &err)) {
 		fprintf(stderr, "osmre check: %s\n", err.msg);
 		goto out;

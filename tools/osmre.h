@@ -58,6 +58,11 @@ int tool_load_planes(const char *cmd, const struct tool_files *topo,
 /* 1 (after a message) when no table of s forwards any LID. */
 int tool_tables_empty(const char *cmd, const char *lfts,
 		      const struct lft_set *s);
+/* Warns on stderr when the tables' top LID is a multiple of 64 that no
+ * table forwards: the dump tools of infiniband-diags 44 (dump_fts,
+ * dump_lfts, ibroute) leave that LID out, so its port looks unrouted. */
+void tool_top_unread(const char *cmd, const char *lfts,
+		     const struct lft_set *s);
 /* Warns on stderr of a job file's hosts not in the fabric, if any: ignored
  * (they may be down), never silently. */
 struct jobs;

@@ -46,6 +46,20 @@ static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
 	return 0;
 }
 
+/* The top a switch header (from "Unicast lids") declares, into
+ * s->said_top when higher. */
+static void said_top(struct lft_set *s, const char *hdr)
+{
+	const char *b = strchr(hdr, '[');
+	unsigned long top;
+
+	if (!b || !(b = strchr(b, '-')))
+		return;
+	top = strtoul(b + 1, NULL, 0);
+	if (top <= FAB_MAX_UCAST_LID && top > s->said_top)
+		s->said_top = (unsigned)top;
+}
+
 static int new_table(struct lft_set *s, const char *p, uint64_t guid, int line)
 {
 	struct lft *t;
@@ -112,6 +126,7 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 			goto out;
 		}
 		if (!strncmp(p, "Unicast lids", 12)) {
+			const char *hdr = p;
 			uint64_t guid;
 			int r;
 
@@ -133,6 +148,7 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 				goto out;
 			}
 			r = new_table(s, q, guid, lineno);
+			said_top(s, hdr);
 			if (r) {
 				osmre_fail(
 					err,

@@ -31,6 +31,9 @@ struct lft_set {
 	 * not said); filled by lftdump_read() */
 	uint64_t *lid_guid;
 	unsigned lid_guid_top;
+	/* the highest top a dump's "Unicast lids [lo-top]" headers declared
+	 * (0: none); the tables grow with their entries, not with it */
+	unsigned said_top;
 };
 
 /* One empty table (all LFT_NONE) per switch of f, LIDs 0..top. */

@@ -46,14 +46,15 @@ static int note_guid(struct lft_set *s, unsigned lid, uint64_t guid)
 	return 0;
 }
 
-/* The top a switch header (from "Unicast lids") declares, into
- * s->said_top when higher. */
+/* The top a switch header (from "Unicast lids") of the diagnostics'
+ * dumps declares ("[0x0-0xTOP]": dump_fts, dump_lfts, ibroute; not
+ * OpenSM's decimal one), into s->said_top when higher. */
 static void said_top(struct lft_set *s, const char *hdr)
 {
 	const char *b = strchr(hdr, '[');
 	unsigned long top;
 
-	if (!b || !(b = strchr(b, '-')))
+	if (!b || !(b = strchr(b, '-')) || strncmp(b, "-0x", 3))
 		return;
 	top = strtoul(b + 1, NULL, 0);
 	if (top <= FAB_MAX_UCAST_LID && top > s->said_top)

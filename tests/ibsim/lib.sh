@@ -13,7 +13,7 @@ LFTTOP=${OSMRE_LFTTOP:-tests/ibsim/lfttop}
 PLUGIN_DIR=${OSMRE_PLUGIN_DIR-plugins/.libs}
 # (absolute: the processes under umad2sim run in $W, see sim_run)
 case $OSMRE in /*) ;; */*) OSMRE=$PWD/$OSMRE ;; esac
-case $LFTTOP in /*) ;; *) LFTTOP=$PWD/$LFTTOP ;; esac
+case $LFTTOP in /*) ;; */*) LFTTOP=$PWD/$LFTTOP ;; esac
 case $PLUGIN_DIR in /* | "") ;; *) PLUGIN_DIR=$PWD/$PLUGIN_DIR ;; esac
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
 W=$(mktemp -d /tmp/osmre-ibsim.XXXXXX)
@@ -248,7 +248,13 @@ complete_top() {
 		echo "complete_top: $2: the top LID is a multiple of 64 and $LFTTOP is not built (make tests/ibsim/lfttop): its entries are not read" >&2
 		return 0
 	fi
-	diag "$1" "$LFTTOP" "$2" >"$2.full" 2>>"$2.err" && mv "$2.full" "$2"
+	if diag "$1" "$LFTTOP" "$2" >"$2.full" 2>"$2.top"; then
+		mv "$2.full" "$2"
+	else
+		echo "complete_top: $2: the top LID's entries not all read: $(head -1 "$2.top")" >&2
+		[ -s "$2.full" ] && mv "$2.full" "$2" # (what was read)
+	fi
+	rm -f "$2.full" "$2.top"
 }
 
 # same_lfts A B: the two dumps route every LID of every switch the same way

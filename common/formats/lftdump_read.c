@@ -61,20 +61,17 @@ static void said_top(struct lft_set *s, const char *hdr)
 		s->said_top = (unsigned)top;
 }
 
-static int new_table(struct lft_set *s, const char *p, uint64_t guid, int line)
+/* A new, empty table for switch guid (its header on line `line`); it
+ * grows with its entries (grow_table), whatever range the header says.
+ * 0, 1 when the switch has one already, -1 when out of memory. */
+static int new_table(struct lft_set *s, uint64_t guid, int line)
 {
 	struct lft *t;
-	unsigned long top = 0;
-	const char *b = strchr(p, '[');
 	int i;
 
 	for (i = 0; i < s->n; i++)
 		if (s->t[i].guid == guid)
 			return 1;
-	if (b && (b = strchr(b, '-')))
-		top = strtoul(b + 1, NULL, 0);
-	if (top > FAB_MAX_UCAST_LID)
-		top = FAB_MAX_UCAST_LID;
 	t = realloc(s->t, ((size_t)s->n + 1) * sizeof(*t));
 	if (!t)
 		return -1;
@@ -84,11 +81,11 @@ static int new_table(struct lft_set *s, const char *p, uint64_t guid, int line)
 	t->guid = guid;
 	t->line = line;
 	t->file = NULL;
-	t->top = (unsigned)top;
-	t->port = malloc(top + 1);
+	t->top = 0;
+	t->port = malloc(1);
 	if (!t->port)
 		return -1;
-	memset(t->port, LFT_NONE, top + 1);
+	t->port[0] = LFT_NONE;
 	s->n++;
 	return 0;
 }
@@ -148,7 +145,7 @@ int lftdump_read_stream(FILE *fp, const char *name, struct lft_set *s,
 					   name, lineno);
 				goto out;
 			}
-			r = new_table(s, q, guid, lineno);
+			r = new_table(s, guid, lineno);
 			said_top(s, hdr);
 			if (r) {
 				osmre_fail(

@@ -40,21 +40,22 @@
  *   lower one in layer 1: dragonfly-minimal paths, one global link, are
  *   then acyclic on 2 layers, since a chain of dependencies only climbs
  *   groups; the paths through a third group, taken only where shorter,
- *   may need more), and the fewer layers are kept.  More layers than max_vls is never a refusal:
- *   every destination LID with a path in layer max_vls - 1 or above is
- *   routed up*-down* (updn.h) from every source, in that last layer
- *   alone (paths longer, never deadlock), then again by load where that
- *   layer stays acyclic (cdgroute.h); and, with 2 layers or more, also
- *   every destination so, spread over all the layers (the k-th in port
- *   GUID order on layer k % max_vls, each layer acyclic on its own, as
- *   Nue spreads its destinations over its VLs; the layers below the
- *   last then once more by load against the final routes above them,
- *   cdg_refine_lids), and by groups of neighbouring switches (whole
- *   groups on a fabric with groups); the last layer and the spread by
- *   groups again in Nue's manner (from one spanning tree's routes, trees
- *   by path weight: cdgroute.h, CDG_WEIGHTED and CDG_TREE_START); of
- *   these five ways (SAR_WAY_*) the tables of the lowest RP risk kept,
- *   then of the lowest A2A risk (risk.h, sar_way_pick).
+ *   may need more), and the fewer layers are kept.
+ * - more layers than max_vls is never a refusal.  With 2 layers or
+ *   more, every destination LID is routed up*-down* (updn.h), then
+ *   again by load (cdgroute.h), spread over all the layers by groups of
+ *   neighbouring switches (whole groups on a fabric with groups), each
+ *   layer acyclic on its own as Nue spreads its destinations over its
+ *   VLs, the layers below the last once more by load against the final
+ *   routes above them (cdg_refine_lids); and the same spread in Nue's
+ *   manner (from one spanning tree's routes, trees by path weight:
+ *   cdgroute.h, CDG_WEIGHTED and CDG_TREE_START).  Of these two ways
+ *   (SAR_WAY_*) the tables of the lowest RP risk are kept, then of the
+ *   lowest A2A risk (risk.h, sar_way_pick).  With one layer, or tables
+ *   too large to copy, every destination LID with a path in layer
+ *   max_vls - 1 or above is routed up*-down* from every source, in that
+ *   last layer alone (paths longer, never deadlock), then again by load
+ *   where that layer stays acyclic.
  */
 #ifndef OSMRE_SAR_H
 #define OSMRE_SAR_H
@@ -118,33 +119,19 @@ struct sar_opts {
 };
 
 /*
- * The ways over the budget (sar_layers.c): three by shortest-first trees
- * from up*-down* routes, by load (the last layer taking what does not
- * fit, every destination spread by LID, by groups), and two by Nue's
- * path weights from one spanning tree's routes (cdgroute.h:
- * CDG_WEIGHTED, CDG_TREE_START; the last layer, by groups).
+ * The ways over the budget (sar_layers.c): every destination spread over
+ * the layers by groups of neighbouring switches, routed by load with
+ * shortest-first trees from up*-down* routes, or by Nue's path weights
+ * from one spanning tree's routes (cdgroute.h: CDG_WEIGHTED,
+ * CDG_TREE_START).  SAR_WAY_LAST is no way tried: the last layer taking
+ * what does not fit, on one layer or tables too large to copy.
  */
-enum {
-	SAR_WAY_LAST,
-	SAR_WAY_LID,
-	SAR_WAY_GROUPS,
-	SAR_WAY_NUE_LAST,
-	SAR_WAY_NUE_GROUPS,
-	SAR_WAYS
-};
+enum { SAR_WAY_LAST, SAR_WAY_GROUPS, SAR_WAY_NUE_GROUPS, SAR_WAYS };
 
 /* 1 when way routes by Nue's path weights (else by load). */
 static inline int sar_way_weighted(int way)
 {
-	return way >= SAR_WAY_NUE_LAST;
-}
-
-/* How way spreads the destinations: SAR_WAY_LAST, _LID or _GROUPS. */
-static inline int sar_way_spread(int way)
-{
-	return way == SAR_WAY_NUE_LAST	 ? SAR_WAY_LAST :
-	       way == SAR_WAY_NUE_GROUPS ? SAR_WAY_GROUPS :
-					   way;
+	return way == SAR_WAY_NUE_GROUPS;
 }
 
 /* The shortest-path candidates without jobs (sar_result.sp). */
@@ -185,15 +172,11 @@ struct sar_result {
 	 * (cdgroute.h); the others kept their up*-down* routes */
 	long cdg_lids;
 	/* over the budget (updn_lids > 0) with 2 layers or more: the A2A
-	 * and RP risks (risk.h) of each way (SAR_WAY_*, sar_layers.c):
-	 * SAR_WAY_LAST, the last layer taking the destinations that do not
-	 * fit; and every destination routed by load, spread over all the
-	 * layers (Nue's way), SAR_WAY_LID the k-th on layer k % layers,
-	 * SAR_WAY_GROUPS neighbouring switches' destinations per layer
-	 * (whole groups on a fabric with groups); then the last layer and
-	 * the spread by groups by Nue's weights.  way: the one kept
-	 * (updn_lids is then every destination unless it is a last
-	 * layer's, sar_way_spread(way) == SAR_WAY_LAST) */
+	 * and RP risks (risk.h) of each way (SAR_WAY_*, sar_layers.c; -1:
+	 * not tried): every destination spread over all the layers by
+	 * groups (Nue's way), routed by load or by Nue's weights.  way: the
+	 * one kept, SAR_WAY_LAST when none was tried (updn_lids is every
+	 * destination unless way is SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
 	int way;
 	/* without jobs within the budget (sar.c dfsssp_variants): the A2A

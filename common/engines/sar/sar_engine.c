@@ -175,30 +175,22 @@ static void sar_report(const struct engine_opts *o,
 		    sr->risk_trees < 0 ? 0 : sr->risk_trees,
 		    sr->risk_trees < 0 ? " (DFSSSP's tables whole)" : "",
 		    sr->jobs_lost ? "; the job-aware tables, not kept" : "");
-	if (sr->updn_lids && sar_way_spread(sr->way) != SAR_WAY_LAST)
+	if (sr->updn_lids && sr->way != SAR_WAY_LAST)
 		say(arg,
-		    "sar: over the VL budget: every destination LID (%ld) routed by %s, spread over the %d layers %s, each acyclic (%ld on new trees, the others %s)",
+		    "sar: over the VL budget: every destination LID (%ld) routed by %s, spread over the %d layers by groups, each acyclic (%ld on new trees, the others %s)",
 		    sr->updn_lids,
 		    sar_way_weighted(sr->way) ? "path weight" : "load", layers,
-		    sar_way_spread(sr->way) == SAR_WAY_GROUPS ? "by groups" :
-								"by LID",
 		    sr->cdg_lids,
 		    sar_way_weighted(sr->way) ? "on a spanning tree" :
 						"up*/down*");
 	else if (sr->updn_lids)
 		say(arg,
-		    "sar: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by %s with that layer acyclic, the others %s",
-		    sr->updn_lids, sr->cdg_lids,
-		    sar_way_weighted(sr->way) ? "path weight" : "load",
-		    sar_way_weighted(sr->way) ? "on a spanning tree" :
-						"up*/down*");
-	if (sr->updn_lids && sr->way_a2a[SAR_WAY_LID] > 0)
+		    "sar: over the VL budget: %ld destination LID(s) on the last layer, %ld of them routed by load with that layer acyclic, the others up*/down*",
+		    sr->updn_lids, sr->cdg_lids);
+	if (sr->updn_lids && sr->way != SAR_WAY_LAST)
 		say(arg,
-		    "sar: the ways' A2A / RP, by load: last layer %ld / %ld, spread by LID %ld / %ld, by groups %ld / %ld; by path weight: last layer %ld / %ld, by groups %ld / %ld",
-		    sr->way_a2a[SAR_WAY_LAST], sr->way_rp[SAR_WAY_LAST],
-		    sr->way_a2a[SAR_WAY_LID], sr->way_rp[SAR_WAY_LID],
+		    "sar: the ways' A2A / RP, spread by groups: by load %ld / %ld, by path weight %ld / %ld",
 		    sr->way_a2a[SAR_WAY_GROUPS], sr->way_rp[SAR_WAY_GROUPS],
-		    sr->way_a2a[SAR_WAY_NUE_LAST], sr->way_rp[SAR_WAY_NUE_LAST],
 		    sr->way_a2a[SAR_WAY_NUE_GROUPS],
 		    sr->way_rp[SAR_WAY_NUE_GROUPS]);
 	if (o->prev && o->keep && sr->memo_lost >= 0)

@@ -409,7 +409,7 @@ static int by_load(struct sar_work *sw, struct layering *L, const uint8_t *want,
  * the last holds the fallback's paths alone.  *a2a: as by_load's.
  */
 static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
-			  int flags, long *a2a, struct osmre_err *err)
+			  long *a2a, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	unsigned stride = r->maxlid + 1;
@@ -425,55 +425,49 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 				want[L->dlids[k]] = 1;
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
-	rc = by_load(sw, L, want, budget - 1, flags, a2a, err);
+	rc = by_load(sw, L, want, budget - 1, 0, a2a, err);
 	r->layers = budget;
 	free(want);
 	return rc;
 }
 
 /*
- * The other ways over the budget: every destination on up*-down* routes,
- * then routed by load (by_load), each layer holding its own destinations
- * only, as Nue spreads them.  By LID: the k-th destination LID in port
- * GUID order on layer k % budget (LID order where the LIDs were assigned
- * in file order; OpenSM numbers them in its discovery order, and the
- * layers must not depend on it).  By groups: the destinations of
+ * The ways over the budget: every destination on up*-down* routes, then
+ * routed by load (by_load; flags: cdgroute.h), each layer holding its
+ * own destinations only, as Nue spreads them.  The destinations of
  * neighbouring switches share a layer (switch_partition: each layer
  * about 1/budget of the CA ports of each plane, grown from a switch over
  * its links, as Nue's METIS partition keeps near destinations together),
  * whole groups at a time on a fabric with groups (switch_groups: a
  * dragonfly's cliques), switch by switch on one without (a megafly whose
  * spines form no triangle: there a leaf's destinations then share a
- * layer with its spines' other leaves').  fallback_best tries each way
- * and keeps the best.  *a2a: as by_load's.
+ * layer with its spines' other leaves').  A destination behind no
+ * partitioned switch goes by its rank in port GUID order (k % budget),
+ * so that the layers never depend on how OpenSM numbered the LIDs.
+ * *a2a: as by_load's.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
-			 int by_groups, int flags, long *a2a,
-			 struct osmre_err *err)
+			 int flags, long *a2a, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
+	const struct swgraph *sg = &sw->g.sg;
 	unsigned stride = r->maxlid + 1;
 	uint8_t *want = calloc(stride, 1);
-	int *part = NULL, k, layer, rc = 0;
+	/* the groups when there are some (not one, not every switch alone) */
+	const int *group =
+		sg->ngroups > 1 && sg->ngroups < sg->nsw ? sg->group : NULL;
+	int *part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
+	int k, layer, rc = 0;
 
-	if (want && by_groups) {
-		const struct swgraph *sg = &sw->g.sg;
-		/* the groups when there are some (not one, not every switch
-		 * alone) */
-		const int *group = sg->ngroups > 1 && sg->ngroups < sg->nsw ?
-					   sg->group :
-					   NULL;
-
-		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-		if (part && switch_partition(sw->f, group, budget, part, err)) {
-			free(want);
-			free(part);
-			return -1;
-		}
-	}
-	if (!want || (by_groups && !part)) {
+	if (!want || !part) {
 		free(want);
+		free(part);
 		return osmre_fail(err, "out of memory");
+	}
+	if (switch_partition(sw->f, group, budget, part, err)) {
+		free(want);
+		free(part);
+		return -1;
 	}
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
@@ -484,7 +478,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			int dsw = sw->f->nodes[o->node].ports[o->port].rnode;
 			int lay = k % budget;
 
-			if (part && dsw >= 0 && part[dsw] >= 0)
+			if (dsw >= 0 && part[dsw] >= 0)
 				lay = part[dsw];
 			if (lay == layer)
 				want[L->dlids[k]] = 1;
@@ -512,6 +506,18 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 /* The tables' copy fallback_best makes, at most (else the last layer). */
 #define SPREAD_BYTES ((size_t)256 << 20)
 
+/* 1 when fallback_best may copy L's tables for its ways (else it routes
+ * the last layer alone). */
+static int ways_fit(const struct layering *L)
+{
+	size_t bytes = 0;
+	int i;
+
+	for (i = 0; i < L->s->n; i++)
+		bytes += (size_t)L->s->t[i].top + 1;
+	return bytes <= SPREAD_BYTES;
+}
+
 /* fallback_best's ways, one per index (SAR_WAY_*): the tables of L[i],
  * then their A2A and RP risks. */
 struct ways_job {
@@ -525,19 +531,19 @@ struct ways_job {
 };
 
 /*
- * The order the ways start in (n of way_run): the slowest first, so that
- * on threads the last to end is short (a way by path weight takes about
- * twice one by load; spreading by LID is the slowest by load).  There is
- * no way by path weight spread by LID: it was kept at none of 217 points
- * over the budget of seven held-out seeds (bench/README.md), for a fifth
- * of the ways' time.
+ * The ways tried, in the order they start (n of way_run): the slower
+ * first (by path weight, about twice one by load), so that on threads
+ * the last to end is short.  Three other ways were once tried as well
+ * (the last layer taking what does not fit, by load and by path weight;
+ * every destination spread by LID): over the 216 points over the budget
+ * of seven held-out seeds they were kept at 22, and without them sar
+ * was at or below nue exactly as often on A2A (202) and at one point
+ * less on RP (210 against 211), for 30-40 % of the routing time
+ * (bench/README.md).
  */
-static const int way_order[] = {
-	SAR_WAY_NUE_GROUPS, SAR_WAY_LID,  SAR_WAY_NUE_LAST,
-	SAR_WAY_GROUPS,	    SAR_WAY_LAST,
-};
-_Static_assert(sizeof(way_order) / sizeof(way_order[0]) == SAR_WAYS,
-	       "way_order: every way once");
+static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_GROUPS };
+_Static_assert(sizeof(way_order) / sizeof(way_order[0]) == SAR_WAYS - 1,
+	       "way_order: every way but SAR_WAY_LAST once");
 
 /* One way of fallback_best, the n-th to start (way_order): its tables
  * and layers, then their risks. */
@@ -546,18 +552,11 @@ static void way_run(void *arg, long n, int tid)
 	struct ways_job *j = arg;
 	int i = way_order[n];
 	struct layering *L = j->L[i];
-	int base = sar_way_spread(i), flags = 0;
+	int flags = sar_way_weighted(i) ? CDG_WEIGHTED | CDG_TREE_START : 0;
 
 	(void)tid;
-	j->a2a[i] = j->rp[i] = -1;
-	if (sar_way_weighted(i))
-		flags = CDG_WEIGHTED | CDG_TREE_START;
-	j->rc[i] = (base == SAR_WAY_LAST ?
-			    fallback_layer(j->sw, L, j->budget, flags,
-					   &j->a2a[i], &j->err[i]) :
-			    spread_layers(j->sw, L, j->budget,
-					  base == SAR_WAY_GROUPS, flags,
-					  &j->a2a[i], &j->err[i])) ||
+	j->rc[i] = spread_layers(j->sw, L, j->budget, flags, &j->a2a[i],
+				 &j->err[i]) ||
 		   /* the last pass measured it, unless nothing was routed */
 		   (j->a2a[i] < 0 &&
 		    risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i])) ||
@@ -588,35 +587,37 @@ int sar_way_pick(const long *a2a, const long *rp, int n)
 }
 
 /*
- * Over the budget with 2 layers or more, the ways of sar.h, each on its
- * own copy of the tables and layers (on threads: the same result on
- * one): the last layer taking what does not fit (fallback_layer), every
- * destination spread over the budget by LID, and by groups
- * (spread_layers); the one of way_pick kept.  With one
- * layer, or tables too large to copy, the last layer alone.
+ * Over the budget with 2 layers or more, the ways of sar.h (way_order),
+ * on threads: SAR_WAY_GROUPS on L itself, each other on its own copy of
+ * the tables and layers, all from the same start (the same result on one
+ * thread); the one of sar_way_pick kept.  With one layer, or tables too
+ * large to copy (ways_fit), the last layer alone (fallback_layer).
  */
 static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
 {
 	struct sar_result *r = L->r, rw[SAR_WAYS];
-	struct lft_set *s = L->s;
-	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1, bytes = 0;
+	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
 	struct lft_set other[SAR_WAYS];
 	struct layering Lw[SAR_WAYS];
 	struct ways_job j = { 0 };
 	int i, rc = -1;
 	long a2a; /* (the last layer alone: not needed) */
 
-	for (i = 0; i < s->n; i++)
-		bytes += (size_t)s->t[i].top + 1;
-	if (budget < 2 || bytes > SPREAD_BYTES)
-		return fallback_layer(sw, L, budget, 0, &a2a, err);
+	r->way = SAR_WAY_LAST;
+	for (i = 0; i < SAR_WAYS; i++)
+		r->way_a2a[i] = r->way_rp[i] = -1;
+	if (budget < 2 || !ways_fit(L))
+		return fallback_layer(sw, L, budget, &a2a, err);
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
 	j = (struct ways_job){ .sw = sw, .budget = budget };
 	for (i = 0; i < SAR_WAYS; i++) {
-		j.L[i] = i ? &Lw[i] : L;
-		if (!i)
+		j.a2a[i] = j.rp[i] = -1;
+		if (i == SAR_WAY_LAST)
+			continue;
+		j.L[i] = i == SAR_WAY_GROUPS ? L : &Lw[i];
+		if (i == SAR_WAY_GROUPS)
 			continue;
 		rw[i] = *r;
 		Lw[i] = *L;
@@ -626,7 +627,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 			goto out;
 		}
 		memcpy(Lw[i].lay, L->lay, sz);
-		if (lft_set_clone(s, &other[i], err))
+		if (lft_set_clone(L->s, &other[i], err))
 			goto out;
 		Lw[i].s = &other[i];
 		Lw[i].r = &rw[i];
@@ -635,9 +636,9 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	j.ord = sar_order(sw, err);
 	if (!j.ord)
 		goto out;
-	parallel_for(sar_threads(sw, SAR_WAYS), SAR_WAYS, way_run, &j);
+	parallel_for(sar_threads(sw, SAR_WAYS - 1), SAR_WAYS - 1, way_run, &j);
 	for (i = 0; i < SAR_WAYS; i++)
-		if (j.rc[i]) {
+		if (i != SAR_WAY_LAST && j.rc[i]) {
 			*err = j.err[i];
 			goto out;
 		}
@@ -646,8 +647,8 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		r->way_rp[i] = j.rp[i];
 	}
 	r->way = sar_way_pick(j.a2a, j.rp, SAR_WAYS);
-	if (r->way != SAR_WAY_LAST) {
-		lft_set_copy_entries(s, &other[r->way]);
+	if (r->way != SAR_WAY_GROUPS) {
+		lft_set_copy_entries(L->s, &other[r->way]);
 		memcpy(L->lay, Lw[r->way].lay, sz);
 		r->updn_lids = rw[r->way].updn_lids;
 		r->cdg_lids = rw[r->way].cdg_lids;
@@ -655,7 +656,7 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	r->layers = budget;
 	rc = 0;
 out:
-	for (i = 1; i < SAR_WAYS; i++) {
+	for (i = 0; i < SAR_WAYS; i++) {
 		free(Lw[i].lay);
 		lft_set_free(&other[i]);
 	}
@@ -860,9 +861,10 @@ done:
 		rc = 0;
 		goto out;
 	}
-	/* over the budget: again from the better start, now sending whole
+	/* over the budget, where the last layer alone will be routed (the
+	 * ways start afresh): again from the better start, now sending whole
 	 * destinations to the fallback layer from the last layer below it */
-	if (over && budget >= 2) {
+	if (over && budget >= 2 && !ways_fit(L)) {
 		/* (the groups' start needs 2 layers below the fallback's) */
 		start_layers(sw, L, group_start && budget >= 3 ? group : NULL);
 		if (make_layers(L, budget, budget - 2, &over, err))

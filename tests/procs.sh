@@ -14,6 +14,29 @@ stop_pids() {
 	done
 }
 
+# gone PID: true when PID has exited (gone, or a zombie its parent has
+# not yet reaped: kill -0 still reaches those)
+gone() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$_st" ] || [ "${_st%% *}" = Z ]
+}
+
+# stop_wait PID SECONDS: SIGTERM, then up to SECONDS to exit; past them
+# SIGKILL, said on stderr (an OpenSM that hangs on its way out must not
+# hold a run forever)
+stop_wait() {
+	kill "$1" 2>/dev/null
+	_n=$(($2 * 5))
+	while [ "$_n" -gt 0 ] && ! gone "$1"; do
+		sleep 0.2
+		_n=$((_n - 1))
+	done
+	if ! gone "$1"; then
+		echo "process $1 still running $2 s after SIGTERM: SIGKILL" >&2
+		kill -9 "$1" 2>/dev/null
+	fi
+}
+
 # stand_in_opensm DIR: starts a process named opensm (what jobwatch checks
 # before it signals) that appends a line to DIR/signals for each SIGUSR2,
 # with a library named libosmre.so mapped (an empty one, built here: the

@@ -147,9 +147,12 @@ wait_log() {
 # osm_stop [LABEL]: stops this OpenSM and keeps its log as
 # $W/osm-LABEL.log (removes it without a label), so that the next OpenSM
 # starts a fresh log; a fresh cache, and time for ibsim to free the client
-# slot
+# slot.  An OpenSM still there OSM_STOP_TIMEOUT s (120) after SIGTERM is
+# killed: OpenSM 3.3.23 can hang on its way out when stopped in the
+# middle of a sweep on a large fabric (its main thread waiting in
+# cl_disp_unregister for an LFT callback blocked on the subnet lock).
 osm_stop() {
-	kill "$OSM_PID" 2>/dev/null
+	stop_wait "$OSM_PID" "${OSM_STOP_TIMEOUT:-120}"
 	wait "$OSM_PID" 2>/dev/null
 	OSM_PID=
 	if [ -n "${1:-}" ]; then

@@ -253,10 +253,11 @@ static void evict_dest(struct layering *L, struct deps *d, unsigned dl,
  * when a path had to go to layer max_vls (left there).  evict_at >= 0:
  * in that layer a cycle's weakest dependency sends the destinations of
  * its paths, all their paths, to layer evict_at + 1 (the fallback's),
- * and the layering stops there.
+ * and the layering stops there.  stop (may be NULL): once set, it
+ * returns soon, its layers unfinished.
  */
 static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
-		       struct osmre_err *err)
+		       const atomic_int *stop, struct osmre_err *err)
 {
 	const struct sar_graph *g = L->g;
 	struct sar_result *r = L->r;
@@ -286,6 +287,8 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 			*over = 1;
 			break;
 		}
+		if (stop && atomic_load(stop))
+			break;
 		r->layers = layer + 1;
 		/* first without the path lists: most layers have no cycle */
 		if (layer_deps(L, layer, &d, 0, first, it, &out))
@@ -299,7 +302,8 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
 		memset(color, 0, (size_t)g->sg.nchan + 1);
-		while ((e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
+		while ((!stop || !atomic_load(stop)) &&
+		       (e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
 					     stack, it)) >= 0) {
 			/* the weakest dependency's paths go one layer up */
 			int j;
@@ -434,20 +438,23 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 /*
  * The ways over the budget: every destination on up*-down* routes, then
  * routed by load (by_load; flags: cdgroute.h), each layer holding its
- * own destinations only, as Nue spreads them.  The destinations of
- * neighbouring switches share a layer (switch_partition: each layer
- * about 1/budget of the CA ports of each plane, grown from a switch over
- * its links, as Nue's METIS partition keeps near destinations together),
- * whole groups at a time on a fabric with groups (switch_groups: a
- * dragonfly's cliques), switch by switch on one without (a megafly whose
- * spines form no triangle: there a leaf's destinations then share a
- * layer with its spines' other leaves').  A destination behind no
- * partitioned switch goes by its rank in port GUID order (k % budget),
- * so that the layers never depend on how OpenSM numbered the LIDs.
+ * own destinations only, as Nue spreads them.  By LID (!by_groups): the
+ * k-th destination LID in port GUID order on layer k % budget (LID order
+ * where the LIDs were assigned in file order; OpenSM numbers them in its
+ * discovery order, and the layers must not depend on it).  By groups:
+ * the destinations of neighbouring switches share a layer
+ * (switch_partition: each layer about 1/budget of the CA ports of each
+ * plane, grown from a switch over its links, as Nue's METIS partition
+ * keeps near destinations together), whole groups at a time on a fabric
+ * with groups (switch_groups: a dragonfly's cliques), switch by switch
+ * on one without (a megafly whose spines form no triangle: there a
+ * leaf's destinations then share a layer with its spines' other
+ * leaves'); a destination behind no partitioned switch goes by LID.
  * *a2a: as by_load's.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
-			 int flags, long *a2a, struct osmre_err *err)
+			 int by_groups, int flags, long *a2a,
+			 struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	const struct swgraph *sg = &sw->g.sg;
@@ -456,18 +463,19 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	/* the groups when there are some (not one, not every switch alone) */
 	const int *group =
 		sg->ngroups > 1 && sg->ngroups < sg->nsw ? sg->group : NULL;
-	int *part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-	int k, layer, rc = 0;
+	int *part = NULL, k, layer, rc = 0;
 
-	if (!want || !part) {
-		free(want);
-		free(part);
-		return osmre_fail(err, "out of memory");
+	if (want && by_groups) {
+		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
+		if (part && switch_partition(sw->f, group, budget, part, err)) {
+			free(want);
+			free(part);
+			return -1;
+		}
 	}
-	if (switch_partition(sw->f, group, budget, part, err)) {
+	if (!want || (by_groups && !part)) {
 		free(want);
-		free(part);
-		return -1;
+		return osmre_fail(err, "out of memory");
 	}
 	r->updn_lids = 0;
 	r->cdg_lids = 0;
@@ -478,7 +486,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			int dsw = sw->f->nodes[o->node].ports[o->port].rnode;
 			int lay = k % budget;
 
-			if (dsw >= 0 && part[dsw] >= 0)
+			if (part && dsw >= 0 && part[dsw] >= 0)
 				lay = part[dsw];
 			if (lay == layer)
 				want[L->dlids[k]] = 1;
@@ -531,17 +539,18 @@ struct ways_job {
 };
 
 /*
- * The ways tried, in the order they start (n of way_run): the slower
- * first (by path weight, about twice one by load), so that on threads
- * the last to end is short.  Three other ways were once tried as well
- * (the last layer taking what does not fit, by load and by path weight;
- * every destination spread by LID): over the 216 points over the budget
- * of seven held-out seeds they were kept at 22, and without them sar
- * was at or below nue exactly as often on A2A (202) and at one point
- * less on RP (210 against 211), for 30-40 % of the routing time
- * (bench/README.md).
+ * The ways tried, in the order they start (n of way_run): the slowest
+ * first (by path weight about twice one by load; by LID the slower by
+ * load), so that on threads the last to end is short.  Three other ways
+ * were once tried as well (the last layer taking what does not fit, by
+ * load and by path weight; by path weight spread by LID): over the 216
+ * points over the budget of seven held-out seeds they were kept at 15,
+ * and without them sar was at or below nue as often on RP (211) and at
+ * one point more on A2A (203 against 202), for a third of the routing
+ * time (bench/README.md).
  */
-static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_GROUPS };
+static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_LID,
+				 SAR_WAY_GROUPS };
 _Static_assert(sizeof(way_order) / sizeof(way_order[0]) == SAR_WAYS - 1,
 	       "way_order: every way but SAR_WAY_LAST once");
 
@@ -555,8 +564,8 @@ static void way_run(void *arg, long n, int tid)
 	int flags = sar_way_weighted(i) ? CDG_WEIGHTED | CDG_TREE_START : 0;
 
 	(void)tid;
-	j->rc[i] = spread_layers(j->sw, L, j->budget, flags, &j->a2a[i],
-				 &j->err[i]) ||
+	j->rc[i] = spread_layers(j->sw, L, j->budget, i != SAR_WAY_LID, flags,
+				 &j->a2a[i], &j->err[i]) ||
 		   /* the last pass measured it, unless nothing was routed */
 		   (j->a2a[i] < 0 &&
 		    risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i])) ||
@@ -802,58 +811,103 @@ out:
 	return ok;
 }
 
+/* assign_layers' two starts: from the groups' directions (n 0) and from
+ * layer 0 (n 1), each on its own layering. */
+struct starts_job {
+	const struct sar_work *sw;
+	struct layering *L[2];
+	int budget, over[2], rc[2];
+	struct osmre_err err[2];
+	atomic_int stop; /* the first start fits in 2: the second not needed */
+};
+
+static void start_run(void *arg, long n, int tid)
+{
+	struct starts_job *j = arg;
+
+	(void)tid;
+	start_layers(j->sw, j->L[n], n ? NULL : j->sw->g.sg.group);
+	j->rc[n] = make_layers(j->L[n], j->budget, -1, &j->over[n],
+			       n ? &j->stop : NULL, &j->err[n]);
+	if (!n && !j->rc[n] && !j->over[n] && j->L[n]->r->layers <= 2)
+		atomic_store(&j->stop, 1);
+}
+
 /*
  * Layers within budget.  On a fabric with groups (switch_groups), first
- * from the groups' directions; then, or on any other fabric, from layer
- * 0 when that start took more than 2 layers; the fewer layers kept.
- * Over the budget, the fallback layer.
+ * from the groups' directions, kept when that fits in 2 layers; else,
+ * or on any other fabric, from layer 0, and of the two the fewer
+ * destinations on the fallback, then the fewer layers.  With threads
+ * both starts run at once, the second stopped where the first fits in
+ * 2; the layers are the same on one.  Over the budget, the fallback
+ * layer.
  */
 static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
 {
-	struct sar_result *r = L->r;
+	struct sar_result *r = L->r, r0;
 	size_t sz = (size_t)L->nsrc * (r->maxlid + 1) + 1;
-	int over = 0, over2 = 0, layers, rc = -1, tries = 0, group_start;
-	const int *group = sw->g.sg.group;
-	long ov, ov2;
-	uint8_t *keep = NULL;
+	const struct swgraph *sg = &sw->g.sg;
+	int groups = sg->ngroups > 1 && sg->ngroups < sg->nsw;
+	int over = 0, group_start = 0, rc = -1, n, i;
+	struct layering L0 = *L;
+	struct starts_job j = { .sw = sw, .L = { L, &L0 }, .budget = budget };
 
+	L0.lay = NULL;
+	atomic_init(&j.stop, 0);
 	if (all_updown(sw, L)) { /* one layer, acyclic */
 		sw->all_ud = 1;
 		r->layers = L->nsrc && L->ndl ? 1 : 0;
 		rc = 0;
 		goto out;
 	}
-	if (sw->g.sg.ngroups > 1 && sw->g.sg.ngroups < sw->g.sg.nsw) {
-		start_layers(sw, L, group);
-		if (make_layers(L, budget, -1, &over, err))
-			goto out;
-		tries++;
-	}
-	group_start = tries;
-	if (tries && !over && r->layers <= 2)
-		goto done;
-	if (tries) {
-		keep = malloc(sz);
-		if (!keep) {
-			osmre_fail(err, "out of memory");
+	if (!groups) {
+		j.L[1] = L; /* from layer 0, on L itself */
+		start_run(&j, 1, 0);
+		if (j.rc[1]) {
+			*err = j.err[1];
 			goto out;
 		}
-		memcpy(keep, L->lay, sz);
+		over = j.over[1];
+		goto done;
 	}
-	layers = r->layers;
-	ov = over ? overflow_dests(L, budget) : 0;
-	start_layers(sw, L, NULL);
-	if (make_layers(L, budget, -1, &over2, err))
+	r0 = *r;
+	L0.r = &r0;
+	L0.lay = malloc(sz);
+	if (!L0.lay) {
+		osmre_fail(err, "out of memory");
 		goto out;
-	ov2 = over2 ? overflow_dests(L, budget) : 0;
-	/* the fewer destinations on the fallback, then the fewer layers */
-	if (tries && (ov2 > ov || (ov2 == ov && r->layers >= layers))) {
-		memcpy(L->lay, keep, sz); /* the groups' start was better */
-		r->layers = layers;
-		group_start = 1;
-	} else {
-		over = over2;
+	}
+	n = sar_threads(sw, 2);
+	parallel_for(n, n, start_run, &j);
+	for (i = 0; i < n; i++)
+		if (j.rc[i]) {
+			*err = j.err[i];
+			goto out;
+		}
+	over = j.over[0];
+	group_start = 1;
+	if (!over && r->layers <= 2)
+		goto done;
+	if (n < 2) {
+		start_run(&j, 1, 0);
+		if (j.rc[1]) {
+			*err = j.err[1];
+			goto out;
+		}
+	}
+	{
+		long ov = over ? overflow_dests(L, budget) : 0;
+		long ov0 = j.over[1] ? overflow_dests(&L0, budget) : 0;
+
+		/* the fewer destinations on the fallback, then the fewer
+		 * layers; the groups' start on a tie */
+		if (ov0 < ov || (ov0 == ov && r0.layers < r->layers)) {
+			memcpy(L->lay, L0.lay, sz);
+			r->layers = r0.layers;
+			over = j.over[1];
+			group_start = 0;
+		}
 	}
 done:
 	if (over && sw->fit_only) { /* only whether it fits */
@@ -866,15 +920,16 @@ done:
 	 * destinations to the fallback layer from the last layer below it */
 	if (over && budget >= 2 && !ways_fit(L)) {
 		/* (the groups' start needs 2 layers below the fallback's) */
-		start_layers(sw, L, group_start && budget >= 3 ? group : NULL);
-		if (make_layers(L, budget, budget - 2, &over, err))
+		start_layers(sw, L,
+			     group_start && budget >= 3 ? sg->group : NULL);
+		if (make_layers(L, budget, budget - 2, &over, NULL, err))
 			goto out;
 	}
 	if (over && fallback_best(sw, L, budget, err))
 		goto out;
 	rc = 0;
 out:
-	free(keep);
+	free(L0.lay);
 	return rc;
 }
 

@@ -25,6 +25,9 @@ gone() {
 # SIGKILL, said on stderr (an OpenSM that hangs on its way out must not
 # hold a run forever)
 stop_wait() {
+	case $2 in
+	'' | *[!0-9]*) echo "stop_wait: expected seconds, got \"$2\"" >&2; return 2 ;;
+	esac
 	kill "$1" 2>/dev/null
 	_n=$(($2 * 5))
 	while [ "$_n" -gt 0 ] && ! gone "$1"; do

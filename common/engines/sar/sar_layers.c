@@ -541,13 +541,8 @@ struct ways_job {
 /*
  * The ways tried, in the order they start (n of way_run): the slowest
  * first (by path weight about twice one by load; by LID the slower by
- * load), so that on threads the last to end is short.  Three other ways
- * were once tried as well (the last layer taking what does not fit, by
- * load and by path weight; by path weight spread by LID): over the 216
- * points over the budget of seven held-out seeds they were kept at 15,
- * and without them sar was at or below nue as often on RP (211) and at
- * one point more on A2A (203 against 202), for a third of the routing
- * time (bench/README.md).
+ * load), so that on threads the last to end is short.  Why these three:
+ * bench/README.md, "Over the budget: how sar routes".
  */
 static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_LID,
 				 SAR_WAY_GROUPS };

@@ -8,6 +8,7 @@
  * path goes up, then down (all_updown).
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,11 +254,14 @@ static void evict_dest(struct layering *L, struct deps *d, unsigned dl,
  * when a path had to go to layer max_vls (left there).  evict_at >= 0:
  * in that layer a cycle's weakest dependency sends the destinations of
  * its paths, all their paths, to layer evict_at + 1 (the fallback's),
- * and the layering stops there.  stop (may be NULL): once set, it
- * returns soon, its layers unfinished.
+ * and the layering stops there.  over_stops: the layering stops as soon
+ * as a path goes to layer max_vls (*over; the caller only asks whether
+ * it fits).  stop (may be NULL): once set, it returns soon, its layers
+ * unfinished.
  */
 static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
-		       const atomic_int *stop, struct osmre_err *err)
+		       int over_stops, const atomic_int *stop,
+		       struct osmre_err *err)
 {
 	const struct sar_graph *g = L->g;
 	struct sar_result *r = L->r;
@@ -302,7 +306,7 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
 		memset(color, 0, (size_t)g->sg.nchan + 1);
-		while ((!stop || !atomic_load(stop)) &&
+		while (!*over && (!stop || !atomic_load(stop)) &&
 		       (e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
 					     stack, it)) >= 0) {
 			/* the weakest dependency's paths go one layer up */
@@ -324,10 +328,16 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 					continue;
 				}
 				*ly = (uint8_t)(layer + 1);
+				if (over_stops && layer + 1 >= max_vls) {
+					*over = 1; /* (it stays there) */
+					break;
+				}
 				path_deps(L, &d, s2, dl, -1);
 			}
 		}
 		deps_free(&d);
+		if (*over)
+			break;
 		if (layer == evict_at) {
 			*over = moved > 0;
 			break;
@@ -493,21 +503,37 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 		}
 		rc = by_load(sw, L, want, layer, flags, a2a, err);
 	}
-	/* the layers below the last were routed against the later layers'
-	 * up*-down* routes: once more by load against their final ones, a
-	 * pass kept only where it lowers the A2A risk */
+	r->layers = budget;
+	free(want);
+	free(part);
+	return rc;
+}
+
+/*
+ * After spread_layers: the layers below the last were routed against the
+ * later layers' up*-down* routes, so each once more by load against
+ * their final ones (cdg_refine_lids), a pass kept only where it lowers
+ * the A2A risk.  *a2a: in, spread_layers'; out, that of the tables left.
+ */
+static int refine_layers(struct sar_work *sw, struct layering *L, int budget,
+			 int flags, long *a2a, struct osmre_err *err)
+{
+	unsigned stride = L->r->maxlid + 1;
+	uint8_t *want = calloc(stride, 1);
+	int k, layer, rc = 0;
+
+	if (!want)
+		return osmre_fail(err, "out of memory");
 	for (layer = 0; layer + 1 < budget && !rc; layer++) {
 		memset(want, 0, stride);
 		for (k = 0; k < L->ndl; k++)
 			if (L->lay[L->dlids[k]] == layer)
 				want[L->dlids[k]] = 1;
 		/* each pass starts from the A2A the one before left */
-		rc = cdg_refine_lids(sw->f, L->s, want, r->maxlid,
+		rc = cdg_refine_lids(sw->f, L->s, want, L->r->maxlid,
 				     sar_order(sw, err), flags, a2a, err);
 	}
-	r->layers = budget;
 	free(want);
-	free(part);
 	return rc;
 }
 
@@ -527,7 +553,9 @@ static int ways_fit(const struct layering *L)
 }
 
 /* fallback_best's ways, one per index (SAR_WAY_*): the tables of L[i],
- * then their A2A and RP risks. */
+ * then their A2A and RP risks.  Each way in two stages (way_run): its
+ * layers routed, then refined; stage[i] is 1 once its layers are done
+ * (under mu, signalled on cv). */
 struct ways_job {
 	struct sar_work *sw;
 	struct layering *L[SAR_WAYS];
@@ -536,6 +564,9 @@ struct ways_job {
 	long a2a[SAR_WAYS], rp[SAR_WAYS]; /* -1: not tried */
 	int rc[SAR_WAYS];
 	struct osmre_err err[SAR_WAYS];
+	int stage[SAR_WAYS];
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
 
 /*
@@ -546,21 +577,43 @@ struct ways_job {
  */
 static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_LID,
 				 SAR_WAY_GROUPS };
-_Static_assert(sizeof(way_order) / sizeof(way_order[0]) == SAR_WAYS - 1,
+#define NWAYS ((int)(sizeof(way_order) / sizeof(way_order[0])))
+_Static_assert(NWAYS == SAR_WAYS - 1,
 	       "way_order: every way but SAR_WAY_LAST once");
 
-/* One way of fallback_best, the n-th to start (way_order): its tables
- * and layers, then their risks. */
+/*
+ * A stage of fallback_best's ways, the n-th to start: n < NWAYS, way
+ * way_order[n]'s layers (spread_layers); then, n - NWAYS, its refinement
+ * (refine_layers) and its risks, once its layers are done.  The stages
+ * are handed out in order (parallel_for), so a way's layers have started
+ * when its refinement waits for them; on two threads the three ways'
+ * six stages then end closer together than three whole ways would.
+ */
 static void way_run(void *arg, long n, int tid)
 {
 	struct ways_job *j = arg;
-	int i = way_order[n];
+	int i = way_order[n % NWAYS];
 	struct layering *L = j->L[i];
 	int flags = sar_way_weighted(i) ? CDG_WEIGHTED | CDG_TREE_START : 0;
 
 	(void)tid;
-	j->rc[i] = spread_layers(j->sw, L, j->budget, i != SAR_WAY_LID, flags,
-				 &j->a2a[i], &j->err[i]) ||
+	if (n < NWAYS) {
+		j->rc[i] = spread_layers(j->sw, L, j->budget, i != SAR_WAY_LID,
+					 flags, &j->a2a[i], &j->err[i]);
+		pthread_mutex_lock(&j->mu);
+		j->stage[i] = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+		return;
+	}
+	pthread_mutex_lock(&j->mu);
+	while (!j->stage[i])
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	if (j->rc[i])
+		return;
+	j->rc[i] = refine_layers(j->sw, L, j->budget, flags, &j->a2a[i],
+				 &j->err[i]) ||
 		   /* the last pass measured it, unless nothing was routed */
 		   (j->a2a[i] < 0 &&
 		    risk_a2a(j->sw->f, L->s, j->ord, &j->a2a[i], &j->err[i])) ||
@@ -640,7 +693,11 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	j.ord = sar_order(sw, err);
 	if (!j.ord)
 		goto out;
-	parallel_for(sar_threads(sw, SAR_WAYS - 1), SAR_WAYS - 1, way_run, &j);
+	pthread_mutex_init(&j.mu, NULL);
+	pthread_cond_init(&j.cv, NULL);
+	parallel_for(sar_threads(sw, NWAYS), 2 * NWAYS, way_run, &j);
+	pthread_cond_destroy(&j.cv);
+	pthread_mutex_destroy(&j.mu);
 	for (i = 0; i < SAR_WAYS; i++)
 		if (i != SAR_WAY_LAST && j.rc[i]) {
 			*err = j.err[i];
@@ -812,6 +869,7 @@ struct starts_job {
 	const struct sar_work *sw;
 	struct layering *L[2];
 	int budget, over[2], rc[2];
+	int over_stops; /* make_layers' (assign_layers) */
 	struct osmre_err err[2];
 	atomic_int stop; /* the first start fits in 2: the second not needed */
 };
@@ -823,7 +881,7 @@ static void start_run(void *arg, long n, int tid)
 	(void)tid;
 	start_layers(j->sw, j->L[n], n ? NULL : j->sw->g.sg.group);
 	j->rc[n] = make_layers(j->L[n], j->budget, -1, &j->over[n],
-			       n ? &j->stop : NULL, &j->err[n]);
+			       j->over_stops, n ? &j->stop : NULL, &j->err[n]);
 	if (!n && !j->rc[n] && !j->over[n] && j->L[n]->r->layers <= 2)
 		atomic_store(&j->stop, 1);
 }
@@ -835,7 +893,8 @@ static void start_run(void *arg, long n, int tid)
  * destinations on the fallback, then the fewer layers.  With threads
  * both starts run at once, the second stopped where the first fits in
  * 2; the layers are the same on one.  Over the budget, the fallback
- * layer.
+ * layer.  Where the ways will route afresh (or the caller asks only
+ * whether it fits), a start stops at its first path over the budget.
  */
 static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 			 struct osmre_err *err)
@@ -850,6 +909,8 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 
 	L0.lay = NULL;
 	atomic_init(&j.stop, 0);
+	/* (the evict pass and the last layer alone need the layers whole) */
+	j.over_stops = sw->fit_only || (budget >= 2 && ways_fit(L));
 	if (all_updown(sw, L)) { /* one layer, acyclic */
 		sw->all_ud = 1;
 		r->layers = L->nsrc && L->ndl ? 1 : 0;
@@ -917,7 +978,7 @@ done:
 		/* (the groups' start needs 2 layers below the fallback's) */
 		start_layers(sw, L,
 			     group_start && budget >= 3 ? sg->group : NULL);
-		if (make_layers(L, budget, budget - 2, &over, NULL, err))
+		if (make_layers(L, budget, budget - 2, &over, 0, NULL, err))
 			goto out;
 	}
 	if (over && fallback_best(sw, L, budget, err))

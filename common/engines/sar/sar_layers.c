@@ -668,7 +668,10 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 		return fallback_layer(sw, L, budget, &a2a, err);
 	memset(other, 0, sizeof(other));
 	memset(Lw, 0, sizeof(Lw));
-	j = (struct ways_job){ .sw = sw, .budget = budget };
+	j = (struct ways_job){ .sw = sw,
+			       .budget = budget,
+			       .mu = PTHREAD_MUTEX_INITIALIZER,
+			       .cv = PTHREAD_COND_INITIALIZER };
 	for (i = 0; i < SAR_WAYS; i++) {
 		j.a2a[i] = j.rp[i] = -1;
 		if (i == SAR_WAY_LAST)
@@ -693,8 +696,6 @@ static int fallback_best(struct sar_work *sw, struct layering *L, int budget,
 	j.ord = sar_order(sw, err);
 	if (!j.ord)
 		goto out;
-	pthread_mutex_init(&j.mu, NULL);
-	pthread_cond_init(&j.cv, NULL);
 	parallel_for(sar_threads(sw, NWAYS), 2 * NWAYS, way_run, &j);
 	pthread_cond_destroy(&j.cv);
 	pthread_mutex_destroy(&j.mu);

@@ -953,6 +953,10 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 			goto out;
 		}
 	}
+	/* both over and stopped early: their layers are unfinished, and
+	 * only that they are over counts */
+	if (over && j.over[1] && j.over_stops)
+		goto done;
 	{
 		long ov = over ? overflow_dests(L, budget) : 0;
 		long ov0 = j.over[1] ? overflow_dests(&L0, budget) : 0;

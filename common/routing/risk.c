@@ -189,6 +189,7 @@ void risk_order_free(struct risk_order *o)
 {
 	free(o->sw);
 	free(o->lid);
+	free(o->perm);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -410,6 +411,85 @@ int risk_sp(const struct fabric *f, const struct lft_set *s,
 	return 0;
 }
 
+/* risk_rp's next-channel table at most (else each hop reads the
+ * tables): per switch and CA port of the order, one int. */
+#define RP_NEXT_MAX_BYTES ((size_t)64 << 20)
+
+/* The channel switch v forwards o's j-th CA port on (hop), filled into
+ * nx at the first ask (-2: not yet); nx NULL: read from the tables. */
+static int rp_hop(const struct walk *w, const struct risk_order *o, int *nx,
+		  int v, int j)
+{
+	int *c;
+
+	if (!nx)
+		return hop(w, v, o->lid[j]);
+	c = &nx[(size_t)v * (size_t)o->n + (size_t)j];
+	if (*c == -2)
+		*c = hop(w, v, o->lid[j]);
+	return *c;
+}
+
+/* route_count from switch v to o's j-th CA port, by rp_hop. */
+static long rp_count(struct walk *w, const struct risk_order *o, int *nx, int v,
+		     int j, int k)
+{
+	long top = 0;
+	int c, n = 0;
+
+	while (n < w->sg->nsw && (c = rp_hop(w, o, nx, v, j)) >= 0) {
+		n++;
+		if (w->stamp[c] != k) {
+			w->stamp[c] = k;
+			w->cnt[c] = 0;
+		}
+		if (++w->cnt[c] > top)
+			top = w->cnt[c];
+		v = w->to[c];
+	}
+	return top;
+}
+
+/* Permutation k of o's n CA ports as analyze draws it (congestion.c):
+ * o's stored one where risk_order_perms made it for nperm and seed,
+ * else drawn into perm. */
+static const int *rp_perm(const struct risk_order *o, int nperm, uint64_t seed,
+			  int k, int *perm)
+{
+	struct rng r;
+
+	if (o->perm && o->nperm == nperm && o->perm_seed == seed)
+		return o->perm + (size_t)k * (size_t)o->n;
+	rng_seed(&r, seed + (uint64_t)k);
+	rng_permutation(&r, perm, o->n);
+	return perm;
+}
+
+int risk_order_perms(struct risk_order *o, int nperm, uint64_t seed,
+		     struct osmre_err *err)
+{
+	size_t n = (size_t)o->n * (size_t)(nperm > 0 ? nperm : 0);
+	int k;
+
+	free(o->perm);
+	o->perm = NULL;
+	o->nperm = 0;
+	if (n > RP_PERMS_MAX_BYTES / sizeof(int))
+		return 0; /* each risk_rp draws them */
+	o->perm = malloc((n + 1) * sizeof(int));
+	if (!o->perm)
+		return osmre_fail(err, "out of memory");
+	for (k = 0; k < nperm; k++) {
+		struct rng r;
+
+		rng_seed(&r, seed + (uint64_t)k);
+		rng_permutation(&r, o->perm + (size_t)k * (size_t)o->n, o->n);
+	}
+	o->nperm = nperm;
+	o->perm_seed = seed;
+	return 0;
+}
+
 int risk_rp(const struct fabric *f, const struct lft_set *s,
 	    const struct risk_order *o, int nperm, uint64_t seed, long *rp,
 	    struct osmre_err *err)
@@ -417,6 +497,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 	struct walk w;
 	long *worst = malloc(((size_t)nperm + 1) * sizeof(long));
 	int *perm = malloc(((size_t)o->n + 1) * sizeof(int));
+	int *nx = NULL;
 	int i, k;
 
 	if (!worst || !perm || walk_init(&w, f, s, o)) {
@@ -426,20 +507,28 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 		free(perm);
 		return osmre_fail(err, "out of memory");
 	}
-	for (k = 0; k < nperm; k++) {
-		struct rng r;
+	/* each switch's channel to each CA port, looked up once: a
+	 * permutation's routes share their switches' entries with the
+	 * others' (without memory for it, from the tables each time) */
+	if ((size_t)w.sg->nsw * (size_t)o->n <=
+	    RP_NEXT_MAX_BYTES / sizeof(int)) {
+		size_t m = (size_t)w.sg->nsw * (size_t)o->n;
 
-		/* as osmre analyze draws them (congestion.c) */
-		rng_seed(&r, seed + (uint64_t)k);
-		rng_permutation(&r, perm, o->n);
+		nx = malloc((m + 1) * sizeof(int));
+		for (i = 0; nx && (size_t)i < m; i++)
+			nx[i] = -2;
+	}
+	for (k = 0; k < nperm; k++) {
+		const int *p = rp_perm(o, nperm, seed, k, perm);
+
 		worst[k] = 1;
 		for (i = 0; i < o->n; i++) {
 			long m;
 
-			if (perm[i] == i)
+			if (p[i] == i)
 				continue;
-			m = route_count(&w, w.sg->idx[o->sw[i]],
-					o->lid[perm[i]], k + 1);
+			m = rp_count(&w, o, nx, w.sg->idx[o->sw[i]], p[i],
+				     k + 1);
 			if (m > worst[k])
 				worst[k] = m;
 		}
@@ -449,6 +538,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 	walk_free(&w);
 	free(worst);
 	free(perm);
+	free(nx);
 	return 0;
 }
 

@@ -27,6 +27,11 @@ struct risk_order {
 	 * then walk instead of building their own (it must outlive them and
 	 * any risk_guard); NULL: each builds one */
 	const struct swgraph *sg;
+	/* risk_order_perms' permutations (NULL: none), nperm of n each,
+	 * drawn from perm_seed on */
+	int *perm;
+	int nperm;
+	uint64_t perm_seed;
 };
 
 /* The CA ports of f ordered by nid(arg, node, port), then by port GUID;
@@ -45,6 +50,14 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 /* The SP risk of s in o's order (at least 1); 0, or -1 with err. */
 int risk_sp(const struct fabric *f, const struct lft_set *s,
 	    const struct risk_order *o, long *sp, struct osmre_err *err);
+
+/* The permutations risk_rp draws for nperm and seed, drawn once into o
+ * (risk_rp then reads them; the same risks) unless they would pass
+ * RP_PERMS_MAX_BYTES (then nothing stored).  0, or -1 with err (no
+ * memory). */
+#define RP_PERMS_MAX_BYTES ((size_t)64 << 20)
+int risk_order_perms(struct risk_order *o, int nperm, uint64_t seed,
+		     struct osmre_err *err);
 
 /* The RP risk of s: the median over nperm random permutations of o's CA
  * ports of the most routes on a switch link (at least 1), drawn as osmre

@@ -119,6 +119,11 @@ struct sar_work {
 	int have_order;
 };
 
+/* The permutations of the RP risk that picks among sar's tables
+ * (osmre analyze's default count and seed). */
+#define WAY_RP_PERMS 100
+#define WAY_RP_SEED  1
+
 /* sw->order, built at the first call (from serial code only: a parallel
  * part reads it after a serial part built it); NULL with err when out of
  * memory. */
@@ -128,6 +133,12 @@ static inline const struct risk_order *sar_order(struct sar_work *sw,
 	if (!sw->have_order) {
 		if (dmodc_host_order(sw->f, &sw->order, err))
 			return NULL;
+		/* the RP risks' permutations, drawn once for them all */
+		if (risk_order_perms(&sw->order, WAY_RP_PERMS, WAY_RP_SEED,
+				     err)) {
+			risk_order_free(&sw->order);
+			return NULL;
+		}
 		sw->order.sg = &sw->g.sg; /* the pass's graph, walked */
 		sw->have_order = 1;
 	}
@@ -208,10 +219,6 @@ int sar_keep_memo(struct sar_work *sw, struct lft_set *s, int **job_on,
  * with err (out of memory). */
 int sar_layer_paths(struct sar_work *sw, struct lft_set *s,
 		    struct sar_result *r, struct osmre_err *err);
-/* The permutations of the RP risk that picks among sar's tables
- * (osmre analyze's default count and seed). */
-#define WAY_RP_PERMS 100
-#define WAY_RP_SEED  1
 /* Of n tables with these A2A and RP risks (-1: not tried), the one of
  * the lowest RP, then the lowest A2A, then the first (sar_layers.c). */
 int sar_way_pick(const long *a2a, const long *rp, int n);

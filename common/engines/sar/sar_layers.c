@@ -265,7 +265,7 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 {
 	const struct sar_graph *g = L->g;
 	struct sar_result *r = L->r;
-	int layer, src, k, rc = -1;
+	int layer, src, k, rc = -1, cyclic_below = 0;
 	uint8_t *color = malloc((size_t)g->sg.nchan + 1);
 	long *stack = malloc(((size_t)g->sg.nchan + 1) * sizeof(long));
 	long *it = malloc(((size_t)g->sg.nchan + 1) * sizeof(long));
@@ -294,15 +294,21 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		if (stop && atomic_load(stop))
 			break;
 		r->layers = layer + 1;
-		/* first without the path lists: most layers have no cycle */
-		if (layer_deps(L, layer, &d, 0, first, it, &out))
-			goto oom;
-		memset(color, 0, (size_t)g->sg.nchan + 1);
-		e = weakest_in_cycle(&d, first, out, g->sg.nchan, color, stack,
-				     it);
-		deps_free(&d);
-		if (e < 0) /* acyclic; a start may have put paths above */
-			continue;
+		/* first without the path lists: most layers have no cycle;
+		 * but above a cyclic one, whose cycles' paths came up here,
+		 * most have (with the lists, an acyclic layer moves nothing:
+		 * the same layers) */
+		if (!cyclic_below) {
+			if (layer_deps(L, layer, &d, 0, first, it, &out))
+				goto oom;
+			memset(color, 0, (size_t)g->sg.nchan + 1);
+			e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
+					     stack, it);
+			deps_free(&d);
+			if (e <
+			    0) /* acyclic; a start may have put paths above */
+				continue;
+		}
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
 			goto oom;
 		memset(color, 0, (size_t)g->sg.nchan + 1);
@@ -336,6 +342,7 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 			}
 		}
 		deps_free(&d);
+		cyclic_below = moved > 0;
 		if (*over)
 			break;
 		if (layer == evict_at) {

@@ -2,23 +2,30 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Process helpers shared by the shell tests (sourced).
 
-# stop_pids PID...: SIGTERM, up to 2 s to go, then SIGKILL
-stop_pids() {
-	for _p in "$@"; do kill "$_p" 2>/dev/null; done
-	for _p in "$@"; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$_p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -9 "$_p" 2>/dev/null
-	done
-}
-
 # gone PID: true when PID has exited (gone, or a zombie its parent has
 # not yet reaped: kill -0 still reaches those)
 gone() {
 	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
 	[ -z "$_st" ] || [ "${_st%% *}" = Z ]
+}
+
+# await_gone PID SECONDS: true once PID has exited, false when it is still
+# running after SECONDS (polled every 0.2 s)
+await_gone() {
+	_n=$(($2 * 5))
+	while [ "$_n" -gt 0 ] && ! gone "$1"; do
+		sleep 0.2
+		_n=$((_n - 1))
+	done
+	gone "$1"
+}
+
+# stop_pids PID...: SIGTERM to each, up to 2 s each to go, then SIGKILL
+stop_pids() {
+	for _p in "$@"; do kill "$_p" 2>/dev/null; done
+	for _p in "$@"; do
+		await_gone "$_p" 2 || kill -9 "$_p" 2>/dev/null
+	done
 }
 
 # stop_wait PID SECONDS: SIGTERM, then up to SECONDS to exit; past them
@@ -29,12 +36,7 @@ stop_wait() {
 	'' | *[!0-9]*) echo "stop_wait: expected seconds, got \"$2\"" >&2; return 2 ;;
 	esac
 	kill "$1" 2>/dev/null
-	_n=$(($2 * 5))
-	while [ "$_n" -gt 0 ] && ! gone "$1"; do
-		sleep 0.2
-		_n=$((_n - 1))
-	done
-	if ! gone "$1"; then
+	if ! await_gone "$1" "$2"; then
 		echo "process $1 still running $2 s after SIGTERM: SIGKILL" >&2
 		kill -9 "$1" 2>/dev/null
 	fi

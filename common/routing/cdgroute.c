@@ -385,17 +385,12 @@ static void bfs(struct cdg *g, int t)
 	g->dist[t] = 0;
 	g->queue[n++] = t;
 	while (h < n) {
-		int w = g->queue[h++];
-		const struct fab_node *nd = &g->f->nodes[g->sg.node[w]];
-		int r;
+		int w = g->queue[h++], k;
 
-		for (r = 1; r <= nd->nports; r++) {
-			int u;
+		/* w's links to switches, in port order */
+		for (k = g->sg.out_first[w]; k < g->sg.out_first[w + 1]; k++) {
+			int u = g->sg.l[k].to;
 
-			if (nd->ports[r].rnode < 0 ||
-			    g->sg.idx[nd->ports[r].rnode] < 0)
-				continue;
-			u = g->sg.idx[nd->ports[r].rnode];
 			if (g->dist[u] < 0) {
 				g->dist[u] = g->dist[w] + 1;
 				g->queue[n++] = u;
@@ -480,20 +475,22 @@ static int try_join(struct cdg *g, int v, int c, int *hops)
  */
 static int join(struct cdg *g, int v, int want, int *hops)
 {
-	const struct fab_node *n = &g->f->nodes[g->sg.node[v]];
 	struct cand cd[FAB_MAX_PORTS];
-	int nc = 0, p, i;
+	int nc = 0, k, i;
 
-	for (p = 1; p <= n->nports; p++) {
-		int c = out_ch(g, v, p), w = g->ch_to[c];
+	/* v's links to switches (swgraph's, in port order: no walk over
+	 * its CA ports) */
+	for (k = g->sg.out_first[v]; k < g->sg.out_first[v + 1]; k++) {
+		const struct swlink *l = &g->sg.l[k];
+		int w = l->to, c = out_ch(g, v, l->port);
 
-		if (w < 0 || hops[w] < 0)
+		if (hops[w] < 0)
 			continue;
 		if (want >= 0 && g->dist[w] != want)
 			continue;
 		cd[nc].load = g->pcost[w] + link_cost(g, c);
 		cd[nc].hops = hops[w];
-		cd[nc++].port = p;
+		cd[nc++].port = l->port;
 	}
 	if (!nc)
 		return 0;

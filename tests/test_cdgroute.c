@@ -286,7 +286,6 @@ static void route(const char *name, struct fabric *f, int odd, int flags,
 
 		assert_int_equal(risk_a2a(f, &s, &ord, &a, &err), 0);
 		assert_int_equal(ci.a2a, a);
-		printf("DBG risk %ld oracle %ld\n", a, a2a_oracle(f, &s));
 		assert_int_equal(a, a2a_oracle(f, &s));
 	}
 	/* from up*-down* routes on an intact fabric: fewer routes on the
@@ -479,43 +478,60 @@ static void test_a2a_loop(void **state)
 	free(net);
 }
 
+/* A ring of four 8-port switches R<i>, six hosts on each: risk_rp
+ * looks each switch's channels up once here (few switches for the
+ * permutations), where the dragonfly below reads the tables. */
+static char *ring4(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int i, h;
+
+	assert_non_null(fp);
+	for (i = 0; i < 4; i++) {
+		fprintf(fp, "Switch\t8 \"R%d\"\n", i);
+		fprintf(fp, "[1]\t\"R%d\"[2]\n", (i + 1) % 4);
+		fprintf(fp, "[2]\t\"R%d\"[1]\n", (i + 3) % 4);
+		for (h = 0; h < 6; h++)
+			fprintf(fp, "[%d]\t\"r%d_%d\"[1]\n", h + 3, i, h);
+		fprintf(fp, "\n");
+	}
+	for (i = 0; i < 4; i++)
+		for (h = 0; h < 6; h++)
+			fprintf(fp, "Hca\t1 \"r%d_%d\"\n[1]\t\"R%d\"[%d]\n\n",
+				i, h, i, h + 3);
+	fclose(fp);
+	return buf;
+}
+
 /*
  * risk_rp against osmre analyze's RP (cong_random_perms, the analyzer's
- * own walks) on a dragonfly with a third of its links failed, routed
- * up*-down* and then by load: the permutations drawn per call, stored
- * once (risk_order_perms), and stored for another count or seed (then
- * drawn again): always analyze's figure.
+ * own walks), on f routed up*-down* and then by load: the permutations
+ * drawn per call, stored for the same count and seed (risk_order_perms),
+ * and stored for another (then drawn again): always analyze's figure.
+ * The patterns' figures must differ (differ), so reading a wrong stored
+ * set shows; 3 from seed 3 has a median that no single one of its
+ * permutations has.  The stored permutations are also checked one by
+ * one against rng_permutation.
  */
-static void test_rp_perms(void **state)
+static void rp_perms_on(struct fabric *f, const char *name, int *differ)
 {
 	static const struct {
 		int nperm;
 		uint64_t seed;
-	} pat[] = {
-		{ 1, 3 }, { 1, 4 }, { 1, 5 }, { 1, 6 }, { 2, 3 }, { 20, 7 }
-	};
-	char *net = tu_dragonfly(4);
-	struct fabric *f = tu_from_text(net, 0);
+	} pat[] = { { 1, 3 }, { 1, 4 }, { 1, 5 }, { 3, 3 }, { 20, 7 } };
+	const int npat = (int)(sizeof(pat) / sizeof(pat[0]));
 	struct osmre_err err;
 	struct risk_order ord;
 	struct cong_order co;
 	struct lft_set s;
-	struct rng rg;
-	unsigned top;
-	uint8_t *want;
-	int pass, i, differ = 0;
+	unsigned top = lids_max(f);
+	uint8_t *want = malloc(top + 1);
+	int *perm;
+	int pass, i, k, x;
 	long first = -1;
 
-	(void)state;
-	rng_seed(&rg, 11);
-	assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
-					degrade_candidates(f, DEGRADE_LINKS) /
-						3,
-					&rg, &err),
-			 0);
-	assert_int_equal(lids_assign(f, 0, &err), 0);
-	top = lids_max(f);
-	want = malloc(top + 1);
 	assert_non_null(want);
 	memset(want, 1, top + 1);
 	assert_int_equal(lft_set_for_fabric(f, top, &s, &err), 0);
@@ -523,14 +539,17 @@ static void test_rp_perms(void **state)
 			 0);
 	assert_int_equal(dmodc_host_order(f, &ord, &err), 0);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &co, &err), 0);
+	perm = malloc(((size_t)ord.n + 1) * sizeof(int));
+	assert_non_null(perm);
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) /* other tables: by load */
 			assert_int_equal(cdg_route_lids(f, &s, want, top, &ord,
 							0, NULL, &err),
 					 0);
-		for (i = 0; i < (int)(sizeof(pat) / sizeof(pat[0])); i++) {
+		for (i = 0; i < npat; i++) {
 			struct cong_result cr;
-			long drawn, stored;
+			long drawn, same, other;
+			int j = (i + 1) % npat;
 
 			assert_int_equal(cong_random_perms(f, &s, &co,
 							   pat[i].nperm,
@@ -538,34 +557,81 @@ static void test_rp_perms(void **state)
 							   &err),
 					 0);
 			assert_int_equal(risk_order_perms(&ord, 0, 0, &err), 0);
+			assert_null(ord.perm);
 			assert_int_equal(risk_rp(f, &s, &ord, pat[i].nperm,
 						 pat[i].seed, &drawn, &err),
 					 0);
-			/* stored for the first pattern, whatever i asks */
-			assert_int_equal(risk_order_perms(&ord, pat[0].nperm,
-							  pat[0].seed, &err),
+			assert_int_equal(risk_order_perms(&ord, pat[i].nperm,
+							  pat[i].seed, &err),
 					 0);
 			assert_non_null(ord.perm);
+			for (k = 0; k < pat[i].nperm; k++) {
+				struct rng r;
+
+				rng_seed(&r, pat[i].seed + (uint64_t)k);
+				rng_permutation(&r, perm, ord.n);
+				for (x = 0; x < ord.n; x++)
+					assert_int_equal(
+						ord.perm[(size_t)k * ord.n + x],
+						perm[x]);
+			}
 			assert_int_equal(risk_rp(f, &s, &ord, pat[i].nperm,
-						 pat[i].seed, &stored, &err),
+						 pat[i].seed, &same, &err),
+					 0);
+			/* another pattern's stored: these drawn again */
+			assert_int_equal(risk_order_perms(&ord, pat[j].nperm,
+							  pat[j].seed, &err),
+					 0);
+			assert_int_equal(risk_rp(f, &s, &ord, pat[i].nperm,
+						 pat[i].seed, &other, &err),
 					 0);
 			assert_int_equal(drawn, cr.risk);
-			assert_int_equal(stored, cr.risk);
-			/* (the patterns must tell the stored ones from the
-			 * others, or this proves nothing) */
+			assert_int_equal(same, cr.risk);
+			assert_int_equal(other, cr.risk);
 			if (!i)
 				first = drawn;
-			differ += drawn != first;
-			printf("RP over %d permutations from seed %llu, %s: %ld, as analyze's\n",
-			       pat[i].nperm, (unsigned long long)pat[i].seed,
+			*differ += drawn != first;
+			printf("%s, RP over %d permutation(s) from seed %llu, %s: %ld, as analyze's\n",
+			       name, pat[i].nperm,
+			       (unsigned long long)pat[i].seed,
 			       pass ? "by load" : "up*-down*", drawn);
 		}
 	}
-	assert_true(differ > 0);
+	free(perm);
 	cong_order_free(&co);
 	risk_order_free(&ord);
 	lft_set_free(&s);
 	free(want);
+}
+
+/* rp_perms_on a ring of 4 switches and on a dragonfly with a third of
+ * its links failed; on each the patterns' figures differ. */
+static void test_rp_perms(void **state)
+{
+	char *net = ring4();
+	struct fabric *f = tu_from_text(net, 0);
+	struct osmre_err err;
+	struct rng rg;
+	int differ = 0;
+
+	(void)state;
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	rp_perms_on(f, "ring of 4 switches", &differ);
+	assert_true(differ > 0);
+	fabric_free(f);
+	free(net);
+	net = tu_dragonfly(4);
+	f = tu_from_text(net, 0);
+	rng_seed(&rg, 11);
+	assert_int_equal(degrade_remove(f, DEGRADE_LINKS,
+					degrade_candidates(f, DEGRADE_LINKS) /
+						3,
+					&rg, &err),
+			 0);
+	assert_int_equal(lids_assign(f, 0, &err), 0);
+	differ = 0;
+	rp_perms_on(f, "dragonfly a=4, a third failed", &differ);
+	assert_true(differ > 0);
 	fabric_free(f);
 	free(net);
 }

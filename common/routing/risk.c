@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A2A and SP risks of a set of tables on the switch links (risk.h). */
+/* A2A, SP and RP risks of a set of tables on the switch links (risk.h). */
 #include "risk.h"
 
 #include <stdlib.h>
@@ -413,7 +413,10 @@ int risk_sp(const struct fabric *f, const struct lft_set *s,
 
 /* risk_rp's next-channel table at most (else each hop reads the
  * tables): per switch and CA port of the order, one int. */
-#define RP_NEXT_MAX_BYTES ((size_t)64 << 20)
+#define RP_NEXT_MAX_BYTES  ((size_t)64 << 20)
+/* The stored permutations at most (risk_order_perms; else drawn by each
+ * risk_rp). */
+#define RP_PERMS_MAX_BYTES ((size_t)64 << 20)
 
 /* The channel switch v forwards o's j-th CA port on (hop), filled into
  * nx at the first ask (-2: not yet); nx NULL: read from the tables. */
@@ -474,7 +477,7 @@ int risk_order_perms(struct risk_order *o, int nperm, uint64_t seed,
 	free(o->perm);
 	o->perm = NULL;
 	o->nperm = 0;
-	if (n > RP_PERMS_MAX_BYTES / sizeof(int))
+	if (nperm <= 0 || n > RP_PERMS_MAX_BYTES / sizeof(int))
 		return 0; /* each risk_rp draws them */
 	o->perm = malloc((n + 1) * sizeof(int));
 	if (!o->perm)
@@ -496,12 +499,14 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 {
 	struct walk w;
 	long *worst = malloc(((size_t)nperm + 1) * sizeof(long));
-	int *perm = malloc(((size_t)o->n + 1) * sizeof(int));
+	/* a permutation's room, unless o holds them (rp_perm) */
+	int stored = o->perm && o->nperm == nperm && o->perm_seed == seed;
+	int *perm = stored ? NULL : malloc(((size_t)o->n + 1) * sizeof(int));
 	int *nx = NULL;
 	int i, k;
 
-	if (!worst || !perm || walk_init(&w, f, s, o)) {
-		if (worst && perm)
+	if (!worst || (!stored && !perm) || walk_init(&w, f, s, o)) {
+		if (worst && (stored || perm))
 			walk_free(&w);
 		free(worst);
 		free(perm);
@@ -509,9 +514,12 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 	}
 	/* each switch's channel to each CA port, looked up once: a
 	 * permutation's routes share their switches' entries with the
-	 * others' (without memory for it, from the tables each time) */
-	if ((size_t)w.sg->nsw * (size_t)o->n <=
-	    RP_NEXT_MAX_BYTES / sizeof(int)) {
+	 * others'.  Only where filling it costs less than the walks, which
+	 * take nperm * n routes of a few hops (a switch per permutation
+	 * and CA port at most), and memory allows; else from the tables
+	 * each time */
+	if (w.sg->nsw <= 4 * nperm && (size_t)w.sg->nsw * (size_t)o->n <=
+					      RP_NEXT_MAX_BYTES / sizeof(int)) {
 		size_t m = (size_t)w.sg->nsw * (size_t)o->n;
 
 		nx = malloc((m + 1) * sizeof(int));

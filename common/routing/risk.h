@@ -28,7 +28,7 @@ struct risk_order {
 	 * any risk_guard); NULL: each builds one */
 	const struct swgraph *sg;
 	/* risk_order_perms' permutations (NULL: none), nperm of n each,
-	 * drawn from perm_seed on */
+	 * drawn from perm_seed on; NULL from risk_order_by */
 	int *perm;
 	int nperm;
 	uint64_t perm_seed;
@@ -51,11 +51,15 @@ int risk_a2a(const struct fabric *f, const struct lft_set *s,
 int risk_sp(const struct fabric *f, const struct lft_set *s,
 	    const struct risk_order *o, long *sp, struct osmre_err *err);
 
-/* The permutations risk_rp draws for nperm and seed, drawn once into o
- * (risk_rp then reads them; the same risks) unless they would pass
- * RP_PERMS_MAX_BYTES (then nothing stored).  0, or -1 with err (no
- * memory). */
-#define RP_PERMS_MAX_BYTES ((size_t)64 << 20)
+/*
+ * Draws into o (made by risk_order_by) the nperm permutations risk_rp
+ * draws for nperm and seed, replacing any stored before; risk_rp called
+ * with the same nperm and seed then reads them (the same risks, without
+ * drawing them each time), risk_order_free frees them.  It changes o, so
+ * not while another thread measures with it.  Nothing stored (perm
+ * NULL) when nperm <= 0 or they would take more than 64 MiB.  0, or -1
+ * with err (no memory; nothing stored).
+ */
 int risk_order_perms(struct risk_order *o, int nperm, uint64_t seed,
 		     struct osmre_err *err);
 

@@ -294,10 +294,13 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		if (stop && atomic_load(stop))
 			break;
 		r->layers = layer + 1;
-		/* first without the path lists: most layers have no cycle;
-		 * but above a cyclic one, whose cycles' paths came up here,
-		 * most have (with the lists, an acyclic layer moves nothing:
-		 * the same layers) */
+		/*
+		 * First without the path lists, which most layers need not
+		 * build: they have no cycle.  Right above a layer that had
+		 * cycles, whose paths moved up here, most do, so there the
+		 * lists at once (an acyclic layer then moves nothing and goes
+		 * on as below: the same layers either way).
+		 */
 		if (!cyclic_below) {
 			if (layer_deps(L, layer, &d, 0, first, it, &out))
 				goto oom;
@@ -305,8 +308,8 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 			e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
 					     stack, it);
 			deps_free(&d);
-			if (e <
-			    0) /* acyclic; a start may have put paths above */
+			/* acyclic; a start may have put paths above */
+			if (e < 0)
 				continue;
 		}
 		if (layer_deps(L, layer, &d, 1, first, it, &out))
@@ -342,6 +345,10 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 			}
 		}
 		deps_free(&d);
+		if (!moved && cyclic_below) {
+			cyclic_below = 0;
+			continue; /* acyclic: as the check without lists goes on */
+		}
 		cyclic_below = moved > 0;
 		if (*over)
 			break;

@@ -403,6 +403,24 @@ static void test_failed(void **state)
 	free(net);
 }
 
+/* Every CA LID of f routed up*-down* into s (made here), with want
+ * marking them all (returned, the caller frees it) and dmodc's order of
+ * the CA ports in ord. */
+static uint8_t *updn_every_lid(struct fabric *f, struct lft_set *s,
+			       struct risk_order *ord)
+{
+	struct osmre_err err;
+	unsigned top = lids_max(f);
+	uint8_t *want = malloc(top + 1);
+
+	assert_non_null(want);
+	memset(want, 1, top + 1);
+	assert_int_equal(lft_set_for_fabric(f, top, s, &err), 0);
+	assert_int_equal(updn_route_lids(f, NULL, s, want, top, NULL, &err), 0);
+	assert_int_equal(dmodc_host_order(f, ord, &err), 0);
+	return want;
+}
+
 /*
  * risk_a2a by its definition (a2a_oracle) on up*-down* tables, then with
  * every LID's route looping round three switches (counted as walked:
@@ -417,17 +435,11 @@ static void test_a2a_loop(void **state)
 	struct risk_order ord;
 	struct lft_set s;
 	unsigned top = lids_max(f);
-	uint8_t *want = malloc(top + 1);
+	uint8_t *want = updn_every_lid(f, &s, &ord);
 	int v, done = 0;
 	long a;
 
 	(void)state;
-	assert_non_null(want);
-	memset(want, 1, top + 1);
-	assert_int_equal(lft_set_for_fabric(f, top, &s, &err), 0);
-	assert_int_equal(updn_route_lids(f, NULL, &s, want, top, NULL, &err),
-			 0);
-	assert_int_equal(dmodc_host_order(f, &ord, &err), 0);
 	assert_int_equal(risk_a2a(f, &s, &ord, &a, &err), 0);
 	assert_int_equal(a, a2a_oracle(f, &s));
 	/* three switches linked in a triangle (a dragonfly group's) send
@@ -527,17 +539,11 @@ static void rp_perms_on(struct fabric *f, const char *name, int *differ)
 	struct cong_order co;
 	struct lft_set s;
 	unsigned top = lids_max(f);
-	uint8_t *want = malloc(top + 1);
+	uint8_t *want = updn_every_lid(f, &s, &ord);
 	int *perm;
 	int pass, i, k, x;
 	long first = -1;
 
-	assert_non_null(want);
-	memset(want, 1, top + 1);
-	assert_int_equal(lft_set_for_fabric(f, top, &s, &err), 0);
-	assert_int_equal(updn_route_lids(f, NULL, &s, want, top, NULL, &err),
-			 0);
-	assert_int_equal(dmodc_host_order(f, &ord, &err), 0);
 	assert_int_equal(cong_order_make(f, CONG_ORDER_NID, &co, &err), 0);
 	perm = malloc(((size_t)ord.n + 1) * sizeof(int));
 	assert_non_null(perm);

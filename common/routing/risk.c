@@ -453,15 +453,20 @@ static long rp_count(struct walk *w, const struct risk_order *o, int *nx, int v,
 	return top;
 }
 
+/* 1 when o holds the permutations of nperm and seed (risk_order_perms). */
+static int perms_stored(const struct risk_order *o, int nperm, uint64_t seed)
+{
+	return o->perm && o->nperm == nperm && o->perm_seed == seed;
+}
+
 /* Permutation k of o's n CA ports as analyze draws it (congestion.c):
- * o's stored one where risk_order_perms made it for nperm and seed,
- * else drawn into perm. */
+ * o's stored one (perms_stored), else drawn into perm. */
 static const int *rp_perm(const struct risk_order *o, int nperm, uint64_t seed,
 			  int k, int *perm)
 {
 	struct rng r;
 
-	if (o->perm && o->nperm == nperm && o->perm_seed == seed)
+	if (perms_stored(o, nperm, seed))
 		return o->perm + (size_t)k * (size_t)o->n;
 	rng_seed(&r, seed + (uint64_t)k);
 	rng_permutation(&r, perm, o->n);
@@ -500,7 +505,7 @@ int risk_rp(const struct fabric *f, const struct lft_set *s,
 	struct walk w;
 	long *worst = malloc(((size_t)nperm + 1) * sizeof(long));
 	/* a permutation's room, unless o holds them (rp_perm) */
-	int stored = o->perm && o->nperm == nperm && o->perm_seed == seed;
+	int stored = perms_stored(o, nperm, seed);
 	int *perm = stored ? NULL : malloc(((size_t)o->n + 1) * sizeof(int));
 	int *nx = NULL;
 	int i, k;

@@ -49,10 +49,9 @@
  *   VLs, the layers below the last once more by load against the final
  *   routes above them (cdg_refine_lids); and the same spread in Nue's
  *   manner (from one spanning tree's routes, trees by path weight:
- *   cdgroute.h, CDG_WEIGHTED and CDG_TREE_START); and spread by LID
- *   instead (the k-th in port GUID order on layer k % max_vls), by load.
- *   Of these three ways (SAR_WAY_*) the tables of the lowest RP risk
- *   are kept, then of the lowest A2A risk (risk.h, sar_way_pick).  With
+ *   cdgroute.h, CDG_WEIGHTED and CDG_TREE_START).  Of these two ways
+ *   (SAR_WAY_*) the tables of the lowest RP risk are kept, then of the
+ *   lowest A2A risk (risk.h, sar_way_pick).  With
  *   one layer, or tables too large to copy, every destination LID with
  *   a path in layer max_vls - 1 or above is routed up*-down* from every
  *   source, in that last layer alone (paths longer, never deadlock),
@@ -121,20 +120,14 @@ struct sar_opts {
 
 /*
  * The ways over the budget (sar_layers.c): every destination spread over
- * the layers, by LID or by groups of neighbouring switches, routed by
- * load with shortest-first trees from up*-down* routes; and spread by
- * groups, routed by Nue's path weights from one spanning tree's routes
+ * the layers by groups of neighbouring switches, routed by load with
+ * shortest-first trees from up*-down* routes; and the same spread,
+ * routed by Nue's path weights from one spanning tree's routes
  * (cdgroute.h: CDG_WEIGHTED, CDG_TREE_START).  SAR_WAY_LAST is no way
  * tried: the last layer taking what does not fit, on one layer or
  * tables too large to copy.
  */
-enum {
-	SAR_WAY_LAST,
-	SAR_WAY_LID,
-	SAR_WAY_GROUPS,
-	SAR_WAY_NUE_GROUPS,
-	SAR_WAYS
-};
+enum { SAR_WAY_LAST, SAR_WAY_GROUPS, SAR_WAY_NUE_GROUPS, SAR_WAYS };
 
 /* 1 when way routes by Nue's path weights (else by load). */
 static inline int sar_way_weighted(int way)
@@ -182,9 +175,9 @@ struct sar_result {
 	/* over the budget (updn_lids > 0) with 2 layers or more: the A2A
 	 * and RP risks (risk.h) of each way (SAR_WAY_*, sar_layers.c; -1:
 	 * not tried): every destination spread over all the layers (Nue's
-	 * way), by LID or by groups, routed by load; by groups, by Nue's
-	 * weights.  way: the one kept, SAR_WAY_LAST when none was tried
-	 * (updn_lids is every destination unless way is SAR_WAY_LAST) */
+	 * way) by groups, routed by load and by Nue's weights.  way: the
+	 * one kept, SAR_WAY_LAST when none was tried (updn_lids is every
+	 * destination unless way is SAR_WAY_LAST) */
 	long way_a2a[SAR_WAYS], way_rp[SAR_WAYS];
 	int way;
 	/* without jobs within the budget (sar.c dfsssp_variants): the A2A

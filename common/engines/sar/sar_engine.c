@@ -177,10 +177,9 @@ static void sar_report(const struct engine_opts *o,
 		    sr->jobs_lost ? "; the job-aware tables, not kept" : "");
 	if (sr->updn_lids && sr->way != SAR_WAY_LAST)
 		say(arg,
-		    "sar: over the VL budget: every destination LID (%ld) routed by %s, spread over the %d layers %s, each acyclic (%ld on new trees, the others %s)",
+		    "sar: over the VL budget: every destination LID (%ld) routed by %s, spread over the %d layers by groups, each acyclic (%ld on new trees, the others %s)",
 		    sr->updn_lids,
 		    sar_way_weighted(sr->way) ? "path weight" : "load", layers,
-		    sr->way == SAR_WAY_LID ? "by LID" : "by groups",
 		    sr->cdg_lids,
 		    sar_way_weighted(sr->way) ? "on a spanning tree" :
 						"up*/down*");
@@ -190,8 +189,7 @@ static void sar_report(const struct engine_opts *o,
 		    sr->updn_lids, sr->cdg_lids);
 	if (sr->updn_lids && sr->way != SAR_WAY_LAST)
 		say(arg,
-		    "sar: the ways' A2A / RP, by load: spread by LID %ld / %ld, by groups %ld / %ld; by path weight: by groups %ld / %ld",
-		    sr->way_a2a[SAR_WAY_LID], sr->way_rp[SAR_WAY_LID],
+		    "sar: the ways' A2A / RP, spread by groups: by load %ld / %ld, by path weight %ld / %ld",
 		    sr->way_a2a[SAR_WAY_GROUPS], sr->way_rp[SAR_WAY_GROUPS],
 		    sr->way_a2a[SAR_WAY_NUE_GROUPS],
 		    sr->way_rp[SAR_WAY_NUE_GROUPS]);

@@ -462,23 +462,21 @@ static int fallback_layer(struct sar_work *sw, struct layering *L, int budget,
 /*
  * The ways over the budget: every destination on up*-down* routes, then
  * routed by load (by_load; flags: cdgroute.h), each layer holding its
- * own destinations only, as Nue spreads them.  By LID (!by_groups): the
- * k-th destination LID in port GUID order on layer k % budget (LID order
- * where the LIDs were assigned in file order; OpenSM numbers them in its
- * discovery order, and the layers must not depend on it).  By groups:
- * the destinations of neighbouring switches share a layer
+ * own destinations only, as Nue spreads them, by groups: the
+ * destinations of neighbouring switches share a layer
  * (switch_partition: each layer about 1/budget of the CA ports of each
  * plane, grown from a switch over its links, as Nue's METIS partition
  * keeps near destinations together), whole groups at a time on a fabric
  * with groups (switch_groups: a dragonfly's cliques), switch by switch
  * on one without (a megafly whose spines form no triangle: there a
  * leaf's destinations then share a layer with its spines' other
- * leaves'); a destination behind no partitioned switch goes by LID.
- * *a2a: as by_load's.
+ * leaves').  A destination behind no partitioned switch goes by LID:
+ * the k-th destination LID in port GUID order on layer k % budget (not
+ * LID order: OpenSM numbers the LIDs in its discovery order, and the
+ * layers must not depend on it).  *a2a: as by_load's.
  */
 static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
-			 int by_groups, int flags, long *a2a,
-			 struct osmre_err *err)
+			 int flags, long *a2a, struct osmre_err *err)
 {
 	struct sar_result *r = L->r;
 	const struct swgraph *sg = &sw->g.sg;
@@ -489,7 +487,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 		sg->ngroups > 1 && sg->ngroups < sg->nsw ? sg->group : NULL;
 	int *part = NULL, k, layer, rc = 0;
 
-	if (want && by_groups) {
+	if (want) {
 		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
 		if (part && switch_partition(sw->f, group, budget, part, err)) {
 			free(want);
@@ -497,7 +495,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			return -1;
 		}
 	}
-	if (!want || (by_groups && !part)) {
+	if (!want || !part) {
 		free(want);
 		return osmre_fail(err, "out of memory");
 	}
@@ -510,7 +508,7 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 			int dsw = sw->f->nodes[o->node].ports[o->port].rnode;
 			int lay = k % budget;
 
-			if (part && dsw >= 0 && part[dsw] >= 0)
+			if (dsw >= 0 && part[dsw] >= 0)
 				lay = part[dsw];
 			if (lay == layer)
 				want[L->dlids[k]] = 1;
@@ -584,13 +582,12 @@ struct ways_job {
 };
 
 /*
- * The ways tried, in the order they start (n of way_run): the slowest
- * first (by path weight about twice one by load; by LID the slower by
- * load), so that on threads the last to end is short.  Why these three:
- * bench/README.md, "Over the budget: how sar routes".
+ * The ways tried, in the order they start (n of way_run): the slower
+ * first (by path weight about twice by load), so that on threads the
+ * last to end is short.  Why these two: bench/README.md, "Over the
+ * budget: how sar routes".
  */
-static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_LID,
-				 SAR_WAY_GROUPS };
+static const int way_order[] = { SAR_WAY_NUE_GROUPS, SAR_WAY_GROUPS };
 #define NWAYS ((int)(sizeof(way_order) / sizeof(way_order[0])))
 _Static_assert(NWAYS == SAR_WAYS - 1,
 	       "way_order: every way but SAR_WAY_LAST once");
@@ -600,8 +597,8 @@ _Static_assert(NWAYS == SAR_WAYS - 1,
  * way_order[n]'s layers (spread_layers); then, n - NWAYS, its refinement
  * (refine_layers) and its risks, once its layers are done.  The stages
  * are handed out in order (parallel_for), so a way's layers have started
- * when its refinement waits for them; on two threads the three ways'
- * six stages then end closer together than three whole ways would.
+ * when its refinement waits for them; on two threads the slower way's
+ * two stages bound the time.
  */
 static void way_run(void *arg, long n, int tid)
 {
@@ -612,8 +609,8 @@ static void way_run(void *arg, long n, int tid)
 
 	(void)tid;
 	if (n < NWAYS) {
-		j->rc[i] = spread_layers(j->sw, L, j->budget, i != SAR_WAY_LID,
-					 flags, &j->a2a[i], &j->err[i]);
+		j->rc[i] = spread_layers(j->sw, L, j->budget, flags, &j->a2a[i],
+					 &j->err[i]);
 		pthread_mutex_lock(&j->mu);
 		j->stage[i] = 1;
 		pthread_cond_broadcast(&j->cv);

@@ -12,6 +12,7 @@
 #include "jobs.h"
 #include "lids.h"
 #include "rng.h"
+#include "slmap.h"
 #include "testutil.h"
 
 static void route(struct fabric *f, struct lft_set *s)
@@ -358,6 +359,93 @@ static const char two_switches_net[] =
 	"Hca\t1 \"a1\"\n[1]\t\"A\"[1]\n\nHca\t1 \"a2\"\n[1]\t\"A\"[2]\n\n"
 	"Hca\t1 \"b1\"\n[1]\t\"B\"[1]\n\nHca\t1 \"b2\"\n[1]\t\"B\"[2]\n\n";
 
+/*
+ * sl_map_write_paths read back by sl_map_read: on PGFT(2;16,16;1,16)
+ * (256 hosts, 288 LIDs) every source to every LID, SLs 0-15 in a
+ * pattern, so the file (about 70,000 lines) crosses the writer's buffer
+ * many times; each path's SL as written, the SL-0 ones not listed.
+ * Without sources, the header alone.
+ */
+static void test_sl_write(void **state)
+{
+	struct fabric *f = tu_pgft("2", "16,16", "1,16", NULL, 0);
+	unsigned maxlid = lids_max(f), lid;
+	int *node = malloc((size_t)f->nnodes * sizeof(int));
+	int *port = malloc((size_t)f->nnodes * sizeof(int));
+	uint8_t *layer;
+	struct sl_map m;
+	struct osmre_err err;
+	int n = 0, i, src, bad = 0;
+	long listed = 0, lines = 0;
+	char path[64], line[128];
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(node);
+	assert_non_null(port);
+	for (i = 0; i < f->nnodes; i++)
+		if (!fab_is_switch(&f->nodes[i]) && !f->nodes[i].removed) {
+			node[n] = i;
+			port[n++] = 1;
+		}
+	assert_int_equal(n, 256);
+	layer = calloc((size_t)n * (maxlid + 1), 1);
+	assert_non_null(layer);
+	for (src = 0; src < n; src++)
+		for (lid = 1; lid <= maxlid; lid++) {
+			uint8_t sl = (uint8_t)((src * 7 + lid * 3) % 17);
+
+			layer[(size_t)src * (maxlid + 1) + lid] =
+				sl > 15 ? 0 : sl;
+			listed += sl > 0 && sl <= 15;
+		}
+	strcpy(path, "/tmp/osmre-sls-XXXXXX");
+	assert_true(mkstemp(path) >= 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(sl_map_write_paths(fp, f, "sar", 3, layer, n, node,
+					    port, maxlid),
+			 0);
+	fclose(fp);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "# osmre sar: 3 layer(s), SL = layer\n");
+	while (fgets(line, sizeof(line), fp))
+		lines++;
+	fclose(fp);
+	assert_int_equal(lines, 1 + listed); /* default 0, the paths */
+	assert_int_equal(sl_map_read(path, f, &m, &err), 0);
+	assert_int_equal(m.npath, listed);
+	for (src = 0; src < n; src++) {
+		unsigned slid = f->nodes[node[src]].ports[1].lid;
+
+		for (lid = 1; lid <= maxlid; lid++)
+			bad += sl_map_sl(&m, slid, lid) !=
+			       layer[(size_t)src * (maxlid + 1) + lid];
+	}
+	assert_int_equal(bad, 0);
+	sl_map_free(&m);
+	printf("SL file of %d sources to %u LIDs: %ld paths listed, each read back with its SL\n",
+	       n, maxlid, listed);
+
+	/* no sources known: the header and the default */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(sl_map_write_paths(fp, f, "dmodc", 1, layer, n, NULL,
+					    NULL, maxlid),
+			 0);
+	fclose(fp);
+	assert_int_equal(sl_map_read(path, f, &m, &err), 0);
+	assert_int_equal(m.npath, 0);
+	sl_map_free(&m);
+	unlink(path);
+	free(layer);
+	free(node);
+	free(port);
+	fabric_free(f);
+}
+
 static void test_two_switches(void **state)
 {
 	static const uint8_t ta[] = { 0, 0, 3, 1, 2, 3, 3 };
@@ -573,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_cdg),
 		cmocka_unit_test(test_efi),
 		cmocka_unit_test(test_cdg_vls),
+		cmocka_unit_test(test_sl_write),
 		cmocka_unit_test(test_two_switches),
 		cmocka_unit_test(test_four_leaves),
 		cmocka_unit_test(test_order_file),

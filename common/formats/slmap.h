@@ -45,6 +45,20 @@ void sl_map_free(struct sl_map *m);
 
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);
 
+/*
+ * Writes an SL file of a layering's paths (slmap_write.c): the header
+ * "# osmre NAME: LAYERS layer(s), SL = layer", "default 0", then "path
+ * SLID DLID SL" for every path whose layer is not 0, source by source,
+ * DLID ascending.  layer: [src][0..maxlid] for nsrc sources, source src
+ * being port src_port[src] of node src_node[src] of f (its base LID is
+ * SLID); no paths when layer or src_node is NULL.  0, or -1 when fp has
+ * a write error.
+ */
+int sl_map_write_paths(FILE *fp, const struct fabric *f, const char *name,
+		       int layers, const uint8_t *layer, int nsrc,
+		       const int *src_node, const int *src_port,
+		       unsigned maxlid);
+
 static inline int sl_map_vl(const struct sl_map *m, int node, int in, int out,
 			    int sl)
 {

@@ -7,6 +7,7 @@
 #include "engine_table.h"
 #include "lids.h"
 #include "options.h"
+#include "slmap.h"
 
 /* each row in its own file, <name>_engine.c */
 extern const struct engine dmodc_engine_row, pqft_engine_row, sar_engine_row;
@@ -135,22 +136,6 @@ uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
 int route_layers_write_sls(FILE *fp, const struct fabric *f,
 			   const struct route_layers *l, const char *name)
 {
-	int src;
-	unsigned lid;
-
-	fprintf(fp, "# osmre %s: %d layer(s), SL = layer\ndefault 0\n", name,
-		l->layers);
-	for (src = 0; l->layer && l->src_node && src < l->nsrc; src++)
-		for (lid = 1; lid <= l->maxlid; lid++) {
-			uint8_t sl =
-				l->layer[(size_t)src * (l->maxlid + 1) + lid];
-
-			if (sl)
-				fprintf(fp, "path %u %u %u\n",
-					f->nodes[l->src_node[src]]
-						.ports[l->src_port[src]]
-						.lid,
-					lid, sl);
-		}
-	return ferror(fp) ? -1 : 0;
+	return sl_map_write_paths(fp, f, name, l->layers, l->layer, l->nsrc,
+				  l->src_node, l->src_port, l->maxlid);
 }

@@ -19,6 +19,7 @@
 #include "parallel.h"
 #include "ranks.h"
 #include "sar.h"
+#include "slmap.h"
 #include "swgraph.h"
 
 static int graph_build(struct sar_graph *g, const struct fabric *f)
@@ -1481,24 +1482,8 @@ out:
 
 int sar_write_sls(FILE *fp, const struct fabric *f, const struct sar_result *r)
 {
-	int src;
-	unsigned lid;
-
-	fprintf(fp, "# osmre sar: %d layer(s), SL = layer\ndefault 0\n",
-		r->layers);
-	for (src = 0; r->layer && src < r->ncas; src++)
-		for (lid = 1; lid <= r->maxlid; lid++) {
-			uint8_t l =
-				r->layer[(size_t)src * (r->maxlid + 1) + lid];
-
-			if (l)
-				fprintf(fp, "path %u %u %u\n",
-					f->nodes[r->ca_node[src]]
-						.ports[r->ca_port[src]]
-						.lid,
-					lid, l);
-		}
-	return ferror(fp) ? -1 : 0;
+	return sl_map_write_paths(fp, f, "sar", r->layers, r->layer, r->ncas,
+				  r->ca_node, r->ca_port, r->maxlid);
 }
 
 void sar_result_free(struct sar_result *r)

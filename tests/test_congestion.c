@@ -359,6 +359,21 @@ static const char two_switches_net[] =
 	"Hca\t1 \"a1\"\n[1]\t\"A\"[1]\n\nHca\t1 \"a2\"\n[1]\t\"A\"[2]\n\n"
 	"Hca\t1 \"b1\"\n[1]\t\"B\"[1]\n\nHca\t1 \"b2\"\n[1]\t\"B\"[2]\n\n";
 
+/* sl_map_write_paths into path, closed. */
+static void write_paths(const char *path, const struct fabric *f,
+			const char *name, int layers, const uint8_t *layer,
+			int n, const int *node, const int *port,
+			unsigned maxlid)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	assert_int_equal(sl_map_write_paths(fp, f, name, layers, layer, n, node,
+					    port, maxlid),
+			 0);
+	assert_int_equal(fclose(fp), 0);
+}
+
 /*
  * sl_map_write_paths read back by sl_map_read: on PGFT(2;16,16;1,16)
  * (256 hosts, 288 LIDs) every source to every LID, SLs 0-15 in a
@@ -401,12 +416,7 @@ static void test_sl_write(void **state)
 		}
 	strcpy(path, "/tmp/osmre-sls-XXXXXX");
 	assert_true(mkstemp(path) >= 0);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	assert_int_equal(sl_map_write_paths(fp, f, "sar", 3, layer, n, node,
-					    port, maxlid),
-			 0);
-	fclose(fp);
+	write_paths(path, f, "sar", 3, layer, n, node, port, maxlid);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
 	assert_non_null(fgets(line, sizeof(line), fp));
@@ -430,12 +440,7 @@ static void test_sl_write(void **state)
 	       n, maxlid, listed);
 
 	/* no sources known: the header and the default */
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	assert_int_equal(sl_map_write_paths(fp, f, "dmodc", 1, layer, n, NULL,
-					    NULL, maxlid),
-			 0);
-	fclose(fp);
+	write_paths(path, f, "dmodc", 1, layer, n, NULL, NULL, maxlid);
 	assert_int_equal(sl_map_read(path, f, &m, &err), 0);
 	assert_int_equal(m.npath, 0);
 	sl_map_free(&m);

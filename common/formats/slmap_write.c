@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The paths' SLs of a layering as an SL file (slmap.h), formatted by
- * hand: on a 1,400-host fabric over the budget the file has 1.3 million
- * "path" lines, and fprintf took about 200 ms of the plugin's routing
- * pass (osmre-sar.dump) against about 25 ms here.
+ * The paths' SLs of a layering as an SL file (slmap.h), the numbers
+ * formatted by hand into a buffer: the plugin writes this file
+ * (osmre-sar.dump) inside every routing pass, a million lines and more on
+ * large fabrics over the budget, where fprintf per line was several
+ * times slower.
  */
 #include <string.h>
 

@@ -482,22 +482,20 @@ static int spread_layers(struct sar_work *sw, struct layering *L, int budget,
 	const struct swgraph *sg = &sw->g.sg;
 	unsigned stride = r->maxlid + 1;
 	uint8_t *want = calloc(stride, 1);
+	int *part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
 	/* the groups when there are some (not one, not every switch alone) */
 	const int *group =
 		sg->ngroups > 1 && sg->ngroups < sg->nsw ? sg->group : NULL;
-	int *part = NULL, k, layer, rc = 0;
+	int k, layer, rc = 0;
 
-	if (want) {
-		part = malloc(((size_t)sw->f->nnodes + 1) * sizeof(int));
-		if (part && switch_partition(sw->f, group, budget, part, err)) {
-			free(want);
-			free(part);
-			return -1;
-		}
-	}
-	if (!want || !part) {
+	if (!want || !part)
+		rc = osmre_fail(err, "out of memory");
+	else
+		rc = switch_partition(sw->f, group, budget, part, err);
+	if (rc) {
 		free(want);
-		return osmre_fail(err, "out of memory");
+		free(part);
+		return -1;
 	}
 	r->updn_lids = 0;
 	r->cdg_lids = 0;

@@ -1056,14 +1056,25 @@ static int route_candidate(struct sar_work *sw, int v, struct lft_set *s0)
 	return rc;
 }
 
+/* A gap between two candidates' worst ratios that sar leaves shortest
+ * paths for: 10 % (sar.h, sp_fit). */
+#define SAR_SP_SLACK_NUM 11
+#define SAR_SP_SLACK_DEN 10
+
+/* The worst of a2a / amin and rp / rmin, scaled by amin * rmin. */
+static long worst_scaled(long a2a, long rp, long amin, long rmin)
+{
+	return a2a * rmin > rp * amin ? a2a * rmin : rp * amin;
+}
+
 /* 1 when tables i rank before tables j: their worst ratio to the least
  * A2A and RP (max(a2a / a2a_min, rp / rp_min)), then the lower A2A, then
  * i < j. */
 static int ranks_before(const long *a2a, const long *rp, long amin, long rmin,
 			int i, int j)
 {
-	long si = a2a[i] * rmin > rp[i] * amin ? a2a[i] * rmin : rp[i] * amin;
-	long sj = a2a[j] * rmin > rp[j] * amin ? a2a[j] * rmin : rp[j] * amin;
+	long si = worst_scaled(a2a[i], rp[i], amin, rmin);
+	long sj = worst_scaled(a2a[j], rp[j], amin, rmin);
 
 	if (si != sj)
 		return si < sj;
@@ -1103,6 +1114,55 @@ static int minimal_lost(struct sar_work *sw)
 }
 
 /*
+ * The shortest tables that fit the budget (A2A a2a, RP rp) trail the best
+ * shortest ones (best), which do not, by more than the slack: best routed
+ * over the budget (sar_layer_paths: the ways, every destination spread
+ * over the layers), and kept instead, into s and r, when their worst
+ * ratio to the least A2A and RP is below the fitting tables' by the
+ * slack too.  1 when kept, 0 when not, -1 with err.
+ */
+static int over_instead(struct sar_work *sw, struct lft_set *s,
+			struct sar_result *r, const struct lft_set *best,
+			long a2a, long rp, long amin, long rmin,
+			struct osmre_err *err)
+{
+	const struct risk_order *ord = sar_order(sw, err);
+	struct sar_result rv = *r;
+	struct lft_set w = { 0 };
+	long wa, wr;
+	int rc = -1;
+
+	rv.layer = NULL;
+	rv.layers = 0;
+	if (!ord || lft_set_clone(best, &w, err) ||
+	    sar_layer_paths(sw, &w, &rv, err))
+		goto out;
+	if (rv.updn_lids && rv.way != SAR_WAY_LAST) {
+		wa = rv.way_a2a[rv.way];
+		wr = rv.way_rp[rv.way];
+	} else if (risk_a2a(sw->f, &w, ord, &wa, err) ||
+		   risk_rp(sw->f, &w, ord, WAY_RP_PERMS, WAY_RP_SEED, &wr,
+			   err)) {
+		goto out;
+	}
+	amin = wa < amin ? wa : amin;
+	rmin = wr < rmin ? wr : rmin;
+	rc = 0;
+	if (worst_scaled(wa, wr, amin, rmin) * SAR_SP_SLACK_NUM >=
+	    worst_scaled(a2a, rp, amin, rmin) * SAR_SP_SLACK_DEN)
+		goto out;
+	free(r->layer);
+	*r = rv;
+	rv.layer = NULL;
+	lft_set_copy_entries(s, &w);
+	rc = 1;
+out:
+	free(rv.layer);
+	lft_set_free(&w);
+	return rc;
+}
+
+/*
  * Without jobs, within the budget: DFSSSP's tables (in s, layered in r
  * within max_vls) and the other candidates of route_candidate, all on
  * shortest paths (one pass of refinement: each destination routed again
@@ -1126,7 +1186,7 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 	long amin = LONG_MAX, rmin = LONG_MAX;
 	size_t lb = ((size_t)sw->g.sg.nlink + 1) * sizeof(uint64_t);
 	uint64_t *load = malloc(lb);
-	int v, k, n = 0, rank[NDFS_TABLES], rc = -1, ncand = SAR_SP_HOPS;
+	int v, k, n = 0, rank[NDFS_TABLES], rc = -1, ncand = SAR_SP_HOPS, fit;
 
 	*other = 0;
 	memset(vs, 0, sizeof(vs));
@@ -1187,6 +1247,24 @@ static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 		lft_set_copy_entries(s, &vs[rank[k]]);
 		*other = 1;
 		break;
+	}
+	sw->fit_only = 0;
+	/* the shortest tables that fit trail the best by the slack */
+	fit = *other ? rank[k] : 0;
+	if (rank[0] != fit &&
+	    worst_scaled(a2a[fit], rp[fit], amin, rmin) * SAR_SP_SLACK_DEN >
+		    worst_scaled(a2a[rank[0]], rp[rank[0]], amin, rmin) *
+			    SAR_SP_SLACK_NUM) {
+		int kept = over_instead(sw, s, r, &vs[rank[0]], a2a[fit],
+					rp[fit], amin, rmin, err);
+
+		if (kept < 0)
+			goto out;
+		if (kept) {
+			r->sp = rank[0];
+			r->sp_fit = fit;
+			*other = 1;
+		}
 	}
 	if (!*other)
 		memcpy(sw->g.load, load,
@@ -1303,6 +1381,7 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 	r->efi_layered = r->efi_nojobs = -1; /* (not measured) */
 	for (v = 0; v < SAR_SPS; v++)
 		r->sp_a2a[v] = r->sp_rp[v] = -1;
+	r->sp_fit = -1;
 	if (refuse_split(f, err)) {
 		sar_memo_clear(o->memo); /* the tables in force are not its */
 		return -1;

@@ -189,6 +189,12 @@ struct sar_result {
 	 * one kept */
 	long sp_a2a[SAR_SPS], sp_rp[SAR_SPS];
 	int sp;
+	/* the shortest-path candidate that fitted the budget but trailed
+	 * candidate sp, which did not, by more than SAR_SP_SLACK, and whose
+	 * tables the ways over the budget beat by as much (sar.c
+	 * over_instead): sp's routed over the budget were kept instead
+	 * (updn_lids > 0); -1: not so */
+	int sp_fit;
 	/* a stable re-route from the memo (sar_opts.memo): the directed
 	 * switch links lost since its pass; -1: every tree checked */
 	long memo_lost;

@@ -168,6 +168,13 @@ static void sar_report(const struct engine_opts *o,
 		say(arg,
 		    "sar: %d virtual layer(s); stable re-route with jobs: the %s tables' routes kept where they stand",
 		    layers, sr->job_aware ? "job-aware" : "DFSSSP");
+	if (sr->sp_fit >= 0)
+		say(arg,
+		    "sar: the shortest paths that fit %d layer(s) (DFSSSP%s%s) had A2A / RP %ld / %ld, against %ld / %ld on more: routed over the VL budget instead",
+		    layers, sp_name[sr->sp_fit % SAR_SP_HOPS],
+		    sr->sp_fit >= SAR_SP_HOPS ? ", on any shortest path" : "",
+		    sr->sp_a2a[sr->sp_fit], sr->sp_rp[sr->sp_fit],
+		    sr->sp_a2a[sr->sp], sr->sp_rp[sr->sp]);
 	if (sr->risk_a2a)
 		say(arg,
 		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s%s",

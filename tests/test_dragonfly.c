@@ -737,6 +737,7 @@ static void test_shortest_or_over(void **state)
 			assert_true(wf * 10 > wb * 11);
 			/* the tables kept beat it by 10 %, as the analyzer
 			 * counts (all pairs, RP the median of 100, seed 1) */
+			assert_true(r.way != SAR_WAY_LAST);
 			ka = r.way_a2a[r.way];
 			kr = r.way_rp[r.way];
 			check_risks(f, &s, ka, kr);

@@ -1115,33 +1115,32 @@ static int minimal_lost(struct sar_work *sw)
 
 /*
  * The shortest tables that fit the budget (A2A a2a, RP rp) trail the best
- * shortest ones (best), which do not, by more than the slack: best routed
- * over the budget (sar_layer_paths: the ways, every destination spread
- * over the layers), and kept instead, into s and r, when their worst
- * ratio to the least A2A and RP is below the fitting tables' by the
- * slack too.  1 when kept, 0 when not, -1 with err.
+ * shortest ones (best), which do not, by more than the slack: best laid
+ * out over the budget (sar_layer_paths; with 2 layers or more the ways,
+ * which route every destination again, spread over the layers; else the
+ * last layer alone), in place, and kept instead, into s and r, when the
+ * worst ratio of those tables to the least A2A and RP is below the
+ * fitting tables' by the slack too (theirs above 1.1 times it).  1 when
+ * kept, 0 when not, -1 with err.
  */
 static int over_instead(struct sar_work *sw, struct lft_set *s,
-			struct sar_result *r, const struct lft_set *best,
-			long a2a, long rp, long amin, long rmin,
-			struct osmre_err *err)
+			struct sar_result *r, struct lft_set *best, long a2a,
+			long rp, long amin, long rmin, struct osmre_err *err)
 {
 	const struct risk_order *ord = sar_order(sw, err);
 	struct sar_result rv = *r;
-	struct lft_set w = { 0 };
 	long wa, wr;
 	int rc = -1;
 
 	rv.layer = NULL;
 	rv.layers = 0;
-	if (!ord || lft_set_clone(best, &w, err) ||
-	    sar_layer_paths(sw, &w, &rv, err))
+	if (!ord || sar_layer_paths(sw, best, &rv, err))
 		goto out;
 	if (rv.updn_lids && rv.way != SAR_WAY_LAST) {
 		wa = rv.way_a2a[rv.way];
 		wr = rv.way_rp[rv.way];
-	} else if (risk_a2a(sw->f, &w, ord, &wa, err) ||
-		   risk_rp(sw->f, &w, ord, WAY_RP_PERMS, WAY_RP_SEED, &wr,
+	} else if (risk_a2a(sw->f, best, ord, &wa, err) ||
+		   risk_rp(sw->f, best, ord, WAY_RP_PERMS, WAY_RP_SEED, &wr,
 			   err)) {
 		goto out;
 	}
@@ -1154,11 +1153,10 @@ static int over_instead(struct sar_work *sw, struct lft_set *s,
 	free(r->layer);
 	*r = rv;
 	rv.layer = NULL;
-	lft_set_copy_entries(s, &w);
+	lft_set_copy_entries(s, best);
 	rc = 1;
 out:
 	free(rv.layer);
-	lft_set_free(&w);
 	return rc;
 }
 
@@ -1172,8 +1170,11 @@ out:
  * ranked by their A2A and RP risks (ranks_before); the first in that
  * order whose layers fit the budget is kept (DFSSSP's when
  * none before it does; a candidate over the budget is not routed past
- * it, sar_work.fit_only).  *other: 1 when another was kept (its loads
- * are not DFSSSP's).
+ * it, sar_work.fit_only).  Where the one kept trails the first by more
+ * than 10 %, the first is laid out over the budget and may be kept
+ * instead (over_instead: r->sp_fit, r->updn_lids > 0 on return).
+ * *other: 1 when another than DFSSSP's was kept (its loads are not
+ * DFSSSP's).
  */
 static int dfsssp_variants(struct sar_work *sw, struct lft_set *s,
 			   struct sar_result *r, int *other,
@@ -1412,7 +1413,8 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 	if (sar_layer_paths(&sw, s, r, err))
 		goto out;
 	/* without jobs, within the budget: the best-balanced of DFSSSP's
-	 * ways whose layers fit */
+	 * ways whose layers fit, or the best over the budget where those
+	 * that fit trail it (dfsssp_variants) */
 	if (!r->job_aware && !o->prev && !r->updn_lids &&
 	    dfsssp_variants(&sw, s, r, &other, err))
 		goto out;

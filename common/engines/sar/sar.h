@@ -186,14 +186,14 @@ struct sar_result {
 	 * groups on the fewest global links among the shortest paths, then
 	 * each again on any shortest path, SAR_SP_HOPS + each, tried where
 	 * the failures took some minimal route; -1: not tried), and the
-	 * one kept */
+	 * one kept (with sp_fit >= 0, the best, laid out over the budget) */
 	long sp_a2a[SAR_SPS], sp_rp[SAR_SPS];
 	int sp;
 	/* the shortest-path candidate that fitted the budget but trailed
-	 * candidate sp, which did not, by more than SAR_SP_SLACK, and whose
-	 * tables the ways over the budget beat by as much (sar.c
-	 * over_instead): sp's routed over the budget were kept instead
-	 * (updn_lids > 0); -1: not so */
+	 * candidate sp, which did not, by more than 10 % (worst ratio to
+	 * the least A2A and RP), when sp laid out over the budget beat it
+	 * by as much and was kept instead (sar.c over_instead; updn_lids >
+	 * 0); -1: not so */
 	int sp_fit;
 	/* a stable re-route from the memo (sar_opts.memo): the directed
 	 * switch links lost since its pass; -1: every tree checked */

@@ -146,7 +146,11 @@ static void sar_report(const struct engine_opts *o,
 
 	if (!sr || !r->layers.have)
 		return;
-	if (!o->jobs || !o->jobs->njobs)
+	if ((!o->jobs || !o->jobs->njobs) && sr->sp_fit >= 0)
+		say(arg,
+		    "sar: %d virtual layer(s); no jobs: over the VL budget, not on the shortest paths that fit",
+		    layers);
+	else if (!o->jobs || !o->jobs->njobs)
 		say(arg, "sar: %d virtual layer(s); no jobs: DFSSSP%s%s",
 		    layers, sp_name[sr->sp % SAR_SP_HOPS],
 		    sr->sp >= SAR_SP_HOPS ?
@@ -170,11 +174,13 @@ static void sar_report(const struct engine_opts *o,
 		    layers, sr->job_aware ? "job-aware" : "DFSSSP");
 	if (sr->sp_fit >= 0)
 		say(arg,
-		    "sar: the shortest paths that fit %d layer(s) (DFSSSP%s%s) had A2A / RP %ld / %ld, against %ld / %ld on more: routed over the VL budget instead",
+		    "sar: the shortest paths that fit %d layer(s) (DFSSSP%s%s) had A2A / RP %ld / %ld, against %ld / %ld on more (DFSSSP%s%s): those laid out over the VL budget instead",
 		    layers, sp_name[sr->sp_fit % SAR_SP_HOPS],
 		    sr->sp_fit >= SAR_SP_HOPS ? ", on any shortest path" : "",
 		    sr->sp_a2a[sr->sp_fit], sr->sp_rp[sr->sp_fit],
-		    sr->sp_a2a[sr->sp], sr->sp_rp[sr->sp]);
+		    sr->sp_a2a[sr->sp], sr->sp_rp[sr->sp],
+		    sp_name[sr->sp % SAR_SP_HOPS],
+		    sr->sp >= SAR_SP_HOPS ? ", on any shortest path" : "");
 	if (sr->risk_a2a)
 		say(arg,
 		    "sar: all pairs: A2A at most %ld, SP at most %ld (DFSSSP's); %ld tree(s) taken from DFSSSP's%s%s",

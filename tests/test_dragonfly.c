@@ -684,10 +684,13 @@ static void test_shortest_or_over(void **state)
 			       .hosts = 2,
 			       .global = 4,
 			       .arrangement = DF_ROUND_ROBIN };
+	/* (OSMRE_TEST_QUICK, the sanitizer builds: 3 % only, where the
+	 * rule fires on both seeds) */
 	int pct, seed, within = 0, over = 0;
+	int last = getenv("OSMRE_TEST_QUICK") ? 3 : 5;
 
 	(void)state;
-	for (pct = 3; pct <= 5; pct++)
+	for (pct = 3; pct <= last; pct++)
 		for (seed = 1; seed <= 2; seed++) {
 			struct sar_opts o = { .max_vls = 2 };
 			struct check_opts co = { .updown = 0, .threads = 1 };
@@ -752,8 +755,8 @@ next:
 			lft_set_free(&s);
 			fabric_free(f);
 		}
-	printf("dragonfly 17x8 with 3-5 %% of its links failed, 2 VLs: %d within the budget on shortest paths, %d routed over it instead of shortest paths that fit\n",
-	       within, over);
+	printf("dragonfly 17x8 with 3-%d %% of its links failed, 2 VLs: %d within the budget on shortest paths, %d routed over it instead of shortest paths that fit\n",
+	       last, within, over);
 	assert_true(over > 0);
 }
 

@@ -72,13 +72,31 @@ done
 check "settled" settled
 # the passes of the last topology changes were stable re-routes (sar
 # keeps the routes that still work, osmre(8)): one more request on the
-# settled topology routes everything again, as osmre route does
-e0=$(count_log "osmre: update: epoch [0-9]*: COMPUTE")
-kill -USR2 "$OSM_PID"
-check "a last request: a new epoch" \
-	wait_log "osmre: update: epoch [0-9]*: COMPUTE" $((e0 + 1)) 30
-for _ in $(seq 120); do settled && break; sleep 0.5; done
+# settled topology routes everything again, as osmre route does.  A late
+# trap can still bring a topology change after it, routed stably again
+# (seen once: a sweep 1 s after the request): then the request again,
+# at most 3 times
+stable_last() {	# a stable re-route came after the last epoch's start
+	_s=$(grep -n "the jobs did not: stable re-route" "$W/osm.log" | tail -1 | cut -d: -f1)
+	_c=$(grep -n "osmre: update: epoch [0-9]*: COMPUTE" "$W/osm.log" | tail -1 | cut -d: -f1)
+	[ -n "$_s" ] && [ "$_s" -gt "${_c:-0}" ]
+}
+routed_all() { ! stable_last; }
+requests=0
+while [ "$requests" -lt 3 ]; do
+	e0=$(count_log "osmre: update: epoch [0-9]*: COMPUTE")
+	kill -USR2 "$OSM_PID"
+	requests=$((requests + 1))
+	wait_log "osmre: update: epoch [0-9]*: COMPUTE" $((e0 + 1)) 30 || break
+	for _ in $(seq 120); do settled && break; sleep 0.5; done
+	sleep 2 # (time for a late trap's pass)
+	for _ in $(seq 120); do settled && break; sleep 0.5; done
+	routed_all && break
+	echo "a stable re-route after the last request: the request again"
+done
+check "a last request: a new epoch" [ "$(count_log "osmre: update: epoch [0-9]*: COMPUTE")" -gt "$e0" ]
 check "settled again" settled
+check "the last pass routed everything ($requests request(s))" routed_all
 check "OpenSM alive" kill -0 "$OSM_PID"
 check "OpenSM answers the SA" diag H_7_7 saquery -s
 started=$(grep -o "osmre: update: epoch [0-9]*: COMPUTE" "$W/osm.log" | awk '{ print $4 }' | tr -d : | sort -un)

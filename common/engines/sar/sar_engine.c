@@ -142,15 +142,15 @@ static void sar_report(const struct engine_opts *o,
 		       const struct route_result *r, engine_say say, void *arg)
 {
 	const struct sar_result *sr = r->priv;
-	int layers = r->layers.layers;
+	int layers = r->layers.layers, nojobs = !o->jobs || !o->jobs->njobs;
 
 	if (!sr || !r->layers.have)
 		return;
-	if ((!o->jobs || !o->jobs->njobs) && sr->sp_fit >= 0)
+	if (nojobs && sr->sp_fit >= 0)
 		say(arg,
 		    "sar: %d virtual layer(s); no jobs: over the VL budget, not on the shortest paths that fit",
 		    layers);
-	else if (!o->jobs || !o->jobs->njobs)
+	else if (nojobs)
 		say(arg, "sar: %d virtual layer(s); no jobs: DFSSSP%s%s",
 		    layers, sp_name[sr->sp % SAR_SP_HOPS],
 		    sr->sp >= SAR_SP_HOPS ?

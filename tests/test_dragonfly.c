@@ -547,15 +547,6 @@ static long worst_scaled(long a2a, long rp, long amin, long rmin)
 	return a2a * rmin > rp * amin ? a2a * rmin : rp * amin;
 }
 
-/*
- * Within the budget without jobs, sar kept one of its shortest-path
- * candidates (sar.h, SAR_SP_*): the risks it reports for it are the
- * analyzer's for the tables (as check_ways), and another than DFSSSP's
- * is kept only when it ranks before DFSSSP's by the larger of its ratios
- * to the least A2A and the least RP of the candidates tried, then the
- * lower A2A (sar.c ranks_before; the first in that order whose layers
- * fit is kept).
- */
 /* The least A2A and RP of the shortest-path candidates tried. */
 static void sp_least(const struct sar_result *r, long *amin, long *rmin)
 {
@@ -572,6 +563,15 @@ static void sp_least(const struct sar_result *r, long *amin, long *rmin)
 	}
 }
 
+/*
+ * Within the budget without jobs, sar kept one of its shortest-path
+ * candidates (sar.h, SAR_SP_*): the risks it reports for it are the
+ * analyzer's for the tables (as check_ways), and another than DFSSSP's
+ * is kept only when it ranks before DFSSSP's by the larger of its ratios
+ * to the least A2A and the least RP of the candidates tried, then the
+ * lower A2A (sar.c ranks_before; the first in that order whose layers
+ * fit is kept).
+ */
 static void check_sp(const struct fabric *f, const struct lft_set *s,
 		     const struct sar_result *r)
 {

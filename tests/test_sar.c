@@ -2,7 +2,8 @@
 /*
  * sar: deadlock freedom checked by the analyzer's channel dependency graph
  * on the layers sar gives (fat trees complete and degraded, a ring, a 2D
- * torus, a small dragonfly), shortest paths where triangles make groups
+ * torus, a small dragonfly, a 2D HyperX), the layering's dependency set
+ * past its first slots, shortest paths where triangles make groups
  * that are no dragonfly's, and job-aware balancing on the shared
  * fixtures and on seeded fragmented job mixes.
  */
@@ -16,6 +17,7 @@
 #include "components.h"
 #include "congestion.h"
 #include "degrade.h"
+#include "deptab.h"
 #include "dmodc.h"
 #include "dragonfly.h"
 #include "efipolish.h"
@@ -87,6 +89,53 @@ static void test_deadlock_free(void **state)
 	lft_set_free(&s);
 	fabric_free(f);
 	free(text);
+	f = tu_from_text(text = tu_hyperx(8, 2), 0);
+	route_check(f, NULL, &s, "2D HyperX 8x8");
+	lft_set_free(&s);
+	fabric_free(f);
+	free(text);
+}
+
+/*
+ * The layering's dependency set (deptab.h) past its first slots: far
+ * more keys than 3/4 of them, each found again with its count and id,
+ * none lost or doubled by the growths, absent keys absent.  Without growth
+ * the insertions would never end once the slots are full.
+ */
+static void test_deptab(void **state)
+{
+	struct deptab t;
+	struct rng r;
+	uint64_t *keys;
+	long e;
+	int i, n = 100000;
+
+	(void)state;
+	keys = malloc((size_t)n * sizeof(*keys));
+	assert_non_null(keys);
+	assert_int_equal(deptab_init(&t, 1), 0);
+	assert_int_equal(t.cap, 1024);
+	rng_seed(&r, 5);
+	for (i = 0; i < n; i++) { /* distinct: i in the high half */
+		keys[i] = (uint64_t)i << 32 | rng_next(&r) % 4096;
+		e = deptab_find(&t, keys[i], 1);
+		assert_true(e >= 0);
+		t.count[e] += i % 7 + 1;
+	}
+	assert_int_equal(t.n, n);
+	assert_true(t.n * 4 <= t.cap * 3);
+	for (i = 0; i < n; i++) {
+		e = deptab_find(&t, keys[i], 0);
+		assert_true(e >= 0);
+		assert_int_equal(t.count[e], i % 7 + 1);
+		assert_int_equal(t.id[e], i); /* in the order of insertion */
+		/* the same key again: the same slot, nothing added */
+		assert_int_equal(deptab_find(&t, keys[i], 1), e);
+	}
+	assert_int_equal(t.n, n);
+	assert_int_equal(deptab_find(&t, (uint64_t)n << 32, 0), -1);
+	deptab_free(&t);
+	free(keys);
 }
 
 static long efi_max(struct fabric *f, const struct lft_set *s,
@@ -1090,6 +1139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deadlock_free),
+		cmocka_unit_test(test_deptab),
 		cmocka_unit_test(test_stable_reroute),
 		cmocka_unit_test(test_stable_threads),
 		cmocka_unit_test(test_stable_same_layers),

@@ -313,6 +313,52 @@ char *tu_torus(int w, int h)
 	return buf;
 }
 
+/* Switch (x, y)'s port to (x2, y) (row) or (x, y2) (column) in
+ * tu_hyperx: hosts first, then the row's other switches, then the
+ * column's. */
+static int hx_port(int n, int h, int x, int y, int x2, int y2)
+{
+	if (y2 == y)
+		return h + 1 + (x2 < x ? x2 : x2 - 1);
+	return h + n + (y2 < y ? y2 : y2 - 1);
+}
+
+char *tu_hyperx(int n, int h)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int x, y, k;
+
+	for (y = 0; y < n; y++)
+		for (x = 0; x < n; x++) {
+			fprintf(fp, "Switch\t%d \"X%d_%d\"\n", h + 2 * (n - 1),
+				x, y);
+			for (k = 0; k < h; k++)
+				fprintf(fp, "[%d]\t\"x%d_%d_%d\"[1]\n", k + 1,
+					x, y, k);
+			for (k = 0; k < n; k++)
+				if (k != x)
+					fprintf(fp, "[%d]\t\"X%d_%d\"[%d]\n",
+						hx_port(n, h, x, y, k, y), k, y,
+						hx_port(n, h, k, y, x, y));
+			for (k = 0; k < n; k++)
+				if (k != y)
+					fprintf(fp, "[%d]\t\"X%d_%d\"[%d]\n",
+						hx_port(n, h, x, y, x, k), x, k,
+						hx_port(n, h, x, k, x, y));
+			fprintf(fp, "\n");
+		}
+	for (y = 0; y < n; y++)
+		for (x = 0; x < n; x++)
+			for (k = 0; k < h; k++)
+				fprintf(fp,
+					"Hca\t1 \"x%d_%d_%d\"\n[1]\t\"X%d_%d\"[%d]\n\n",
+					x, y, k, x, y, k + 1);
+	fclose(fp);
+	return buf;
+}
+
 /*
  * A dragonfly: G groups of A switches, all-to-all inside a group, switch
  * a of group g linked to group (g + a + 1) mod G (one global link per

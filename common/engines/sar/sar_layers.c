@@ -15,66 +15,67 @@
 
 #include "cdgroute.h"
 #include "cycle.h"
+#include "deptab.h"
 #include "parallel.h"
 #include "risk.h"
 #include "swpart.h"
 #include "sar_int.h"
 #include "updn.h"
 
+/*
+ * A layer's channel dependencies (deptab.h: the number of the layer's
+ * paths through each) and, with lists, each one's paths: by the
+ * dependency's id k, paths[k] holds the npaths[k] paths that had it when
+ * they were added (room for lcap ids).
+ */
 struct deps {
-	size_t cap, n;
-	uint64_t *key; /* c1 << 32 | c2, UINT64_MAX empty */
-	int *count;
+	struct deptab t;
 	int **paths, *npaths, *cappaths;
+	size_t lcap;
 	int lists; /* keep each dependency's paths (to move them) */
 };
-
-static long dep_find(struct deps *d, uint64_t k, int insert)
-{
-	size_t i = (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 20) & (d->cap - 1);
-
-	while (d->key[i] != UINT64_MAX && d->key[i] != k)
-		i = (i + 1) & (d->cap - 1);
-	if (d->key[i] == UINT64_MAX) {
-		if (!insert)
-			return -1;
-		d->key[i] = k;
-		d->n++;
-	}
-	return (long)i;
-}
-
-static int deps_init(struct deps *d, size_t cap)
-{
-	size_t i;
-
-	for (d->cap = 1024; d->cap < cap * 2; d->cap *= 2)
-		;
-	d->n = 0;
-	d->key = malloc(d->cap * sizeof(*d->key));
-	d->count = calloc(d->cap, sizeof(int));
-	d->paths = calloc(d->cap, sizeof(int *));
-	d->npaths = calloc(d->cap, sizeof(int));
-	d->cappaths = calloc(d->cap, sizeof(int));
-	if (!d->key || !d->count || !d->paths || !d->npaths || !d->cappaths)
-		return -1;
-	for (i = 0; i < d->cap; i++)
-		d->key[i] = UINT64_MAX;
-	return 0;
-}
 
 static void deps_free(struct deps *d)
 {
 	size_t i;
 
-	for (i = 0; d->paths && i < d->cap; i++)
+	for (i = 0; d->paths && i < d->lcap; i++)
 		free(d->paths[i]);
-	free(d->key);
-	free(d->count);
+	deptab_free(&d->t);
 	free(d->paths);
 	free(d->npaths);
 	free(d->cappaths);
 	memset(d, 0, sizeof(*d));
+}
+
+/* Room in the lists for every id of d->t (ids only grow). */
+static int deps_room(struct deps *d)
+{
+	size_t n = d->lcap ? d->lcap : 1024, i;
+	int **p;
+	int *np, *cp;
+
+	while (n < d->t.n)
+		n *= 2;
+	if (n == d->lcap)
+		return 0;
+	p = realloc(d->paths, n * sizeof(*p));
+	if (p)
+		d->paths = p;
+	np = realloc(d->npaths, n * sizeof(*np));
+	if (np)
+		d->npaths = np;
+	cp = realloc(d->cappaths, n * sizeof(*cp));
+	if (cp)
+		d->cappaths = cp;
+	if (!p || !np || !cp)
+		return -1;
+	for (i = d->lcap; i < n; i++) {
+		d->paths[i] = NULL;
+		d->npaths[i] = d->cappaths[i] = 0;
+	}
+	d->lcap = n;
+	return 0;
 }
 
 /* The channels of the path from switch cur (a source's leaf) to dlid. */
@@ -125,25 +126,32 @@ static int path_deps(struct layering *L, struct deps *d, int src, unsigned dlid,
 	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, 256);
 	for (i = 0; i + 1 < n; i++) {
 		long e =
-			dep_find(d, (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
-				 sign > 0);
+			deptab_find(&d->t,
+				    (uint64_t)ch[i] << 32 | (uint32_t)ch[i + 1],
+				    sign > 0);
+		int k;
 
+		if (e == -2)
+			return -1;
 		if (e < 0)
 			continue;
-		d->count[e] += sign;
+		d->t.count[e] += sign;
 		if (sign > 0 && d->lists) {
-			if (d->npaths[e] == d->cappaths[e]) {
+			k = d->t.id[e];
+			if ((size_t)k >= d->lcap && deps_room(d))
+				return -1;
+			if (d->npaths[k] == d->cappaths[k]) {
 				int nc =
-					d->cappaths[e] ? d->cappaths[e] * 2 : 4;
-				int *np = realloc(d->paths[e],
+					d->cappaths[k] ? d->cappaths[k] * 2 : 4;
+				int *np = realloc(d->paths[k],
 						  (size_t)nc * sizeof(int));
 
 				if (!np)
 					return -1;
-				d->paths[e] = np;
-				d->cappaths[e] = nc;
+				d->paths[k] = np;
+				d->cappaths[k] = nc;
 			}
-			d->paths[e][d->npaths[e]++] = (int)pid;
+			d->paths[k][d->npaths[k]++] = (int)pid;
 		}
 	}
 	return 0;
@@ -161,7 +169,7 @@ static long dep_head(void *ctx, long pos)
 	const struct dep_walk *w = ctx;
 	long e = w->out[pos];
 
-	return w->d->count[e] ? (long)(w->d->key[e] & 0xffffffffu) : -1;
+	return w->d->t.count[e] ? (long)(w->d->t.key[e] & 0xffffffffu) : -1;
 }
 
 /* The dependencies of the layer's paths into d (its paths listed when
@@ -175,7 +183,7 @@ static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 	int src, k;
 
 	memset(d, 0, sizeof(*d));
-	if (deps_init(d, (size_t)g->sg.nchan * 8))
+	if (deptab_init(&d->t, (size_t)g->sg.nchan * 8))
 		goto fail;
 	d->lists = lists;
 	for (src = 0; src < L->nsrc; src++)
@@ -185,19 +193,19 @@ static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 			    path_deps(L, d, src, L->dlids[k], 1))
 				goto fail;
 	free(*out);
-	*out = malloc((d->n + 1) * sizeof(long));
+	*out = malloc((d->t.n + 1) * sizeof(long));
 	if (!*out)
 		goto fail;
 	memset(first, 0, ((size_t)g->sg.nchan + 2) * sizeof(long));
-	for (i = 0; i < d->cap; i++)
-		if (d->key[i] != UINT64_MAX)
-			first[(d->key[i] >> 32) + 1]++;
+	for (i = 0; i < d->t.cap; i++)
+		if (d->t.key[i] != DEPTAB_EMPTY)
+			first[(d->t.key[i] >> 32) + 1]++;
 	for (k = 0; k < g->sg.nchan; k++)
 		first[k + 1] += first[k];
 	memcpy(it, first, (size_t)g->sg.nchan * sizeof(long));
-	for (i = 0; i < d->cap; i++)
-		if (d->key[i] != UINT64_MAX)
-			(*out)[it[d->key[i] >> 32]++] = (long)i;
+	for (i = 0; i < d->t.cap; i++)
+		if (d->t.key[i] != DEPTAB_EMPTY)
+			(*out)[it[d->t.key[i] >> 32]++] = (long)i;
 	return 0;
 fail:
 	deps_free(d);
@@ -223,7 +231,7 @@ static long weakest_in_cycle(const struct deps *d, const long *first,
 	for (k = c.top - c.len; k < c.top - 1; k++) {
 		long e = out[it[stack[k]] - 1];
 
-		if (d->count[e] < d->count[best])
+		if (d->t.count[e] < d->t.count[best])
 			best = e;
 	}
 	/* the search starts again: the channels left on its path unseen */
@@ -319,10 +327,10 @@ static int make_layers(struct layering *L, int max_vls, int evict_at, int *over,
 		       (e = weakest_in_cycle(&d, first, out, g->sg.nchan, color,
 					     stack, it)) >= 0) {
 			/* the weakest dependency's paths go one layer up */
-			int j;
+			int j, id = d.t.id[e];
 
-			for (j = 0; j < d.npaths[e]; j++) {
-				uint32_t pid = (uint32_t)d.paths[e][j];
+			for (j = 0; j < d.npaths[id]; j++) {
+				uint32_t pid = (uint32_t)d.paths[id][j];
 				int s2 = (int)(pid / (r->maxlid + 1));
 				unsigned dl = pid % (r->maxlid + 1);
 				uint8_t *ly =

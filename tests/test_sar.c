@@ -2,10 +2,10 @@
 /*
  * sar: deadlock freedom checked by the analyzer's channel dependency graph
  * on the layers sar gives (fat trees complete and degraded, a ring, a 2D
- * torus, a small dragonfly, a 2D HyperX), the layering's dependency set
- * past its first slots, shortest paths where triangles make groups
- * that are no dragonfly's, and job-aware balancing on the shared
- * fixtures and on seeded fragmented job mixes.
+ * torus, a small dragonfly, a ring of 600 switches, a 2D HyperX), the
+ * layering's dependency set past its first slots, shortest paths where
+ * triangles make groups that are no dragonfly's, and job-aware balancing
+ * on the shared fixtures and on seeded fragmented job mixes.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -86,6 +86,12 @@ static void test_deadlock_free(void **state)
 	free(text);
 	f = tu_from_text(text = tu_dragonfly(4), 0);
 	route_check(f, NULL, &s, "dragonfly, 5 groups of 4");
+	lft_set_free(&s);
+	fabric_free(f);
+	free(text);
+	/* paths of up to 300 switch hops: every dependency counts */
+	f = tu_from_text(text = tu_ring(600, 10), 0);
+	route_check(f, NULL, &s, "ring of 600, a host on every 10th");
 	lft_set_free(&s);
 	fabric_free(f);
 	free(text);

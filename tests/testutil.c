@@ -313,6 +313,29 @@ char *tu_torus(int w, int h)
 	return buf;
 }
 
+char *tu_ring(int n, int every)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int x;
+
+	for (x = 0; x < n; x++) {
+		int host = x % every == 0;
+
+		fprintf(fp, "Switch\t%d \"R%d\"\n", host ? 3 : 2, x);
+		fprintf(fp, "[1]\t\"R%d\"[2]\n", (x + 1) % n);
+		fprintf(fp, "[2]\t\"R%d\"[1]\n", (x + n - 1) % n);
+		if (host)
+			fprintf(fp, "[3]\t\"r%d\"[1]\n", x);
+		fprintf(fp, "\n");
+	}
+	for (x = 0; x < n; x += every)
+		fprintf(fp, "Hca\t1 \"r%d\"\n[1]\t\"R%d\"[3]\n\n", x, x);
+	fclose(fp);
+	return buf;
+}
+
 /* Switch (x, y)'s port to (x2, y) (row) or (x, y2) (column) in
  * tu_hyperx: hosts first, then the row's other switches, then the
  * column's. */

@@ -28,6 +28,9 @@ struct fabric *tu_from_text(const char *text, int lmc);
  * host each; a dragonfly of A + 1 groups of A switches, two hosts each. */
 char *tu_torus(int w, int h);
 char *tu_dragonfly(int a);
+/* A ring of n switches R<x>, a host on every every-th (R0's first):
+ * shortest paths of up to n / 2 switch hops; net file text (free it). */
+char *tu_ring(int n, int every);
 /* A 2D HyperX: n x n switches, each linked to every switch of its row and
  * of its column, h hosts each; net file text (free it). */
 char *tu_hyperx(int n, int h);

@@ -26,13 +26,16 @@
  * A layer's channel dependencies (deptab.h: the number of the layer's
  * paths through each) and, with lists, each one's paths: by the
  * dependency's id k, paths[k] holds the npaths[k] paths that had it when
- * they were added (room for lcap ids).
+ * they were added (room for lcap ids).  ch: room for a path's channels,
+ * one per switch (a path without a loop has fewer; a ring's reach half
+ * its switches).
  */
 struct deps {
 	struct deptab t;
 	int **paths, *npaths, *cappaths;
 	size_t lcap;
 	int lists; /* keep each dependency's paths (to move them) */
+	int *ch, maxch;
 };
 
 static void deps_free(struct deps *d)
@@ -42,6 +45,7 @@ static void deps_free(struct deps *d)
 	for (i = 0; d->paths && i < d->lcap; i++)
 		free(d->paths[i]);
 	deptab_free(&d->t);
+	free(d->ch);
 	free(d->paths);
 	free(d->npaths);
 	free(d->cappaths);
@@ -120,10 +124,10 @@ struct layering {
 static int path_deps(struct layering *L, struct deps *d, int src, unsigned dlid,
 		     int sign)
 {
-	int ch[256], n, i;
+	int *ch = d->ch, n, i;
 	uint32_t pid = (uint32_t)(src * (L->r->maxlid + 1) + dlid);
 
-	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, 256);
+	n = path_chans(L->g, L->s, L->src_node[src], dlid, ch, d->maxch);
 	for (i = 0; i + 1 < n; i++) {
 		long e =
 			deptab_find(&d->t,
@@ -183,7 +187,9 @@ static int layer_deps(struct layering *L, int layer, struct deps *d, int lists,
 	int src, k;
 
 	memset(d, 0, sizeof(*d));
-	if (deptab_init(&d->t, (size_t)g->sg.nchan * 8))
+	d->maxch = g->sg.nsw;
+	d->ch = malloc(((size_t)d->maxch + 1) * sizeof(int));
+	if (!d->ch || deptab_init(&d->t, (size_t)g->sg.nchan * 8))
 		goto fail;
 	d->lists = lists;
 	for (src = 0; src < L->nsrc; src++)

@@ -881,6 +881,61 @@ static void route_opts(struct fabric *f, const struct sar_opts *o,
 }
 
 /*
+ * Wirings nobody designed: random connected graphs (tu_random_graph, 16
+ * to 64 switches of 3 to 6 switch links, 1 or 2 hosts each, a seed per
+ * graph) on budgets of 1, 2, 3 and 8 layers.  Every pair routed without
+ * a loop, within the budget, every SL one of the layers (to switch LIDs
+ * too), and each layer's channel dependency graph acyclic by the
+ * analyzer's count (route_valid), however sar got there (DFSSSP's
+ * layers, or over the budget its ways).
+ */
+static void test_random_graphs(void **state)
+{
+	static const int budget[] = { 1, 2, 3, 8 };
+	int seed, b, over = 0, runs = 0;
+	size_t k;
+
+	(void)state;
+	for (seed = 1; seed <= 24; seed++) {
+		struct rng r;
+		char *text;
+		struct fabric *f;
+		int n, deg, h;
+
+		rng_seed(&r, (uint64_t)seed);
+		n = 16 + (int)rng_below(&r, 49);
+		deg = 3 + (int)rng_below(&r, 4);
+		h = 1 + (int)rng_below(&r, 2);
+		f = tu_from_text(text = tu_random_graph(n, deg, h,
+							(uint64_t)seed),
+				 0);
+		for (b = 0; b < (int)(sizeof(budget) / sizeof(budget[0]));
+		     b++) {
+			struct sar_opts o = { .max_vls = budget[b] };
+			struct check_result cr;
+			struct sar_result res;
+			struct lft_set s;
+
+			route_valid(f, &o, &s, &res, &cr);
+			assert_true(res.layers <= budget[b]);
+			/* every path's SL one of the layers, to any LID */
+			for (k = 0; res.layer &&
+				    k < (size_t)res.ncas * (res.maxlid + 1);
+			     k++)
+				assert_true(res.layer[k] < res.layers);
+			over += res.updn_lids > 0;
+			runs++;
+			sar_result_free(&res);
+			lft_set_free(&s);
+		}
+		fabric_free(f);
+		free(text);
+	}
+	printf("random graphs: %d routings valid and deadlock-free, %d over the budget\n",
+	       runs, over);
+}
+
+/*
  * Groups from triangles that are no dragonfly's (issue 37): a megafly
  * whose global links make triangles among spines of different groups
  * (9 groups of 2 leaves and 3 spines, 8 global ports per spine, the
@@ -1157,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_all_pairs),
 		cmocka_unit_test(test_jobs_layered),
 		cmocka_unit_test(test_triangles),
+		cmocka_unit_test(test_random_graphs),
 		cmocka_unit_test(test_io_and_limits),
 	};
 

@@ -336,6 +336,68 @@ char *tu_ring(int n, int every)
 	return buf;
 }
 
+char *tu_random_graph(int n, int deg, int h, uint64_t seed)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	struct rng r;
+	int *peer, *pport, *used, i, k, tries;
+
+	peer = calloc((size_t)n * deg, sizeof(int));
+	pport = calloc((size_t)n * deg, sizeof(int));
+	used = calloc((size_t)n, sizeof(int));
+	if (!peer || !pport || !used)
+		fail_msg("out of memory");
+	rng_seed(&r, seed);
+	/* port k of switch i (0-based): peer[i * deg + k], its port there */
+	for (i = 1; i < n; i++) { /* a tree: i to an earlier one with room */
+		int j;
+
+		do
+			j = (int)rng_below(&r, (uint64_t)i);
+		while (used[j] == deg);
+		peer[i * deg + used[i]] = j;
+		pport[i * deg + used[i]] = used[j];
+		peer[j * deg + used[j]] = i;
+		pport[j * deg + used[j]] = used[i];
+		used[i]++;
+		used[j]++;
+	}
+	for (tries = 0; tries < n * deg * 4; tries++) {
+		int a = (int)rng_below(&r, (uint64_t)n),
+		    b = (int)rng_below(&r, (uint64_t)n);
+
+		if (a == b || used[a] == deg || used[b] == deg)
+			continue;
+		peer[a * deg + used[a]] = b;
+		pport[a * deg + used[a]] = used[b];
+		peer[b * deg + used[b]] = a;
+		pport[b * deg + used[b]] = used[a];
+		used[a]++;
+		used[b]++;
+	}
+	fp = open_memstream(&buf, &len);
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "Switch\t%d \"G%d\"\n", deg + h, i);
+		for (k = 0; k < used[i]; k++)
+			fprintf(fp, "[%d]\t\"G%d\"[%d]\n", k + 1,
+				peer[i * deg + k], pport[i * deg + k] + 1);
+		for (k = 0; k < h; k++)
+			fprintf(fp, "[%d]\t\"g%d_%d\"[1]\n", deg + k + 1, i, k);
+		fprintf(fp, "\n");
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < h; k++)
+			fprintf(fp, "Hca\t1 \"g%d_%d\"\n[1]\t\"G%d\"[%d]\n\n",
+				i, k, i, deg + k + 1);
+	fclose(fp);
+	free(peer);
+	free(pport);
+	free(used);
+	return buf;
+}
+
 /* Switch (x, y)'s port to (x2, y) (row) or (x, y2) (column) in
  * tu_hyperx: hosts first, then the row's other switches, then the
  * column's. */

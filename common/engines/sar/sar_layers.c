@@ -953,7 +953,9 @@ static int assign_layers(struct sar_work *sw, struct layering *L, int budget,
 	}
 	r0 = *r;
 	L0.r = &r0;
-	L0.lay = malloc(sz);
+	/* zero as L's: the starts set only the CA destinations' entries, and
+	 * L may take these whole */
+	L0.lay = calloc(sz, 1);
 	if (!L0.lay) {
 		osmre_fail(err, "out of memory");
 		goto out;

@@ -883,7 +883,8 @@ static void route_opts(struct fabric *f, const struct sar_opts *o,
 /*
  * Wirings nobody designed: random connected graphs (tu_random_graph, 16
  * to 64 switches of 3 to 6 switch links, 1 or 2 hosts each, a seed per
- * graph) on budgets of 1, 2, 3 and 8 layers.  Every pair routed without
+ * graph; every other one with a job mix, all pairs on half of those) on
+ * budgets of 1, 2, 3 and 8 layers.  Every pair routed without
  * a loop, within the budget, every SL one of the layers (to switch LIDs
  * too), and each layer's channel dependency graph acyclic by the
  * analyzer's count (route_valid), however sar got there (DFSSSP's
@@ -915,8 +916,18 @@ static void test_random_graphs(void **state)
 			struct check_result cr;
 			struct sar_result res;
 			struct lft_set s;
+			struct jobs j;
 
+			/* every other graph with a job mix, all pairs on
+			 * every fourth */
+			if (seed % 2) {
+				job_mix(f, (uint64_t)seed, &j);
+				o.jobs = &j;
+				o.all_pairs = seed % 4 == 1;
+			}
 			route_valid(f, &o, &s, &res, &cr);
+			if (o.jobs)
+				jobs_free(&j);
 			assert_true(res.layers <= budget[b]);
 			/* every path's SL one of the layers, to any LID */
 			for (k = 0; res.layer &&
@@ -933,6 +944,116 @@ static void test_random_graphs(void **state)
 	}
 	printf("random graphs: %d routings valid and deadlock-free, %d over the budget\n",
 	       runs, over);
+}
+
+/*
+ * Links failing under sar on the same random graphs: each routed on a
+ * budget of 1, 2, 3 and 8 layers (with the memo a pass leaves, as the
+ * plugin keeps it; every other graph with a job mix), then 1 to 3 random
+ * switch links removed (those that
+ * would split the fabric left) and routed again from the tables in force
+ * (a stable re-route), then once more after another link: every pass
+ * valid, within the budget, every SL below the layers, each layer
+ * acyclic.
+ */
+static int drop_link(struct fabric *f, struct rng *r)
+{
+	int tries, *comp = malloc((size_t)f->nnodes * sizeof(int));
+
+	assert_non_null(comp);
+	for (tries = 0; tries < 50; tries++) {
+		int u = (int)rng_below(r, (uint64_t)f->nnodes), p, v, vp, k,
+		    split = 0, c0 = -1;
+
+		if (f->nodes[u].type != FAB_SWITCH)
+			continue;
+		p = 1 + (int)rng_below(r, (uint64_t)f->nodes[u].nports);
+		v = f->nodes[u].ports[p].rnode;
+		if (v < 0 || f->nodes[v].type != FAB_SWITCH)
+			continue;
+		vp = f->nodes[u].ports[p].rport;
+		f->nodes[u].ports[p].rnode = -1;
+		f->nodes[v].ports[vp].rnode = -1;
+		assert_int_equal(switch_components(f, comp), 0);
+		for (k = 0; k < f->nnodes; k++)
+			if (f->nodes[k].type == FAB_SWITCH) {
+				if (c0 < 0)
+					c0 = comp[k];
+				split |= comp[k] != c0;
+			}
+		if (!split) {
+			free(comp);
+			return 1;
+		}
+		f->nodes[u].ports[p].rnode = v; /* put back */
+		f->nodes[v].ports[vp].rnode = u;
+	}
+	free(comp);
+	return 0;
+}
+
+static void test_random_failures(void **state)
+{
+	static const int budget[] = { 1, 2, 3, 8 };
+	int seed, b, pass, runs = 0;
+	size_t k;
+
+	(void)state;
+	for (seed = 1; seed <= 12; seed++) {
+		for (b = 0; b < (int)(sizeof(budget) / sizeof(budget[0]));
+		     b++) {
+			struct sar_opts o = { .max_vls = budget[b] };
+			struct lft_set prev = { 0 };
+			struct jobs j;
+			struct rng r;
+			char *text;
+			struct fabric *f;
+			int n, deg, h, drops;
+
+			rng_seed(&r, (uint64_t)seed);
+			n = 16 + (int)rng_below(&r, 49);
+			deg = 3 + (int)rng_below(&r, 4);
+			h = 1 + (int)rng_below(&r, 2);
+			f = tu_from_text(text = tu_random_graph(n, deg, h,
+								(uint64_t)seed),
+					 0);
+			o.memo = sar_memo_new();
+			assert_non_null(o.memo);
+			if (seed % 2) { /* the jobs as jobwatch hands them */
+				job_mix(f, (uint64_t)seed, &j);
+				o.jobs = &j;
+			}
+			for (pass = 0; pass < 3; pass++) {
+				struct check_result cr;
+				struct sar_result res;
+				struct lft_set s;
+
+				o.prev = pass ? &prev : NULL;
+				route_valid(f, &o, &s, &res, &cr);
+				assert_true(res.layers <= budget[b]);
+				for (k = 0;
+				     res.layer &&
+				     k < (size_t)res.ncas * (res.maxlid + 1);
+				     k++)
+					assert_true(res.layer[k] < res.layers);
+				runs++;
+				sar_result_free(&res);
+				lft_set_free(&prev);
+				prev = s;
+				drops = pass ? 1 : 1 + (int)rng_below(&r, 3);
+				while (drops--)
+					drop_link(f, &r);
+			}
+			lft_set_free(&prev);
+			if (o.jobs)
+				jobs_free(&j);
+			sar_memo_free(o.memo);
+			fabric_free(f);
+			free(text);
+		}
+	}
+	printf("random graphs, links failing: %d passes valid and deadlock-free\n",
+	       runs);
 }
 
 /*
@@ -1213,6 +1334,7 @@ int main(void)
 		cmocka_unit_test(test_jobs_layered),
 		cmocka_unit_test(test_triangles),
 		cmocka_unit_test(test_random_graphs),
+		cmocka_unit_test(test_random_failures),
 		cmocka_unit_test(test_io_and_limits),
 	};
 

@@ -3,8 +3,9 @@
  * The update protocol's escape routing (updn.c): every high LID reachable
  * from every CA by up*-down* routes; the channel dependency graph, with the
  * escape on its own VL and sar's layers (at most escape VL of them) or
- * dmodc's tables on the others, acyclic on every VL, for the routing
- * before and after a job change; the escape tables unchanged by it.
+ * dmodc's tables on the others, acyclic on every VL (fat trees, rings,
+ * tori, a dragonfly, random graphs), for the routing before and after a
+ * job change; the escape tables unchanged by it.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -185,6 +186,25 @@ static void test_topologies(void **state)
 	lft_set_free(&s);
 	fabric_free(f);
 	free(text);
+	/* wirings nobody designed (tu_random_graph) */
+	for (seed = 1; seed <= 8; seed++) {
+		char what[64];
+		int n, deg, h;
+
+		rng_seed(&r, (uint64_t)seed);
+		n = 16 + (int)rng_below(&r, 33);
+		deg = 3 + (int)rng_below(&r, 4);
+		h = 1 + (int)rng_below(&r, 2);
+		f = tu_from_text(text = tu_random_graph(n, deg, h,
+							(uint64_t)seed),
+				 1);
+		snprintf(what, sizeof(what),
+			 "random graph of %d switches (seed %d)", n, seed);
+		route_escape(f, 1, NULL, &s, &ui, what);
+		lft_set_free(&s);
+		fabric_free(f);
+		free(text);
+	}
 }
 
 /*

@@ -27,8 +27,8 @@
  * paths through each) and, with lists, each one's paths: by the
  * dependency's id k, paths[k] holds the npaths[k] paths that had it when
  * they were added (room for lcap ids).  ch: room for a path's channels,
- * one per switch (a path without a loop has fewer; a ring's reach half
- * its switches).
+ * one per switch (a path without a loop has fewer; on a ring of n
+ * switches the shortest reach n / 2).
  */
 struct deps {
 	struct deptab t;

@@ -893,11 +893,13 @@ static void route_opts(struct fabric *f, const struct sar_opts *o,
 static void test_random_graphs(void **state)
 {
 	static const int budget[] = { 1, 2, 3, 8 };
+	/* (OSMRE_TEST_QUICK, the sanitizer builds: the first 8) */
+	int seeds = getenv("OSMRE_TEST_QUICK") ? 8 : 24;
 	int seed, b, over = 0, runs = 0;
 	size_t k;
 
 	(void)state;
-	for (seed = 1; seed <= 24; seed++) {
+	for (seed = 1; seed <= seeds; seed++) {
 		struct rng r;
 		char *text;
 		struct fabric *f;
@@ -995,11 +997,13 @@ static int drop_link(struct fabric *f, struct rng *r)
 static void test_random_failures(void **state)
 {
 	static const int budget[] = { 1, 2, 3, 8 };
+	/* (OSMRE_TEST_QUICK, the sanitizer builds: the first 4) */
+	int seeds = getenv("OSMRE_TEST_QUICK") ? 4 : 12;
 	int seed, b, pass, runs = 0;
 	size_t k;
 
 	(void)state;
-	for (seed = 1; seed <= 12; seed++) {
+	for (seed = 1; seed <= seeds; seed++) {
 		for (b = 0; b < (int)(sizeof(budget) / sizeof(budget[0]));
 		     b++) {
 			struct sar_opts o = { .max_vls = budget[b] };

@@ -54,13 +54,25 @@ static int route_check(struct fabric *f, const struct jobs *j,
 	return layers;
 }
 
+/* route_check on the net file text (freed here); the layers used. */
+static int route_text(char *text, const char *what)
+{
+	struct fabric *f = tu_from_text(text, 0);
+	struct lft_set s;
+	int layers = route_check(f, NULL, &s, what);
+
+	lft_set_free(&s);
+	fabric_free(f);
+	free(text);
+	return layers;
+}
+
 static void test_deadlock_free(void **state)
 {
 	struct fabric *f;
 	struct lft_set s;
 	struct osmre_err err;
 	struct rng r;
-	char *text;
 
 	(void)state;
 	f = tu_pgft("3", "4,4,4", "1,4,4", "1,1,1", 0);
@@ -74,32 +86,12 @@ static void test_deadlock_free(void **state)
 	route_check(f, NULL, &s, "PGFT(3;4,4,4;1,4,4) less 12 links");
 	lft_set_free(&s);
 	fabric_free(f);
-	f = tu_from_text(text = tu_torus(6, 1), 0);
-	assert_true(route_check(f, NULL, &s, "ring of 6") >= 2);
-	lft_set_free(&s);
-	fabric_free(f);
-	free(text);
-	f = tu_from_text(text = tu_torus(4, 4), 0);
-	route_check(f, NULL, &s, "2D torus 4x4");
-	lft_set_free(&s);
-	fabric_free(f);
-	free(text);
-	f = tu_from_text(text = tu_dragonfly(4), 0);
-	route_check(f, NULL, &s, "dragonfly, 5 groups of 4");
-	lft_set_free(&s);
-	fabric_free(f);
-	free(text);
+	assert_true(route_text(tu_torus(6, 1), "ring of 6") >= 2);
+	route_text(tu_torus(4, 4), "2D torus 4x4");
+	route_text(tu_dragonfly(4), "dragonfly, 5 groups of 4");
 	/* paths of up to 300 switch hops: every dependency counts */
-	f = tu_from_text(text = tu_ring(600, 10), 0);
-	route_check(f, NULL, &s, "ring of 600, a host on every 10th");
-	lft_set_free(&s);
-	fabric_free(f);
-	free(text);
-	f = tu_from_text(text = tu_hyperx(8, 2), 0);
-	route_check(f, NULL, &s, "2D HyperX 8x8");
-	lft_set_free(&s);
-	fabric_free(f);
-	free(text);
+	route_text(tu_ring(600, 10), "ring of 600, a host on every 10th");
+	route_text(tu_hyperx(8, 2), "2D HyperX 8x8");
 }
 
 /*
@@ -900,17 +892,11 @@ static void test_random_graphs(void **state)
 
 	(void)state;
 	for (seed = 1; seed <= seeds; seed++) {
-		struct rng r;
 		char *text;
 		struct fabric *f;
-		int n, deg, h;
+		int n;
 
-		rng_seed(&r, (uint64_t)seed);
-		n = 16 + (int)rng_below(&r, 49);
-		deg = 3 + (int)rng_below(&r, 4);
-		h = 1 + (int)rng_below(&r, 2);
-		f = tu_from_text(text = tu_random_graph(n, deg, h,
-							(uint64_t)seed),
+		f = tu_from_text(text = tu_random_graph((uint64_t)seed, 64, &n),
 				 0);
 		for (b = 0; b < (int)(sizeof(budget) / sizeof(budget[0]));
 		     b++) {
@@ -1012,14 +998,11 @@ static void test_random_failures(void **state)
 			struct rng r;
 			char *text;
 			struct fabric *f;
-			int n, deg, h, drops;
+			int n, drops;
 
-			rng_seed(&r, (uint64_t)seed);
-			n = 16 + (int)rng_below(&r, 49);
-			deg = 3 + (int)rng_below(&r, 4);
-			h = 1 + (int)rng_below(&r, 2);
-			f = tu_from_text(text = tu_random_graph(n, deg, h,
-								(uint64_t)seed),
+			rng_seed(&r, (uint64_t)seed); /* the links to drop */
+			f = tu_from_text(text = tu_random_graph((uint64_t)seed,
+								64, &n),
 					 0);
 			o.memo = sar_memo_new();
 			assert_non_null(o.memo);

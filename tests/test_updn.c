@@ -189,14 +189,9 @@ static void test_topologies(void **state)
 	/* wirings nobody designed (tu_random_graph) */
 	for (seed = 1; seed <= 8; seed++) {
 		char what[64];
-		int n, deg, h;
+		int n;
 
-		rng_seed(&r, (uint64_t)seed);
-		n = 16 + (int)rng_below(&r, 33);
-		deg = 3 + (int)rng_below(&r, 4);
-		h = 1 + (int)rng_below(&r, 2);
-		f = tu_from_text(text = tu_random_graph(n, deg, h,
-							(uint64_t)seed),
+		f = tu_from_text(text = tu_random_graph((uint64_t)seed, 48, &n),
 				 1);
 		snprintf(what, sizeof(what),
 			 "random graph of %d switches (seed %d)", n, seed);

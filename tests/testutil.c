@@ -336,33 +336,44 @@ char *tu_ring(int n, int every)
 	return buf;
 }
 
-char *tu_random_graph(int n, int deg, int h, uint64_t seed)
+/* tu_random_graph's link a - b on each one's next free port (port k of
+ * switch i, 0-based: peer[i * deg + k], its port there pport[...]). */
+static void rg_link(int *peer, int *pport, int *used, int deg, int a, int b)
+{
+	peer[a * deg + used[a]] = b;
+	pport[a * deg + used[a]] = used[b];
+	peer[b * deg + used[b]] = a;
+	pport[b * deg + used[b]] = used[a];
+	used[a]++;
+	used[b]++;
+}
+
+char *tu_random_graph(uint64_t seed, int most, int *nsw)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
 	struct rng r;
-	int *peer, *pport, *used, i, k, tries;
+	int *peer, *pport, *used, i, k, tries, n, deg, h;
 
+	rng_seed(&r, seed); /* the shape, then (seeded again) the links */
+	n = 16 + (int)rng_below(&r, (uint64_t)most - 15);
+	deg = 3 + (int)rng_below(&r, 4);
+	h = 1 + (int)rng_below(&r, 2);
+	*nsw = n;
 	peer = calloc((size_t)n * deg, sizeof(int));
 	pport = calloc((size_t)n * deg, sizeof(int));
 	used = calloc((size_t)n, sizeof(int));
 	if (!peer || !pport || !used)
 		fail_msg("out of memory");
 	rng_seed(&r, seed);
-	/* port k of switch i (0-based): peer[i * deg + k], its port there */
 	for (i = 1; i < n; i++) { /* a tree: i to an earlier one with room */
 		int j;
 
 		do
 			j = (int)rng_below(&r, (uint64_t)i);
 		while (used[j] == deg);
-		peer[i * deg + used[i]] = j;
-		pport[i * deg + used[i]] = used[j];
-		peer[j * deg + used[j]] = i;
-		pport[j * deg + used[j]] = used[i];
-		used[i]++;
-		used[j]++;
+		rg_link(peer, pport, used, deg, i, j);
 	}
 	for (tries = 0; tries < n * deg * 4; tries++) {
 		int a = (int)rng_below(&r, (uint64_t)n),
@@ -370,12 +381,7 @@ char *tu_random_graph(int n, int deg, int h, uint64_t seed)
 
 		if (a == b || used[a] == deg || used[b] == deg)
 			continue;
-		peer[a * deg + used[a]] = b;
-		pport[a * deg + used[a]] = used[b];
-		peer[b * deg + used[b]] = a;
-		pport[b * deg + used[b]] = used[a];
-		used[a]++;
-		used[b]++;
+		rg_link(peer, pport, used, deg, a, b);
 	}
 	fp = open_memstream(&buf, &len);
 	for (i = 0; i < n; i++) {

@@ -31,10 +31,11 @@ char *tu_dragonfly(int a);
 /* A ring of n switches R<x>, a host on every every-th (R0's first):
  * shortest paths of up to n / 2 switch hops; net file text (free it). */
 char *tu_ring(int n, int every);
-/* A random connected graph of n switches G<i>: a random tree, then links
- * between random pairs until each switch has up to deg switch links
- * (parallel links possible), h hosts each; net file text (free it). */
-char *tu_random_graph(int n, int deg, int h, uint64_t seed);
+/* A random connected graph G<i> drawn from seed: 16 to most switches, each
+ * with up to 3 to 6 switch links and 1 or 2 hosts (*nsw: the switches); a
+ * random tree, then links between random pairs (parallel links possible);
+ * net file text (free it). */
+char *tu_random_graph(uint64_t seed, int most, int *nsw);
 /* A 2D HyperX: n x n switches, each linked to every switch of its row and
  * of its column, h hosts each; net file text (free it). */
 char *tu_hyperx(int n, int h);

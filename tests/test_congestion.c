@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cdg.h"
+#include "cmp.h"
 #include "check.h"
 #include "congestion.h"
 #include "jobs.h"
@@ -246,6 +247,279 @@ static void test_efi(void **state)
 	unlink(p);
 	lft_set_free(&s);
 	fabric_free(f);
+}
+
+/*
+ * sl_cursor_sl gives sl_map_sl's answer for every (SLID, DLID), DLIDs
+ * ascending per source: "path" lines, "dest" lines, the default, a
+ * source above the cursor's LIDs and one with no lines.
+ */
+static void test_sl_cursor(void **state)
+{
+	struct fabric *f;
+	struct lft_set s;
+	struct sl_map m;
+	struct sl_cursor c;
+	struct osmre_err err;
+	char buf[8192];
+	const char *p;
+	size_t n = 0;
+	unsigned sl, dl;
+
+	(void)state;
+	ring_clockwise(&f, &s);
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "default 3\n");
+	for (dl = 1; dl <= 12; dl++)
+		if (dl % 3 == 0)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "dest %u %u\n", dl, dl % 16);
+	for (sl = 1; sl <= 12; sl++)
+		for (dl = 1; dl <= 12; dl++)
+			if ((sl * 7 + dl * 3) % 5 == 0 && sl != 5)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+						      "path %u %u %u\n", sl, dl,
+						      (sl + dl) % 16);
+	p = tmpfile_with(buf);
+	assert_int_equal(sl_map_read(p, f, &m, &err), 0);
+	assert_int_equal(sl_cursor_init(&c, &m, 8), 0);
+	for (dl = 1; dl <= 12; dl++)
+		for (sl = 1; sl <= 12; sl++)
+			assert_int_equal(sl_cursor_sl(&c, sl, dl),
+					 sl_map_sl(&m, sl, dl));
+	/* some answers of each kind */
+	assert_int_equal(sl_map_sl(&m, 4, 12), 12); /* dest 12 */
+	assert_int_equal(sl_map_sl(&m, 1, 2), 3);   /* default */
+	assert_int_equal(sl_map_sl(&m, 1, 6), 7);   /* path 1 6 */
+	sl_cursor_free(&c);
+	sl_map_free(&m);
+	unlink(p);
+	lft_set_free(&s);
+	fabric_free(f);
+}
+
+/* A channel of the reference walk: (node, port, VL). */
+static uint64_t ref_vc(int n, int p, int vl)
+{
+	return (uint64_t)n << 24 | (uint64_t)p << 8 | (uint64_t)vl;
+}
+
+static int ref_sw_port(const struct fabric *f, int n, int p)
+{
+	int r;
+
+	if (p < 1 || p > f->nodes[n].nports)
+		return 0;
+	r = f->nodes[n].ports[p].rnode;
+	return r >= 0 && f->nodes[r].type == FAB_SWITCH;
+}
+
+static int is_ca_lid(const struct fabric *f, const struct lid_owner *own,
+		     unsigned lid)
+{
+	return own[lid].node >= 0 && f->nodes[own[lid].node].type != FAB_SWITCH;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Random tables: to a CA's LID, its port where attached, else any switch
+ * port (loops included). */
+static void ref_tables(const struct fabric *f, const struct lid_owner *own,
+		       unsigned max, struct lft_set *s, struct rng *rg)
+{
+	unsigned lid;
+	int n, p;
+
+	for (n = 0; n < f->nnodes; n++) {
+		struct lft *t = lft_of_node(s, n);
+
+		for (lid = 1; t && lid <= max; lid++) {
+			int pick = 0, cnt = 0;
+
+			if (!is_ca_lid(f, own, lid))
+				continue;
+			for (p = 1; p <= f->nodes[n].nports; p++) {
+				if (f->nodes[n].ports[p].rnode == own[lid].node)
+					pick = p;
+				cnt += ref_sw_port(f, n, p);
+			}
+			for (p = 1; !pick && p <= f->nodes[n].nports; p++)
+				if (ref_sw_port(f, n, p) &&
+				    !rng_below(rg, (uint64_t)cnt--))
+					pick = p;
+			t->port[lid] = (uint8_t)pick;
+		}
+	}
+}
+
+/* An SL file: random SLs on half the paths, random SL-to-VL tables per
+ * switch, input and output port. */
+static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
+		       unsigned max, struct rng *rg, struct sl_map *m)
+{
+	char path[] = "/tmp/osmre-cdgref-XXXXXX";
+	struct osmre_err err;
+	unsigned src, dst;
+	int fd = mkstemp(path), n, p, q, sl;
+	FILE *fp;
+
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fprintf(fp, "default 1\n");
+	for (src = 1; src <= max; src++)
+		for (dst = 1; is_ca_lid(f, own, src) && dst <= max; dst++)
+			if (own[dst].node >= 0 && rng_below(rg, 2))
+				fprintf(fp, "path %u %u %d\n", src, dst,
+					(int)rng_below(rg, 4));
+	for (n = 0; n < f->nnodes; n++) {
+		if (f->nodes[n].type != FAB_SWITCH)
+			continue;
+		fprintf(fp, "Switch 0x%016llx, base LID 1, \"x\"\n",
+			(unsigned long long)f->nodes[n].guid);
+		for (p = 0; p <= f->nodes[n].nports; p++)
+			for (q = 1; q <= f->nodes[n].nports; q++) {
+				fprintf(fp, "%d %d :", p, q);
+				for (sl = 0; sl < 16; sl++)
+					fprintf(fp, " %d",
+						(int)rng_below(rg, 3));
+				fprintf(fp, "\n");
+			}
+	}
+	fclose(fp);
+	if (sl_map_read(path, f, m, &err))
+		fail_msg("%s", err.msg);
+	unlink(path);
+}
+
+/* The dependencies of one route, walked whole (at most nnodes hops),
+ * appended to dep[0..2 * *nd). */
+static void ref_route(const struct fabric *f, const struct lft_set *s,
+		      const struct sl_map *m, const struct fab_port *pt,
+		      unsigned dlid, uint64_t **dep, long *nd, long *cap)
+{
+	int cur = pt->rnode, in = pt->rport, hops = 0;
+	int sl = sl_map_sl(m, pt->lid, dlid);
+	uint64_t prev = UINT64_MAX;
+
+	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH &&
+	       hops++ < f->nnodes) {
+		int out = lft_get(lft_of_node(s, cur), dlid);
+		uint64_t vc;
+
+		if (!ref_sw_port(f, cur, out))
+			break;
+		vc = ref_vc(cur, out, sl_map_vl(m, cur, in, out, sl));
+		if (prev != UINT64_MAX) {
+			if (*nd == *cap) {
+				*cap *= 2;
+				*dep = realloc(*dep, (size_t)*cap * 2 *
+							     sizeof(**dep));
+				assert_non_null(*dep);
+			}
+			(*dep)[2 * *nd] = prev;
+			(*dep)[2 * *nd + 1] = vc;
+			(*nd)++;
+		}
+		prev = vc;
+		in = f->nodes[cur].ports[out].rport;
+		cur = f->nodes[cur].ports[out].rnode;
+	}
+}
+
+/* The reference's distinct dependencies, and in *chans the channels they
+ * touch. */
+static long ref_deps(const struct fabric *f, const struct lft_set *s,
+		     const struct sl_map *m, const struct lid_owner *own,
+		     unsigned max, long *chans)
+{
+	long nd = 0, cap = 1 << 16, ndist = 0, nch = 0, k;
+	uint64_t *dep = malloc((size_t)cap * 2 * sizeof(*dep)), *vcs;
+	unsigned lid;
+	int c, p;
+
+	assert_non_null(dep);
+	for (c = 0; c < f->nnodes; c++) {
+		for (p = 1;
+		     f->nodes[c].type != FAB_SWITCH && p <= f->nodes[c].nports;
+		     p++) {
+			const struct fab_port *pt = &f->nodes[c].ports[p];
+
+			for (lid = 1; pt->lid && pt->rnode >= 0 && lid <= max;
+			     lid++)
+				if (is_ca_lid(f, own, lid) &&
+				    own[lid].node != c)
+					ref_route(f, s, m, pt, lid, &dep, &nd,
+						  &cap);
+		}
+	}
+	qsort(dep, (size_t)nd, 2 * sizeof(*dep), cmp_pair);
+	vcs = malloc(((size_t)nd * 2 + 1) * sizeof(*vcs));
+	assert_non_null(vcs);
+	for (k = 0; k < nd; k++)
+		if (!k || cmp_pair(&dep[2 * k], &dep[2 * k - 2])) {
+			vcs[nch++] = dep[2 * k];
+			vcs[nch++] = dep[2 * k + 1];
+			ndist++;
+		}
+	qsort(vcs, (size_t)nch, sizeof(*vcs), cmp_u64);
+	for (k = 0, *chans = 0; k < nch; k++)
+		*chans += !k || vcs[k] != vcs[k - 1];
+	free(dep);
+	free(vcs);
+	return ndist;
+}
+
+/*
+ * cdg_check against a reference written apart from it (ref_deps): every
+ * route of every CA port to every other CA's LID walked whole, each hop's
+ * VL from the SL map.  Random graphs, random tables, random SLs on half
+ * the paths and random per-port SL-to-VL tables, so that routes meeting
+ * at a switch arrive there on different VLs.
+ */
+static void test_cdg_reference(void **state)
+{
+	uint64_t seed;
+
+	(void)state;
+	for (seed = 1; seed <= 6; seed++) {
+		struct rng rg;
+		struct fabric *f;
+		struct lft_set s;
+		struct lid_owner *own;
+		struct sl_map m;
+		struct cdg_result r;
+		struct osmre_err err;
+		unsigned max;
+		long deps, chans;
+		int nsw;
+		char *text = tu_random_graph(seed, 20, &nsw);
+
+		f = tu_from_text(text, 0);
+		free(text);
+		assert_non_null(f);
+		rng_seed(&rg, seed);
+		assert_int_equal(lids_owners(f, &own, &max, &err), 0);
+		assert_int_equal(lft_set_for_fabric(f, max, &s, &err), 0);
+		ref_tables(f, own, max, &s, &rg);
+		ref_sl_map(f, own, max, &rg, &m);
+		deps = ref_deps(f, &s, &m, own, max, &chans);
+		assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
+		assert_int_equal(r.deps, deps);
+		assert_int_equal(r.channels, chans);
+		assert_true(deps > 100);
+		cdg_result_free(&r);
+		sl_map_free(&m);
+		free(own);
+		lft_set_free(&s);
+		fabric_free(f);
+	}
 }
 
 /*
@@ -666,6 +940,8 @@ int main(void)
 		cmocka_unit_test(test_cdg),
 		cmocka_unit_test(test_efi),
 		cmocka_unit_test(test_cdg_vls),
+		cmocka_unit_test(test_sl_cursor),
+		cmocka_unit_test(test_cdg_reference),
 		cmocka_unit_test(test_sl_write),
 		cmocka_unit_test(test_two_switches),
 		cmocka_unit_test(test_four_leaves),

@@ -25,6 +25,9 @@ struct cdg_graph {
 	uint64_t *set;
 	size_t cap, n;
 	int maxvl;
+	/* with an SL map: per (switch input channel, SL), the LID whose
+	 * routes last passed there (mark_route) */
+	unsigned *seen;
 };
 
 static int sw_port(const struct fabric *f, int n, int p)
@@ -111,13 +114,21 @@ static int mark_lid(struct cdg_graph *g, unsigned lid)
 	return 0;
 }
 
-/* With an SL map: the route from CA port (c, p) to dlid, hop by hop. */
-static int mark_route(struct cdg_graph *g, const struct sl_map *m, int c, int p,
-		      unsigned dlid)
+/*
+ * With an SL map: the route from CA port (c, p) to dlid, hop by hop, until
+ * it enters a switch by an input port with an SL that an earlier route to
+ * dlid entered it by: from there on (the switch's output, the VLs, the
+ * next input) the hops are that route's, whose dependencies are in the
+ * set.  So each LID's routes are walked once per (switch input, SL), not
+ * once per source; the set is the same.
+ */
+static int mark_route(struct cdg_graph *g, const struct sl_map *m,
+		      struct sl_cursor *slc, int c, int p, unsigned dlid)
 {
 	const struct fabric *f = g->f;
 	const struct fab_port *pt = &f->nodes[c].ports[p];
-	int sl = sl_map_sl(m, pt->lid, dlid), cur = pt->rnode, in = pt->rport;
+	int sl = sl_cursor_sl(slc, pt->lid, dlid), cur = pt->rnode;
+	int in = pt->rport;
 	int hops = 0;
 	uint64_t prev = EMPTY;
 
@@ -125,6 +136,7 @@ static int mark_route(struct cdg_graph *g, const struct sl_map *m, int c, int p,
 	       hops++ < f->nnodes) {
 		const struct lft *t = lft_of_node(g->s, cur);
 		int out = t ? lft_get(t, dlid) : LFT_NONE;
+		unsigned *seen = &g->seen[(g->chan[cur] + in) * NVL + sl];
 		uint64_t vc;
 
 		if (!sw_port(f, cur, out))
@@ -132,6 +144,9 @@ static int mark_route(struct cdg_graph *g, const struct sl_map *m, int c, int p,
 		vc = vc_of(g, cur, out, sl_map_vl(m, cur, in, out, sl));
 		if (prev != EMPTY && add_dep(g, prev, vc))
 			return -1;
+		if (*seen == dlid)
+			break;
+		*seen = dlid;
 		prev = vc;
 		in = f->nodes[cur].ports[out].rport;
 		cur = f->nodes[cur].ports[out].rnode;
@@ -140,34 +155,34 @@ static int mark_route(struct cdg_graph *g, const struct sl_map *m, int c, int p,
 }
 
 static int mark_all(struct cdg_graph *g, const struct sl_map *m,
-		    const struct lid_owner *own, unsigned max)
+		    struct sl_cursor *slc, const struct lid_owner *own,
+		    unsigned max)
 {
 	const struct fabric *f = g->f;
 	unsigned lid;
 	int c, p;
 
-	if (!m) {
-		for (lid = 1; lid <= max; lid++)
-			if (own[lid].node >= 0 &&
-			    f->nodes[own[lid].node].type != FAB_SWITCH &&
-			    mark_lid(g, lid))
-				return -1;
-		return 0;
-	}
-	for (c = 0; c < f->nnodes; c++) {
-		if (f->nodes[c].type == FAB_SWITCH)
+	for (lid = 1; lid <= max; lid++) {
+		if (own[lid].node < 0 ||
+		    f->nodes[own[lid].node].type == FAB_SWITCH)
 			continue;
-		for (p = 1; p <= f->nodes[c].nports; p++) {
-			const struct fab_port *pt = &f->nodes[c].ports[p];
-
-			if (!pt->lid || pt->rnode < 0)
+		if (!m) {
+			if (mark_lid(g, lid))
+				return -1;
+			continue;
+		}
+		for (c = 0; c < f->nnodes; c++) {
+			if (f->nodes[c].type == FAB_SWITCH ||
+			    own[lid].node == c)
 				continue;
-			for (lid = 1; lid <= max; lid++)
-				if (own[lid].node >= 0 && own[lid].node != c &&
-				    f->nodes[own[lid].node].type !=
-					    FAB_SWITCH &&
-				    mark_route(g, m, c, p, lid))
+			for (p = 1; p <= f->nodes[c].nports; p++) {
+				const struct fab_port *pt =
+					&f->nodes[c].ports[p];
+
+				if (pt->lid && pt->rnode >= 0 &&
+				    mark_route(g, m, slc, c, p, lid))
 					return -1;
+			}
 		}
 	}
 	return 0;
@@ -221,6 +236,7 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 	      struct osmre_err *err)
 {
 	struct cdg_graph g = { .f = f, .s = s };
+	struct sl_cursor slc = { 0 };
 	struct lid_owner *own = NULL;
 	uint64_t *e = NULL;
 	long *first = NULL, nvc, i, k;
@@ -246,7 +262,12 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 		if (f->nodes[n].type == FAB_SWITCH)
 			for (k = 0; k <= f->nodes[n].nports; k++)
 				g.cnode[g.chan[n] + k] = n;
-	if (mark_all(&g, m, own, max))
+	if (m) {
+		g.seen = calloc((size_t)g.nchan * NVL + 1, sizeof(*g.seen));
+		if (!g.seen || sl_cursor_init(&slc, m, max))
+			goto oom;
+	}
+	if (mark_all(&g, m, &slc, own, max))
 		goto oom;
 	/* CSR, by source virtual channel */
 	nvc = g.nchan * NVL;
@@ -282,6 +303,8 @@ out:
 	free(g.chan);
 	free(g.cnode);
 	free(g.set);
+	free(g.seen);
+	sl_cursor_free(&slc);
 	free(e);
 	free(first);
 	free(to);

@@ -278,6 +278,62 @@ int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
 	return sl < 0 ? m->default_sl : sl;
 }
 
+int sl_cursor_init(struct sl_cursor *c, const struct sl_map *m, unsigned maxlid)
+{
+	long i;
+
+	c->m = m;
+	c->maxlid = maxlid;
+	c->next = calloc((size_t)maxlid + 1, sizeof(long));
+	c->end = calloc((size_t)maxlid + 1, sizeof(long));
+	if (!c->next || !c->end) {
+		sl_cursor_free(c);
+		return -1;
+	}
+	/* keys ascend: each SLID's are one range */
+	for (i = m->npath - 1; i >= 0; i--) {
+		uint64_t slid = m->key[i] >> 16;
+
+		if (slid > maxlid)
+			continue;
+		if (!c->end[slid])
+			c->end[slid] = i + 1;
+		c->next[slid] = i;
+	}
+	return 0;
+}
+
+/* The SL of key (slid, dlid) from slid's range, or -1. */
+static int cursor_find(struct sl_cursor *c, unsigned slid, unsigned dlid)
+{
+	const struct sl_map *m = c->m;
+	uint64_t k = (uint64_t)slid << 16 | dlid;
+	long *i = &c->next[slid];
+
+	while (*i < c->end[slid] && m->key[*i] < k)
+		(*i)++;
+	return *i < c->end[slid] && m->key[*i] == k ? m->sl[*i] : -1;
+}
+
+int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid)
+{
+	int sl;
+
+	if (slid > c->maxlid || dlid > 0xffff)
+		return sl_map_sl(c->m, slid, dlid);
+	sl = slid ? cursor_find(c, slid, dlid) : -1;
+	if (sl < 0)
+		sl = cursor_find(c, 0, dlid); /* a "dest" line */
+	return sl < 0 ? c->m->default_sl : sl;
+}
+
+void sl_cursor_free(struct sl_cursor *c)
+{
+	free(c->next);
+	free(c->end);
+	c->next = c->end = NULL;
+}
+
 void sl_map_free(struct sl_map *m)
 {
 	int i;

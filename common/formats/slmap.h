@@ -46,6 +46,25 @@ void sl_map_free(struct sl_map *m);
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);
 
 /*
+ * sl_map_sl for many paths at O(1) each, where each source's DLIDs come
+ * in ascending order (per source, not overall): a cursor per source LID
+ * up to maxlid, and one for the "dest" lines.  Paths from SLIDs above
+ * maxlid read as sl_map_sl would (slowly).
+ */
+struct sl_cursor {
+	const struct sl_map *m;
+	long *next, *end; /* per SLID 0..maxlid: its keys' range */
+	unsigned maxlid;
+};
+
+/* 0, or -1 when out of memory. */
+int sl_cursor_init(struct sl_cursor *c, const struct sl_map *m,
+		   unsigned maxlid);
+/* The SL of the path from slid to dlid, as sl_map_sl. */
+int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid);
+void sl_cursor_free(struct sl_cursor *c);
+
+/*
  * Writes an SL file of a layering's paths (slmap_write.c): the header
  * "# osmre NAME: LAYERS layer(s), SL = layer", "default 0", then "path
  * SLID DLID SL" for every path whose layer is not 0, source by source,

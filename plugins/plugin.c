@@ -16,6 +16,7 @@
 #include <opensm/osm_version.h>
 
 #include "lids.h"
+#include "passcheck.h"
 #include "clock.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
@@ -49,6 +50,30 @@ static void say_log(void *arg, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: %s\n", line);
+}
+
+/*
+ * deadlock_check 1: the pass's routes on the SLs and VLs the plugin hands
+ * out, checked by the analyzer's channel dependency graph apart from the
+ * engine (passcheck.h).  0 when acyclic (logged), -1 with err naming a
+ * cycle (or out of memory).
+ */
+static int check_pass(struct osmre_engine *oe, const struct fabric *f,
+		      const struct engine_opts *o, const struct route_result *r,
+		      struct osmre_err *err)
+{
+	struct osmre *p = oe->p;
+	struct cdg_result c;
+	double t0 = clock_mono();
+
+	if (pass_deadlock_check(f, r, o->escape_vl, &c, err))
+		return -1;
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"osmre: %s: deadlock check: acyclic on %d VL(s), %ld channels, %ld dependencies (%.3f ms)\n",
+		oe->e->name, c.nvl, c.channels, c.deps,
+		(clock_mono() - t0) * 1e3);
+	cdg_result_free(&c);
+	return 0;
 }
 
 /*
@@ -86,12 +111,19 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	o.state = dump_open(p, e->name);
 	routed = !engine_route(e, &o, f, &r, err);
-	dump_close(p, e->name, o.state, routed);
-	if (!routed) {
-		if (e->refused)
-			e->refused(&o, &r, err);
-		goto out;
+	if (!routed && e->refused)
+		e->refused(&o, &r, err);
+	if (routed && p->opt.deadlock_check && check_pass(oe, f, &o, &r, err)) {
+		routed = 0;
+		/* what the engine kept of this pass is not in force */
+		if (e->keep_new) {
+			e->keep_free(oe->keep);
+			oe->keep = e->keep_new();
+		}
 	}
+	dump_close(p, e->name, o.state, routed);
+	if (!routed)
+		goto out;
 	*refused = 0;
 	if (e->needs & ENGINE_TAKES_JOBS)
 		jobfile_report(p, &jobs);

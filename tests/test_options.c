@@ -247,6 +247,7 @@ static void test_each(void **state)
 		"reroute_coalesce_ms 200",
 		"dmodc_ca_hops 0",
 		"hops_background 1",
+		"deadlock_check 0",
 		"sar_job_file (none)",
 		"sar_io_guid_file (none)",
 		"update_protocol 0",

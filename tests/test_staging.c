@@ -17,6 +17,7 @@
 #include "engine_table.h"
 #include "lids.h"
 #include "options.h"
+#include "passcheck.h"
 #include "pqft.h"
 #include "sar.h"
 #include "staging.h"
@@ -592,6 +593,52 @@ static void test_save_and_load(void **state)
 	fabric_free(f);
 }
 
+/*
+ * pass_deadlock_check, the plugin's deadlock_check: a ring's passes by
+ * sar, with and without the update protocol's escape, are acyclic on the
+ * SLs the plugin hands out; the same tables with every base route on SL
+ * 0 close the ring's cycle, which the check names.  dmodc's fat tree:
+ * acyclic on one VL.
+ */
+static void test_pass_check(void **state)
+{
+	struct fabric *f;
+	struct route_result r;
+	struct cdg_result c;
+	struct osmre_err err;
+	char *text = tu_ring(8, 1);
+	int esc;
+
+	(void)state;
+	f = tu_from_text(text, 1);
+	free(text);
+	assert_non_null(f);
+	for (esc = -1; esc <= 3; esc += 4) {
+		route("sar", f, esc, &r);
+		assert_int_equal(pass_deadlock_check(f, &r, esc, &c, &err), 0);
+		assert_true(c.acyclic);
+		assert_true(c.nvl >= 2);
+		cdg_result_free(&c);
+		/* every base route on SL 0: the ring's cycle */
+		free(r.layers.layer);
+		r.layers.layer = NULL;
+		assert_int_equal(pass_deadlock_check(f, &r, esc, &c, &err), -1);
+		assert_non_null(strstr(err.msg, "close a cycle of"));
+		assert_non_null(strstr(err.msg, "on VL 0: \"R"));
+		printf("escape VL %d, base routes on SL 0: %s\n", esc, err.msg);
+		route_result_free(&r);
+	}
+	fabric_free(f);
+	f = fab(0);
+	route("dmodc", f, -1, &r);
+	assert_int_equal(pass_deadlock_check(f, &r, -1, &c, &err), 0);
+	assert_true(c.acyclic);
+	assert_int_equal(c.nvl, 1);
+	cdg_result_free(&c);
+	route_result_free(&r);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_failed_pass),
 		cmocka_unit_test(test_wait_across_threads),
 		cmocka_unit_test(test_save_and_load),
+		cmocka_unit_test(test_pass_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "lids.h"
 #include "osmre.h"
 #include "options.h"
+#include "passcheck.h"
 
 /* the general flags' help, each after the one before; the engines' own
  * (engine.options) go after the flag they name (opt_desc.help_after) */
@@ -55,6 +56,9 @@ static const struct {
 	  "      --escape-vl V   the update protocol's routing: high LIDs (LMC >= 1)\n"
 	  "                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 	  "                      (sar: on at most V layers); --sls then covers both\n" },
+	{ "deadlock-check",
+	  "      --deadlock-check  check the pass as the plugin's deadlock_check\n"
+	  "                      does; a cycle refuses it (no tables written)\n" },
 };
 
 #define HELP_COL 22
@@ -157,6 +161,7 @@ static const struct option general_opts[] = {
 	{ "state", required_argument, NULL, 'D' },
 	{ "io-guids", required_argument, NULL, 'I' },
 	{ "escape-vl", required_argument, NULL, 'E' },
+	{ "deadlock-check", no_argument, NULL, 'K' },
 	{ "previous", required_argument, NULL, 'P' },
 	{ "node-name-map", required_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
@@ -257,7 +262,7 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	struct lft_set ls = { 0 };
 	struct osmre_err err;
 	struct fabric *f;
-	int c, lmc = 0, imported, failed, rc = EXIT_USAGE;
+	int c, lmc = 0, imported, failed, rc = EXIT_USAGE, dcheck = 0;
 	double t0, t1;
 	FILE *fp;
 
@@ -305,6 +310,9 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 			break;
 		case 'P':
 			prevf = optarg;
+			break;
+		case 'K':
+			dcheck = 1;
 			break;
 		case 'N':
 			tool_node_name_map(optarg);
@@ -429,6 +437,22 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	t1 = tool_now();
 	o.jobs = jobsf ? &jobs : NULL;
 	engine_report(e, &o, &r, say_stderr, NULL);
+	if (dcheck) {
+		struct cdg_result cr;
+		double t2 = tool_now();
+
+		if (pass_deadlock_check(f, &r, o.escape_vl, &cr, &err)) {
+			fprintf(stderr, "osmre route: %s: %s: %s\n", engine,
+				topo, err.msg);
+			rc = EXIT_INVALID;
+			goto out;
+		}
+		fprintf(stderr,
+			"%s: deadlock check: acyclic on %d VL(s), %ld channels, %ld dependencies (%.3f ms)\n",
+			engine, cr.nvl, cr.channels, cr.deps,
+			(tool_now() - t2) * 1e3);
+		cdg_result_free(&cr);
+	}
 	if (slsf) {
 		FILE *sf = fopen(slsf, "w");
 		int bad = !sf;

@@ -122,14 +122,13 @@ static int mark_lid(struct cdg_graph *g, unsigned lid)
  * set.  So each LID's routes are walked once per (switch input, SL), not
  * once per source; the set is the same.
  */
-static int mark_route(struct cdg_graph *g, const struct sl_map *m,
-		      struct sl_cursor *slc, int c, int p, unsigned dlid)
+static int mark_route(struct cdg_graph *g, const struct cdg_sls *sls, int c,
+		      int p, unsigned dlid)
 {
 	const struct fabric *f = g->f;
 	const struct fab_port *pt = &f->nodes[c].ports[p];
-	int sl = sl_cursor_sl(slc, pt->lid, dlid), cur = pt->rnode;
-	int in = pt->rport;
-	int hops = 0;
+	int sl = sls->sl(sls->ctx, pt->lid, dlid) & (NVL - 1);
+	int cur = pt->rnode, in = pt->rport, hops = 0;
 	uint64_t prev = EMPTY;
 
 	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH &&
@@ -138,10 +137,13 @@ static int mark_route(struct cdg_graph *g, const struct sl_map *m,
 		int out = t ? lft_get(t, dlid) : LFT_NONE;
 		unsigned *seen = &g->seen[(g->chan[cur] + in) * NVL + sl];
 		uint64_t vc;
+		int vl;
 
 		if (!sw_port(f, cur, out))
 			break;
-		vc = vc_of(g, cur, out, sl_map_vl(m, cur, in, out, sl));
+		vl = sls->vl ? sls->vl(sls->ctx, cur, in, out, sl) & (NVL - 1) :
+			       sl;
+		vc = vc_of(g, cur, out, vl);
 		if (prev != EMPTY && add_dep(g, prev, vc))
 			return -1;
 		if (*seen == dlid)
@@ -154,9 +156,8 @@ static int mark_route(struct cdg_graph *g, const struct sl_map *m,
 	return 0;
 }
 
-static int mark_all(struct cdg_graph *g, const struct sl_map *m,
-		    struct sl_cursor *slc, const struct lid_owner *own,
-		    unsigned max)
+static int mark_all(struct cdg_graph *g, const struct cdg_sls *sls,
+		    const struct lid_owner *own, unsigned max)
 {
 	const struct fabric *f = g->f;
 	unsigned lid;
@@ -166,7 +167,7 @@ static int mark_all(struct cdg_graph *g, const struct sl_map *m,
 		if (own[lid].node < 0 ||
 		    f->nodes[own[lid].node].type == FAB_SWITCH)
 			continue;
-		if (!m) {
+		if (!sls) {
 			if (mark_lid(g, lid))
 				return -1;
 			continue;
@@ -180,12 +181,28 @@ static int mark_all(struct cdg_graph *g, const struct sl_map *m,
 					&f->nodes[c].ports[p];
 
 				if (pt->lid && pt->rnode >= 0 &&
-				    mark_route(g, m, slc, c, p, lid))
+				    mark_route(g, sls, c, p, lid))
 					return -1;
 			}
 		}
 	}
 	return 0;
+}
+
+/* An SL map as a cdg_sls: its SLs through a cursor, its VLs. */
+struct map_sls {
+	const struct sl_map *m;
+	struct sl_cursor c;
+};
+
+static int map_sl(void *ctx, unsigned slid, unsigned dlid)
+{
+	return sl_cursor_sl(&((struct map_sls *)ctx)->c, slid, dlid);
+}
+
+static int map_vl(void *ctx, int node, int in, int out, int sl)
+{
+	return sl_map_vl(((struct map_sls *)ctx)->m, node, in, out, sl);
 }
 
 static long csr_head(void *ctx, long pos)
@@ -231,12 +248,11 @@ out:
 	return rc;
 }
 
-int cdg_check(const struct fabric *f, const struct lft_set *s,
-	      const struct sl_map *m, struct cdg_result *r,
-	      struct osmre_err *err)
+int cdg_check_sls(const struct fabric *f, const struct lft_set *s,
+		  const struct cdg_sls *sls, struct cdg_result *r,
+		  struct osmre_err *err)
 {
 	struct cdg_graph g = { .f = f, .s = s };
-	struct sl_cursor slc = { 0 };
 	struct lid_owner *own = NULL;
 	uint64_t *e = NULL;
 	long *first = NULL, nvc, i, k;
@@ -262,12 +278,12 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 		if (f->nodes[n].type == FAB_SWITCH)
 			for (k = 0; k <= f->nodes[n].nports; k++)
 				g.cnode[g.chan[n] + k] = n;
-	if (m) {
+	if (sls) {
 		g.seen = calloc((size_t)g.nchan * NVL + 1, sizeof(*g.seen));
-		if (!g.seen || sl_cursor_init(&slc, m, max))
+		if (!g.seen)
 			goto oom;
 	}
-	if (mark_all(&g, m, &slc, own, max))
+	if (mark_all(&g, sls, own, max))
 		goto oom;
 	/* CSR, by source virtual channel */
 	nvc = g.nchan * NVL;
@@ -304,12 +320,30 @@ out:
 	free(g.cnode);
 	free(g.set);
 	free(g.seen);
-	sl_cursor_free(&slc);
 	free(e);
 	free(first);
 	free(to);
 	free(used);
 	free(own);
+	return rc;
+}
+
+int cdg_check(const struct fabric *f, const struct lft_set *s,
+	      const struct sl_map *m, struct cdg_result *r,
+	      struct osmre_err *err)
+{
+	struct map_sls ms = { .m = m };
+	struct cdg_sls sls = { .sl = map_sl, .vl = map_vl, .ctx = &ms };
+	int rc;
+
+	if (!m)
+		return cdg_check_sls(f, s, NULL, r, err);
+	if (sl_cursor_init(&ms.c, m, lids_max(f))) {
+		memset(r, 0, sizeof(*r));
+		return osmre_fail(err, "out of memory");
+	}
+	rc = cdg_check_sls(f, s, &sls, r, err);
+	sl_cursor_free(&ms.c);
 	return rc;
 }
 

@@ -32,6 +32,23 @@ struct cdg_result {
 int cdg_check(const struct fabric *f, const struct lft_set *s,
 	      const struct sl_map *m, struct cdg_result *r,
 	      struct osmre_err *err);
+
+/*
+ * Where the SLs are not in a file: the SL of the route from the CA port
+ * whose LID is slid to dlid (each source's DLIDs asked in ascending
+ * order), and the VL of each hop (VL = SL when vl is NULL).  SLs and VLs
+ * 0-15.
+ */
+struct cdg_sls {
+	int (*sl)(void *ctx, unsigned slid, unsigned dlid);
+	int (*vl)(void *ctx, int node, int in, int out, int sl);
+	void *ctx;
+};
+
+/* cdg_check with the SLs and VLs of sls. */
+int cdg_check_sls(const struct fabric *f, const struct lft_set *s,
+		  const struct cdg_sls *sls, struct cdg_result *r,
+		  struct osmre_err *err);
 /* "S1"[3] -> "S2"[5] -> ... -> "S1"[3], with "(VL v)" after each channel
  * when r->nvl > 1 */
 void cdg_print_cycle(FILE *fp, const struct fabric *f,

@@ -95,6 +95,17 @@ struct route_layers {
 	long over_budget;
 };
 
+/* The SL of the path from slid to dlid: its layer, 0 when the engine has
+ * none or the LIDs are unknown. */
+static inline uint8_t route_layers_sl(const struct route_layers *l,
+				      unsigned slid, unsigned dlid)
+{
+	if (!l->have || !l->layer || !l->src_of_lid || slid > l->maxlid ||
+	    dlid > l->maxlid || l->src_of_lid[slid] < 0)
+		return 0;
+	return l->layer[(size_t)l->src_of_lid[slid] * (l->maxlid + 1) + dlid];
+}
+
 struct route_result {
 	struct lft_set tables;	    /* one per switch, every LID */
 	struct route_layers layers; /* ENGINE_LAYERS */

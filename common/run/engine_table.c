@@ -124,15 +124,6 @@ void route_result_free(struct route_result *r)
 	r->priv_free = NULL;
 }
 
-uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
-			unsigned dlid)
-{
-	if (!l->have || !l->layer || !l->src_of_lid || slid > l->maxlid ||
-	    dlid > l->maxlid || l->src_of_lid[slid] < 0)
-		return 0;
-	return l->layer[(size_t)l->src_of_lid[slid] * (l->maxlid + 1) + dlid];
-}
-
 int route_layers_write_sls(FILE *fp, const struct fabric *f,
 			   const struct route_layers *l, const char *name)
 {

@@ -50,10 +50,6 @@ void route_result_free(struct route_result *r);
 int route_layers_write_sls(FILE *fp, const struct fabric *f,
 			   const struct route_layers *l, const char *name);
 
-/* The SL of the path from slid to dlid: its layer, 0 when the engine has
- * none or the LIDs are unknown. */
-uint8_t route_layers_sl(const struct route_layers *l, unsigned slid,
-			unsigned dlid);
 void route_layers_free(struct route_layers *l);
 
 #endif

@@ -5,19 +5,25 @@
 # that `osmre route -e sar` gives that path (from the net file, and from
 # ibnetdiscover's output with the live LIDs; qos TRUE: without it sar
 # keeps to one layer, sar_qos.sh), and the tables read back are
-# deadlock-free with those SLs (cyclic on one VL).
+# deadlock-free with those SLs (cyclic on one VL).  deadlock_check 1:
+# the plugin checks the pass itself on those SLs and logs it acyclic.
 set -u
 . "$(dirname "$0")/lib.sh"
 NET=${OSMRE_TESTDATA:-tests/data}/ring5.net
-osmre_conf
+osmre_conf "deadlock_check 1"
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start h0 "qos TRUE" || { ko "SUBNET UP"; exit 1; }
 check "sar routed on 2 layers" grep -q "osmre: sar: .*2 virtual layer(s)" "$W/osm.log"
+check "the plugin's deadlock check: acyclic on 2 VLs" \
+	grep -q "osmre: sar: deadlock check: acyclic on 2 VL(s)" "$W/osm.log"
 sleep 1
 check "LFTs read back" read_lfts h2 "$W/ring.lfts"
 "$OSMRE" route -e sar --topo "$NET" --lids "$W/ring.lfts" --sls "$W/offline.sls" \
 	--out "$W/offline.lfts" 2>/dev/null
 check "identical to osmre route -e sar" same_lfts "$W/ring.lfts" "$W/offline.lfts"
+"$OSMRE" route -e sar --topo "$NET" --deadlock-check --out "$W/dc.lfts" 2>"$W/dc.err"
+check "osmre route --deadlock-check: acyclic on 2 VLs" \
+	grep -q "sar: deadlock check: acyclic on 2 VL(s)" "$W/dc.err"
 # what an administrator has: ibnetdiscover's view of the fabric (another
 # node and port order than the net file) and the live tables' LIDs
 diag h2 ibnetdiscover >"$W/disc.net" 2>/dev/null

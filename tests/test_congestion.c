@@ -358,10 +358,11 @@ static void ref_tables(const struct fabric *f, const struct lid_owner *own,
 	}
 }
 
-/* An SL file: random SLs on half the paths, random SL-to-VL tables per
- * switch, input and output port. */
+/* An SL file: random SLs on half the paths and, with tables, random
+ * SL-to-VL tables per switch, input and output port (else VL = SL). */
 static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
-		       unsigned max, struct rng *rg, struct sl_map *m)
+		       unsigned max, int tables, struct rng *rg,
+		       struct sl_map *m)
 {
 	char path[] = "/tmp/osmre-cdgref-XXXXXX";
 	struct osmre_err err;
@@ -378,7 +379,7 @@ static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
 			if (own[dst].node >= 0 && rng_below(rg, 2))
 				fprintf(fp, "path %u %u %d\n", src, dst,
 					(int)rng_below(rg, 4));
-	for (n = 0; n < f->nnodes; n++) {
+	for (n = 0; tables && n < f->nnodes; n++) {
 		if (f->nodes[n].type != FAB_SWITCH)
 			continue;
 		fprintf(fp, "Switch 0x%016llx, base LID 1, \"x\"\n",
@@ -396,6 +397,11 @@ static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
 	if (sl_map_read(path, f, m, &err))
 		fail_msg("%s", err.msg);
 	unlink(path);
+}
+
+static int ref_sl(void *ctx, unsigned slid, unsigned dlid)
+{
+	return sl_map_sl(ctx, slid, dlid);
 }
 
 /* The dependencies of one route, walked whole (at most nnodes hops),
@@ -481,7 +487,8 @@ static long ref_deps(const struct fabric *f, const struct lft_set *s,
  * route of every CA port to every other CA's LID walked whole, each hop's
  * VL from the SL map.  Random graphs, random tables, random SLs on half
  * the paths and random per-port SL-to-VL tables, so that routes meeting
- * at a switch arrive there on different VLs.
+ * at a switch arrive there on different VLs; then VL = SL through
+ * cdg_check_sls's callbacks.
  */
 static void test_cdg_reference(void **state)
 {
@@ -496,6 +503,7 @@ static void test_cdg_reference(void **state)
 		struct sl_map m;
 		struct cdg_result r;
 		struct osmre_err err;
+		struct cdg_sls sls = { .sl = ref_sl };
 		unsigned max;
 		long deps, chans;
 		int nsw;
@@ -508,12 +516,22 @@ static void test_cdg_reference(void **state)
 		assert_int_equal(lids_owners(f, &own, &max, &err), 0);
 		assert_int_equal(lft_set_for_fabric(f, max, &s, &err), 0);
 		ref_tables(f, own, max, &s, &rg);
-		ref_sl_map(f, own, max, &rg, &m);
+		ref_sl_map(f, own, max, 1, &rg, &m);
 		deps = ref_deps(f, &s, &m, own, max, &chans);
 		assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
 		assert_int_equal(r.deps, deps);
 		assert_int_equal(r.channels, chans);
 		assert_true(deps > 100);
+		cdg_result_free(&r);
+		sl_map_free(&m);
+		/* VL = SL, through callbacks (vl_by_port 0: a switch's CA
+		 * ports walked once per LID and SL) */
+		ref_sl_map(f, own, max, 0, &rg, &m);
+		sls.ctx = &m;
+		deps = ref_deps(f, &s, &m, own, max, &chans);
+		assert_int_equal(cdg_check_sls(f, &s, &sls, &r, &err), 0);
+		assert_int_equal(r.deps, deps);
+		assert_int_equal(r.channels, chans);
 		cdg_result_free(&r);
 		sl_map_free(&m);
 		free(own);

@@ -131,6 +131,16 @@ static int mark_route(struct cdg_graph *g, const struct cdg_sls *sls, int c,
 	int cur = pt->rnode, in = pt->rport, hops = 0;
 	uint64_t prev = EMPTY;
 
+	/* from a CA port the first hop has no dependency of its own: where
+	 * the VLs do not depend on the input port, all the switch's CA
+	 * ports are one state (port 0, which no link enters) */
+	if (cur >= 0 && f->nodes[cur].type == FAB_SWITCH && !sls->vl_by_port) {
+		unsigned *first = &g->seen[g->chan[cur] * NVL + sl];
+
+		if (*first == dlid)
+			return 0;
+		*first = dlid;
+	}
 	while (cur >= 0 && f->nodes[cur].type == FAB_SWITCH &&
 	       hops++ < f->nnodes) {
 		const struct lft *t = lft_of_node(g->s, cur);
@@ -333,7 +343,10 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 	      struct osmre_err *err)
 {
 	struct map_sls ms = { .m = m };
-	struct cdg_sls sls = { .sl = map_sl, .vl = map_vl, .ctx = &ms };
+	struct cdg_sls sls = { .sl = map_sl,
+			       .vl = map_vl,
+			       .ctx = &ms,
+			       .vl_by_port = 1 };
 	int rc;
 
 	if (!m)

@@ -43,6 +43,9 @@ struct cdg_sls {
 	int (*sl)(void *ctx, unsigned slid, unsigned dlid);
 	int (*vl)(void *ctx, int node, int in, int out, int sl);
 	void *ctx;
+	/* 0: vl does not depend on the input port, so the routes of a
+	 * switch's CA ports to one LID on one SL are walked once */
+	int vl_by_port;
 };
 
 /* cdg_check with the SLs and VLs of sls. */

@@ -251,7 +251,7 @@ static void test_efi(void **state)
 
 /*
  * sl_cursor_sl gives sl_map_sl's answer for every (SLID, DLID), DLIDs
- * ascending per source: "path" lines, "dest" lines, the default, a
+ * ascending per source (LID by LID, then source by source): "path" lines, "dest" lines, the default, a
  * source above the cursor's LIDs and one with no lines.
  */
 static void test_sl_cursor(void **state)
@@ -284,6 +284,13 @@ static void test_sl_cursor(void **state)
 	assert_int_equal(sl_cursor_init(&c, &m, 8), 0);
 	for (dl = 1; dl <= 12; dl++)
 		for (sl = 1; sl <= 12; sl++)
+			assert_int_equal(sl_cursor_sl(&c, sl, dl),
+					 sl_map_sl(&m, sl, dl));
+	sl_cursor_free(&c);
+	/* source by source: the DLIDs ascend per source only */
+	assert_int_equal(sl_cursor_init(&c, &m, 8), 0);
+	for (sl = 1; sl <= 12; sl++)
+		for (dl = 1; dl <= 12; dl++)
 			assert_int_equal(sl_cursor_sl(&c, sl, dl),
 					 sl_map_sl(&m, sl, dl));
 	/* some answers of each kind */
@@ -328,8 +335,9 @@ static int cmp_pair(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* Random tables: to a CA's LID, its port where attached, else any switch
- * port (loops included). */
+/* Random tables: to a CA's LID, mostly its port where attached, else any
+ * switch port (loops included, and routes that pass the destination's
+ * switch by). */
 static void ref_tables(const struct fabric *f, const struct lid_owner *own,
 		       unsigned max, struct lft_set *s, struct rng *rg)
 {
@@ -345,7 +353,9 @@ static void ref_tables(const struct fabric *f, const struct lid_owner *own,
 			if (!is_ca_lid(f, own, lid))
 				continue;
 			for (p = 1; p <= f->nodes[n].nports; p++) {
-				if (f->nodes[n].ports[p].rnode == own[lid].node)
+				if (f->nodes[n].ports[p].rnode ==
+					    own[lid].node &&
+				    rng_below(rg, 4))
 					pick = p;
 				cnt += ref_sw_port(f, n, p);
 			}
@@ -358,11 +368,14 @@ static void ref_tables(const struct fabric *f, const struct lid_owner *own,
 	}
 }
 
-/* An SL file: random SLs on half the paths and, with tables, random
- * SL-to-VL tables per switch, input and output port (else VL = SL). */
+/* ref_sl_map's kinds: random SLs on half the paths, with random SL-to-VL
+ * tables per switch, input and output port, or VL = SL; random SLs on
+ * half the destinations ("dest" lines), VL = SL. */
+enum { REF_TABLES, REF_PATHS, REF_BY_DEST };
+
+/* An SL file of that kind. */
 static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
-		       unsigned max, int tables, struct rng *rg,
-		       struct sl_map *m)
+		       unsigned max, int kind, struct rng *rg, struct sl_map *m)
 {
 	char path[] = "/tmp/osmre-cdgref-XXXXXX";
 	struct osmre_err err;
@@ -374,12 +387,15 @@ static void ref_sl_map(const struct fabric *f, const struct lid_owner *own,
 	fp = fdopen(fd, "w");
 	assert_non_null(fp);
 	fprintf(fp, "default 1\n");
-	for (src = 1; src <= max; src++)
+	for (dst = 1; kind == REF_BY_DEST && dst <= max; dst++)
+		if (own[dst].node >= 0 && rng_below(rg, 2))
+			fprintf(fp, "dest %u %d\n", dst, (int)rng_below(rg, 4));
+	for (src = 1; kind != REF_BY_DEST && src <= max; src++)
 		for (dst = 1; is_ca_lid(f, own, src) && dst <= max; dst++)
 			if (own[dst].node >= 0 && rng_below(rg, 2))
 				fprintf(fp, "path %u %u %d\n", src, dst,
 					(int)rng_below(rg, 4));
-	for (n = 0; tables && n < f->nnodes; n++) {
+	for (n = 0; kind == REF_TABLES && n < f->nnodes; n++) {
 		if (f->nodes[n].type != FAB_SWITCH)
 			continue;
 		fprintf(fp, "Switch 0x%016llx, base LID 1, \"x\"\n",
@@ -488,7 +504,7 @@ static long ref_deps(const struct fabric *f, const struct lft_set *s,
  * VL from the SL map.  Random graphs, random tables, random SLs on half
  * the paths and random per-port SL-to-VL tables, so that routes meeting
  * at a switch arrive there on different VLs; then VL = SL through
- * cdg_check_sls's callbacks.
+ * cdg_check_sls's callbacks, with SLs by path and by destination.
  */
 static void test_cdg_reference(void **state)
 {
@@ -506,7 +522,7 @@ static void test_cdg_reference(void **state)
 		struct cdg_sls sls = { .sl = ref_sl };
 		unsigned max;
 		long deps, chans;
-		int nsw;
+		int nsw, kind;
 		char *text = tu_random_graph(seed, 20, &nsw);
 
 		f = tu_from_text(text, 0);
@@ -516,7 +532,7 @@ static void test_cdg_reference(void **state)
 		assert_int_equal(lids_owners(f, &own, &max, &err), 0);
 		assert_int_equal(lft_set_for_fabric(f, max, &s, &err), 0);
 		ref_tables(f, own, max, &s, &rg);
-		ref_sl_map(f, own, max, 1, &rg, &m);
+		ref_sl_map(f, own, max, REF_TABLES, &rg, &m);
 		deps = ref_deps(f, &s, &m, own, max, &chans);
 		assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
 		assert_int_equal(r.deps, deps);
@@ -524,16 +540,21 @@ static void test_cdg_reference(void **state)
 		assert_true(deps > 100);
 		cdg_result_free(&r);
 		sl_map_free(&m);
-		/* VL = SL, through callbacks (vl_by_port 0: a switch's CA
-		 * ports walked once per LID and SL) */
-		ref_sl_map(f, own, max, 0, &rg, &m);
-		sls.ctx = &m;
-		deps = ref_deps(f, &s, &m, own, max, &chans);
-		assert_int_equal(cdg_check_sls(f, &s, &sls, &r, &err), 0);
-		assert_int_equal(r.deps, deps);
-		assert_int_equal(r.channels, chans);
-		cdg_result_free(&r);
-		sl_map_free(&m);
+		/* VL = SL, through callbacks: SLs by path (vl_by_port 0: a
+		 * switch's CA ports walked once per LID and SL), then by
+		 * destination alone (sl_by_source 0: one walk a switch) */
+		for (kind = REF_PATHS; kind <= REF_BY_DEST; kind++) {
+			ref_sl_map(f, own, max, kind, &rg, &m);
+			sls.ctx = &m;
+			sls.sl_by_source = kind == REF_PATHS;
+			deps = ref_deps(f, &s, &m, own, max, &chans);
+			assert_int_equal(cdg_check_sls(f, &s, &sls, &r, &err),
+					 0);
+			assert_int_equal(r.deps, deps);
+			assert_int_equal(r.channels, chans);
+			cdg_result_free(&r);
+			sl_map_free(&m);
+		}
 		free(own);
 		lft_set_free(&s);
 		fabric_free(f);

@@ -166,37 +166,109 @@ static int mark_route(struct cdg_graph *g, const struct cdg_sls *sls, int c,
 	return 0;
 }
 
+/* A route's source: CA port p of node c. */
+struct cdg_src {
+	int c, p;
+};
+
+/*
+ * The sources to walk from, into *src (*n of them): every CA port with a
+ * LID and a link; where neither the SL (sl_by_source 0) nor the VLs
+ * (vl_by_port 0) depend on the source, every route from a switch's CA
+ * ports to a LID is one walk, so per switch its first two CA ports of
+ * different nodes (the second for the LID of the first), in pairs.
+ */
+static int sources(const struct fabric *f, const struct cdg_sls *sls,
+		   struct cdg_src **src, long *n)
+{
+	int per_switch = !sls->sl_by_source && !sls->vl_by_port;
+	size_t ports = 0;
+	long *slot = NULL;
+	int c, p;
+
+	*n = 0;
+	for (c = 0; c < f->nnodes; c++)
+		if (f->nodes[c].type != FAB_SWITCH)
+			ports += (size_t)f->nodes[c].nports;
+	/* at most two entries a CA port */
+	*src = malloc((2 * ports + 1) * sizeof(**src));
+	if (!*src)
+		return -1;
+	if (per_switch) {
+		slot = malloc(((size_t)f->nnodes + 1) * sizeof(long));
+		if (!slot)
+			return -1;
+		for (c = 0; c < f->nnodes; c++)
+			slot[c] = -1;
+	}
+	for (c = 0; c < f->nnodes; c++) {
+		for (p = 1;
+		     f->nodes[c].type != FAB_SWITCH && p <= f->nodes[c].nports;
+		     p++) {
+			const struct fab_port *pt = &f->nodes[c].ports[p];
+			struct cdg_src *x;
+
+			if (!pt->lid || pt->rnode < 0)
+				continue;
+			if (!per_switch ||
+			    f->nodes[pt->rnode].type != FAB_SWITCH) {
+				(*src)[(*n)++] = (struct cdg_src){ c, p };
+				if (per_switch)
+					(*src)[(*n)++] =
+						(struct cdg_src){ -1, 0 };
+				continue;
+			}
+			if (slot[pt->rnode] < 0) {
+				slot[pt->rnode] = *n;
+				(*src)[(*n)++] = (struct cdg_src){ c, p };
+				(*src)[(*n)++] = (struct cdg_src){ -1, 0 };
+				continue;
+			}
+			x = &(*src)[slot[pt->rnode]];
+			if (x[1].c < 0 && x[0].c != c)
+				x[1] = (struct cdg_src){ c, p };
+		}
+	}
+	free(slot);
+	return 0;
+}
+
 static int mark_all(struct cdg_graph *g, const struct cdg_sls *sls,
 		    const struct lid_owner *own, unsigned max)
 {
 	const struct fabric *f = g->f;
+	int per_switch = sls && !sls->sl_by_source && !sls->vl_by_port;
+	struct cdg_src *src = NULL;
+	long n = 0, i;
 	unsigned lid;
-	int c, p;
+	int rc = -1;
 
+	if (sls && sources(f, sls, &src, &n))
+		goto out;
 	for (lid = 1; lid <= max; lid++) {
-		if (own[lid].node < 0 ||
-		    f->nodes[own[lid].node].type == FAB_SWITCH)
+		int o = own[lid].node;
+
+		if (o < 0 || f->nodes[o].type == FAB_SWITCH)
 			continue;
 		if (!sls) {
 			if (mark_lid(g, lid))
-				return -1;
+				goto out;
 			continue;
 		}
-		for (c = 0; c < f->nnodes; c++) {
-			if (f->nodes[c].type == FAB_SWITCH ||
-			    own[lid].node == c)
-				continue;
-			for (p = 1; p <= f->nodes[c].nports; p++) {
-				const struct fab_port *pt =
-					&f->nodes[c].ports[p];
+		for (i = 0; i < n; i += per_switch ? 2 : 1) {
+			const struct cdg_src *x = &src[i];
 
-				if (pt->lid && pt->rnode >= 0 &&
-				    mark_route(g, sls, c, p, lid))
-					return -1;
-			}
+			if (x->c == o && per_switch)
+				x++; /* that switch's other CA */
+			if (x->c >= 0 && x->c != o &&
+			    mark_route(g, sls, x->c, x->p, lid))
+				goto out;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	free(src);
+	return rc;
 }
 
 /* An SL map as a cdg_sls: its SLs through a cursor, its VLs. */
@@ -274,8 +346,10 @@ int cdg_check_sls(const struct fabric *f, const struct lft_set *s,
 	memset(r, 0, sizeof(*r));
 	r->acyclic = 1;
 	g.chan = malloc(((size_t)f->nnodes + 1) * sizeof(long));
-	if (!g.chan || lids_owners(f, &own, &max, err))
+	if (!g.chan)
 		goto oom;
+	if (lids_owners(f, &own, &max, err)) /* (says why) */
+		goto out;
 	for (n = 0; n < f->nnodes; n++) {
 		g.chan[n] = g.nchan;
 		if (f->nodes[n].type == FAB_SWITCH)
@@ -346,11 +420,15 @@ int cdg_check(const struct fabric *f, const struct lft_set *s,
 	struct cdg_sls sls = { .sl = map_sl,
 			       .vl = map_vl,
 			       .ctx = &ms,
-			       .vl_by_port = 1 };
-	int rc;
+			       .sl_by_source = 1 };
+	int rc, n;
 
 	if (!m)
 		return cdg_check_sls(f, s, NULL, r, err);
+	/* the VLs depend on the input port only where a switch has its
+	 * own SL-to-VL table */
+	for (n = 0; n < m->nnodes && !sls.vl_by_port; n++)
+		sls.vl_by_port = m->sw && m->sw[n];
 	if (sl_cursor_init(&ms.c, m, lids_max(f))) {
 		memset(r, 0, sizeof(*r));
 		return osmre_fail(err, "out of memory");

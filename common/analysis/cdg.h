@@ -46,6 +46,9 @@ struct cdg_sls {
 	/* 0: vl does not depend on the input port, so the routes of a
 	 * switch's CA ports to one LID on one SL are walked once */
 	int vl_by_port;
+	/* 0: sl depends on dlid alone (and with vl_by_port 0, one walk a
+	 * switch and LID, from one of its CA ports) */
+	int sl_by_source;
 };
 
 /* cdg_check with the SLs and VLs of sls. */

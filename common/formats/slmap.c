@@ -315,6 +315,26 @@ static int cursor_find(struct sl_cursor *c, unsigned slid, unsigned dlid)
 	return *i < c->end[slid] && m->key[*i] == k ? m->sl[*i] : -1;
 }
 
+/* The SL of a "dest" line for dlid, or -1: a binary search of SLID 0's
+ * keys (each source's DLIDs ascend, not all of them). */
+static int dest_find(const struct sl_cursor *c, unsigned dlid)
+{
+	const struct sl_map *m = c->m;
+	long lo = 0, hi = c->end[0] - 1;
+
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (m->key[mid] == dlid)
+			return m->sl[mid];
+		if (m->key[mid] < dlid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
 int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid)
 {
 	int sl;
@@ -323,7 +343,7 @@ int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid)
 		return sl_map_sl(c->m, slid, dlid);
 	sl = slid ? cursor_find(c, slid, dlid) : -1;
 	if (sl < 0)
-		sl = cursor_find(c, 0, dlid); /* a "dest" line */
+		sl = dest_find(c, dlid);
 	return sl < 0 ? c->m->default_sl : sl;
 }
 

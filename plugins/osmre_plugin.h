@@ -198,7 +198,8 @@ void proto_pass_done(struct osmre *p);
 /* SUBNET UP: the tables of the first pass are in force. */
 void proto_ready(struct osmre *p);
 unsigned proto_epoch(struct osmre *p);
-/* The SL of a path to dlid: the escape's for a high LID, sl otherwise. */
+/* The SL of a path to dlid: the escape's for a high LID, sl otherwise
+ * (0 where sl would name the escape's). */
 uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid);
 /* SL-to-VL with the escape's VL apart (updn_sl2vl). */
 void proto_sl2vl(struct osmre *p, ib_slvl_table_t *t);

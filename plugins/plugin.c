@@ -115,10 +115,16 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 		e->refused(&o, &r, err);
 	if (routed && p->opt.deadlock_check && check_pass(oe, f, &o, &r, err)) {
 		routed = 0;
-		/* what the engine kept of this pass is not in force */
+		/* what the engine kept of this pass is not in force: a new
+		 * state where one can be had, else the old one stays (sar's
+		 * memo checks its tables against those in force anyway) */
 		if (e->keep_new) {
-			e->keep_free(oe->keep);
-			oe->keep = e->keep_new();
+			void *k = e->keep_new();
+
+			if (k) {
+				e->keep_free(oe->keep);
+				oe->keep = k;
+			}
 		}
 	}
 	dump_close(p, e->name, o.state, routed);

@@ -112,10 +112,15 @@ uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
 	if (!p->opt.update_protocol)
 		return sl;
 	port = osm_get_port_by_lid_ho(&p->osm->subn, d);
-	if (!port)
-		return sl;
-	osm_port_get_lid_range_ho(port, &lo, &hi);
-	return d > lo && d <= hi ? (uint8_t)p->opt.update_escape_vl : sl;
+	if (port) {
+		osm_port_get_lid_range_ho(port, &lo, &hi);
+		if (d > lo && d <= hi)
+			return (uint8_t)p->opt.update_escape_vl;
+	}
+	/* the escape's VL carries the escape alone: an SL that names it for
+	 * a base LID (OpenSM's QoS level, a client's request) gets SL 0,
+	 * the VL the deadlock check counts base routes on */
+	return sl == p->opt.update_escape_vl ? 0 : sl;
 }
 
 /* ---- the state machine's operations (the thread) ---- */

@@ -57,7 +57,8 @@ static const struct {
 	  "                      by up*/down* on SL/VL V, base LIDs by the engine\n"
 	  "                      (sar: on at most V layers); --sls then covers both\n" },
 	{ "deadlock-check",
-	  "      --deadlock-check  check the pass as the plugin's deadlock_check\n"
+	  "      --deadlock-check\n"
+	  "                      check the pass as the plugin's deadlock_check\n"
 	  "                      does; a cycle refuses it (no tables written)\n" },
 };
 

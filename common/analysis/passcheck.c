@@ -65,11 +65,9 @@ int pass_deadlock_check(const struct fabric *f, const struct route_result *r,
 	uint8_t *high = NULL;
 	int n, p, rc;
 
-	if (escape_vl < 0 && (!r->layers.have || !r->layers.layer)) {
-		if (cdg_check_sls(f, &r->tables, NULL, c, err))
-			return -1;
-		return c->acyclic ? 0 : name_cycle(f, c, err);
-	}
+	memset(c, 0, sizeof(*c));
+	/* without layers every base route is on SL 0: one walk a switch */
+	sls.sl_by_source = r->layers.have && r->layers.layer;
 	if (escape_vl >= 0) {
 		high = calloc((size_t)max + 1, 1);
 		if (!high)

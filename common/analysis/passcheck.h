@@ -6,7 +6,11 @@
  * that PathRecords give it (the engine's layer, route_layers_sl; with the
  * update protocol's escape, escape_vl for every LID above its port's
  * base LID) and on the VL that the SL-to-VL tables give that SL
- * (updn_sl2vl with the escape, VL = SL without).
+ * (updn_sl2vl with the escape, VL = SL without).  An engine without
+ * layers hands out OpenSM's SL (its QoS level): its routes are counted
+ * on one VL, which covers any split of them over VLs (the plugin keeps
+ * the escape's SL for the escape, proto_path_sl).  Switch-sourced
+ * traffic (traps to the SM) is not counted, as in osmre analyze.
  */
 #ifndef OSMRE_PASSCHECK_H
 #define OSMRE_PASSCHECK_H

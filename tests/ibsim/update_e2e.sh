@@ -5,7 +5,8 @@
 #  - the escape: PathRecords to a high LID carry SL 7; the tables (base
 #    by sar, high LIDs by up*/down*) are those of `osmre route --escape-vl
 #    7`, and every VL's channel dependency graph is acyclic, before and
-#    after the update;
+#    after the update; the plugin's deadlock_check logs each pass
+#    acyclic on the SLs it hands out (escape included);
 #  - a new job file and SIGUSR2: the log shows COMPUTE, UNPATH, UPDATE,
 #    REPATH and the commit in order; each client ran its unpath hook, then
 #    its repath hook; the LFTs read back inside the unpath hook are the old
@@ -19,11 +20,13 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 blk216_sar "update_protocol 1" "update_escape_vl 7" \
-	"update_ack_timeout_ms 6000" "update_poll_ms 100"
+	"update_ack_timeout_ms 6000" "update_poll_ms 100" "deadlock_check 1"
 sim_start "$NET" || exit 1
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" "lmc 1" || { ko "SUBNET UP"; exit 1; }
 check "protocol on" grep -q "osmre: update protocol on: escape on SL/VL 7, vendor class 0x09" "$W/osm.log"
 check "escape routed" grep -q "osmre: escape: 216 high LID(s) by up\*/down\*" "$W/osm.log"
+check "the plugin's deadlock check: sar's layers and the escape acyclic" \
+	grep -q "osmre: sar: deadlock check: acyclic on 8 VL(s)" "$W/osm.log"
 check "serving the vendor class" wait_log "osmre: update: serving class 0x09" 1 30
 sleep 1
 

@@ -118,7 +118,8 @@ uint8_t proto_path_sl(struct osmre *p, uint8_t sl, ib_net16_t dlid)
 			return (uint8_t)p->opt.update_escape_vl;
 	}
 	/* the escape's VL carries the escape alone: an SL that names it for
-	 * a base LID (OpenSM's QoS level, a client's request) gets SL 0,
+	 * a base LID (OpenSM's QoS level; OpenSM refuses a request that asked
+	 * for it, the SL being changed) gets SL 0,
 	 * the VL the deadlock check counts base routes on */
 	return sl == p->opt.update_escape_vl ? 0 : sl;
 }

@@ -251,8 +251,9 @@ static void test_efi(void **state)
 
 /*
  * sl_cursor_sl gives sl_map_sl's answer for every (SLID, DLID), DLIDs
- * ascending per source (LID by LID, then source by source): "path" lines, "dest" lines, the default, a
- * source above the cursor's LIDs and one with no lines.
+ * ascending per source (LID by LID, then source by source): "path"
+ * lines, "dest" lines, the default, a source above the cursor's LIDs and
+ * one with no lines.
  */
 static void test_sl_cursor(void **state)
 {

@@ -46,10 +46,11 @@ void sl_map_free(struct sl_map *m);
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid);
 
 /*
- * sl_map_sl for many paths at O(1) each, where each source's DLIDs come
- * in ascending order (per source, not overall): a cursor per source LID
- * up to maxlid, and one for the "dest" lines.  Paths from SLIDs above
- * maxlid read as sl_map_sl would (slowly).
+ * sl_map_sl for many paths, where each source's DLIDs come in ascending
+ * order (per source, not overall): a cursor per source LID up to maxlid,
+ * O(1) a path, and a binary search of the "dest" lines where a path has
+ * no line of its own.  Paths from SLIDs above maxlid read as sl_map_sl
+ * would (slowly).
  */
 struct sl_cursor {
 	const struct sl_map *m;

@@ -27,6 +27,7 @@ path_sl() {
 		awk '/^[ \t]*sl\.+/ { v = $0; sub(/.*\./, "", v); print v + 0 }'
 }
 src=$(awk '/Channel Adapter/ { print $1 + 0 }' "$W/t.lfts" | sort -n | head -1)
+[ -n "$lo" ] && [ -n "$src" ] || { ko "CA LIDs in the tables read back"; finish; exit 1; }
 base=$((lo - lo % 2)) high=$((lo - lo % 2 + 1))
 check "PathRecord $src -> high LID $high: the escape's SL 7" [ "$(path_sl "$src" "$high")" = 7 ]
 check "PathRecord $src -> base LID $base: SL 0, not the policy's 7" [ "$(path_sl "$src" "$base")" = 0 ]

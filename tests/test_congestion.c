@@ -499,65 +499,93 @@ static long ref_deps(const struct fabric *f, const struct lft_set *s,
 	return ndist;
 }
 
+/* test_cdg_reference on fabric f, its draws from seed. */
+static void cdg_reference_on(struct fabric *f, uint64_t seed)
+{
+	struct rng rg;
+	struct lft_set s;
+	struct lid_owner *own;
+	struct sl_map m;
+	struct cdg_result r;
+	struct osmre_err err;
+	struct cdg_sls sls = { .sl = ref_sl };
+	unsigned max;
+	long deps, chans;
+	int kind;
+
+	rng_seed(&rg, seed);
+	assert_int_equal(lids_owners(f, &own, &max, &err), 0);
+	assert_int_equal(lft_set_for_fabric(f, max, &s, &err), 0);
+	ref_tables(f, own, max, &s, &rg);
+	ref_sl_map(f, own, max, REF_TABLES, &rg, &m);
+	deps = ref_deps(f, &s, &m, own, max, &chans);
+	assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
+	assert_int_equal(r.deps, deps);
+	assert_int_equal(r.channels, chans);
+	cdg_result_free(&r);
+	sl_map_free(&m);
+	/* VL = SL, through callbacks: SLs by path (vl_by_port 0: a
+	 * switch's CA ports walked once per LID and SL), then by
+	 * destination alone (sl_by_source 0: one walk a switch) */
+	for (kind = REF_PATHS; kind <= REF_BY_DEST; kind++) {
+		ref_sl_map(f, own, max, kind, &rg, &m);
+		sls.ctx = &m;
+		sls.sl_by_source = kind == REF_PATHS;
+		deps = ref_deps(f, &s, &m, own, max, &chans);
+		assert_int_equal(cdg_check_sls(f, &s, &sls, &r, &err), 0);
+		assert_int_equal(r.deps, deps);
+		assert_int_equal(r.channels, chans);
+		cdg_result_free(&r);
+		sl_map_free(&m);
+	}
+	free(own);
+	lft_set_free(&s);
+}
+
 /*
  * cdg_check against a reference written apart from it (ref_deps): every
  * route of every CA port to every other CA's LID walked whole, each hop's
  * VL from the SL map.  Random graphs, random tables, random SLs on half
  * the paths and random per-port SL-to-VL tables, so that routes meeting
  * at a switch arrive there on different VLs; then VL = SL through
- * cdg_check_sls's callbacks, with SLs by path and by destination.
+ * cdg_check_sls's callbacks, with SLs by path and by destination.  Also
+ * a ring of four switches with a two-port HCA on two of them, a switch
+ * without CAs, a switch whose one CA is that HCA, and two CAs linked to
+ * each other.
  */
 static void test_cdg_reference(void **state)
 {
+	static const char odd[] =
+		"Switch\t4 \"S0\"\n[1]\t\"S1\"[2]\n[2]\t\"S3\"[1]\n"
+		"[3]\t\"h0\"[1]\n[4]\t\"h1\"[1]\n\n"
+		"Switch\t3 \"S1\"\n[1]\t\"S2\"[2]\n[2]\t\"S0\"[1]\n"
+		"[3]\t\"h0\"[2]\n\n"
+		"Switch\t3 \"S2\"\n[1]\t\"S3\"[2]\n[2]\t\"S1\"[1]\n"
+		"[3]\t\"h2\"[1]\n\n"
+		"Switch\t2 \"S3\"\n[1]\t\"S0\"[2]\n[2]\t\"S2\"[1]\n\n"
+		"Hca\t2 \"h0\"\n[1]\t\"S0\"[3]\n[2]\t\"S1\"[3]\n\n"
+		"Hca\t1 \"h1\"\n[1]\t\"S0\"[4]\n\n"
+		"Hca\t1 \"h2\"\n[1]\t\"S2\"[3]\n\n"
+		"Hca\t1 \"h3\"\n[1]\t\"h4\"[1]\n\n"
+		"Hca\t1 \"h4\"\n[1]\t\"h3\"[1]\n\n";
+	struct fabric *f;
 	uint64_t seed;
+	int nsw;
 
 	(void)state;
 	for (seed = 1; seed <= 6; seed++) {
-		struct rng rg;
-		struct fabric *f;
-		struct lft_set s;
-		struct lid_owner *own;
-		struct sl_map m;
-		struct cdg_result r;
-		struct osmre_err err;
-		struct cdg_sls sls = { .sl = ref_sl };
-		unsigned max;
-		long deps, chans;
-		int nsw, kind;
 		char *text = tu_random_graph(seed, 20, &nsw);
 
 		f = tu_from_text(text, 0);
 		free(text);
 		assert_non_null(f);
-		rng_seed(&rg, seed);
-		assert_int_equal(lids_owners(f, &own, &max, &err), 0);
-		assert_int_equal(lft_set_for_fabric(f, max, &s, &err), 0);
-		ref_tables(f, own, max, &s, &rg);
-		ref_sl_map(f, own, max, REF_TABLES, &rg, &m);
-		deps = ref_deps(f, &s, &m, own, max, &chans);
-		assert_int_equal(cdg_check(f, &s, &m, &r, &err), 0);
-		assert_int_equal(r.deps, deps);
-		assert_int_equal(r.channels, chans);
-		assert_true(deps > 100);
-		cdg_result_free(&r);
-		sl_map_free(&m);
-		/* VL = SL, through callbacks: SLs by path (vl_by_port 0: a
-		 * switch's CA ports walked once per LID and SL), then by
-		 * destination alone (sl_by_source 0: one walk a switch) */
-		for (kind = REF_PATHS; kind <= REF_BY_DEST; kind++) {
-			ref_sl_map(f, own, max, kind, &rg, &m);
-			sls.ctx = &m;
-			sls.sl_by_source = kind == REF_PATHS;
-			deps = ref_deps(f, &s, &m, own, max, &chans);
-			assert_int_equal(cdg_check_sls(f, &s, &sls, &r, &err),
-					 0);
-			assert_int_equal(r.deps, deps);
-			assert_int_equal(r.channels, chans);
-			cdg_result_free(&r);
-			sl_map_free(&m);
-		}
-		free(own);
-		lft_set_free(&s);
+		cdg_reference_on(f, seed);
+		fabric_free(f);
+	}
+	for (seed = 1; seed <= 20; seed++) {
+		f = tu_from_text(odd, 0);
+		assert_non_null(f);
+		cdg_reference_on(f, seed);
 		fabric_free(f);
 	}
 }

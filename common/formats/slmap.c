@@ -252,9 +252,10 @@ fail:
 	return -1;
 }
 
-static int find_key(const struct sl_map *m, uint64_t k)
+/* The SL of key k among the first n keys, or -1 (a binary search). */
+static int find_key(const struct sl_map *m, uint64_t k, long n)
 {
-	long lo = 0, hi = m->npath - 1;
+	long lo = 0, hi = n - 1;
 
 	while (lo <= hi) {
 		long mid = (lo + hi) / 2;
@@ -271,10 +272,10 @@ static int find_key(const struct sl_map *m, uint64_t k)
 
 int sl_map_sl(const struct sl_map *m, unsigned slid, unsigned dlid)
 {
-	int sl = find_key(m, (uint64_t)slid << 16 | dlid);
+	int sl = find_key(m, (uint64_t)slid << 16 | dlid, m->npath);
 
 	if (sl < 0)
-		sl = find_key(m, dlid); /* a "dest" line */
+		sl = find_key(m, dlid, m->npath); /* a "dest" line */
 	return sl < 0 ? m->default_sl : sl;
 }
 
@@ -315,26 +316,6 @@ static int cursor_find(struct sl_cursor *c, unsigned slid, unsigned dlid)
 	return *i < c->end[slid] && m->key[*i] == k ? m->sl[*i] : -1;
 }
 
-/* The SL of a "dest" line for dlid, or -1: a binary search of SLID 0's
- * keys (each source's DLIDs ascend, not all of them). */
-static int dest_find(const struct sl_cursor *c, unsigned dlid)
-{
-	const struct sl_map *m = c->m;
-	long lo = 0, hi = c->end[0] - 1;
-
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-
-		if (m->key[mid] == dlid)
-			return m->sl[mid];
-		if (m->key[mid] < dlid)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
 int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid)
 {
 	int sl;
@@ -342,8 +323,8 @@ int sl_cursor_sl(struct sl_cursor *c, unsigned slid, unsigned dlid)
 	if (slid > c->maxlid || dlid > 0xffff)
 		return sl_map_sl(c->m, slid, dlid);
 	sl = slid ? cursor_find(c, slid, dlid) : -1;
-	if (sl < 0)
-		sl = dest_find(c, dlid);
+	if (sl < 0) /* a "dest" line: SLID 0's keys, the first ones */
+		sl = find_key(c->m, dlid, c->end[0]);
 	return sl < 0 ? c->m->default_sl : sl;
 }
 

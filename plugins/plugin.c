@@ -65,13 +65,13 @@ static int check_pass(struct osmre_engine *oe, const struct fabric *f,
 	struct osmre *p = oe->p;
 	struct cdg_result c;
 	double t0 = clock_mono();
+	char line[256];
 
 	if (pass_deadlock_check(f, r, o->escape_vl, &c, err))
 		return -1;
-	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"osmre: %s: deadlock check: acyclic on %d VL(s), %ld channels, %ld dependencies (%.3f ms)\n",
-		oe->e->name, c.nvl, c.channels, c.deps,
-		(clock_mono() - t0) * 1e3);
+	pass_deadlock_line(line, sizeof(line), &c, (clock_mono() - t0) * 1e3);
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: %s: %s\n", oe->e->name,
+		line);
 	cdg_result_free(&c);
 	return 0;
 }

@@ -441,6 +441,7 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	if (dcheck) {
 		struct cdg_result cr;
 		double t2 = tool_now();
+		char line[256];
 
 		if (pass_deadlock_check(f, &r, o.escape_vl, &cr, &err)) {
 			fprintf(stderr, "osmre route: %s: %s: %s\n", engine,
@@ -448,10 +449,9 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 			rc = EXIT_INVALID;
 			goto out;
 		}
-		fprintf(stderr,
-			"%s: deadlock check: acyclic on %d VL(s), %ld channels, %ld dependencies (%.3f ms)\n",
-			engine, cr.nvl, cr.channels, cr.deps,
-			(tool_now() - t2) * 1e3);
+		pass_deadlock_line(line, sizeof(line), &cr,
+				   (tool_now() - t2) * 1e3);
+		fprintf(stderr, "%s: %s\n", engine, line);
 		cdg_result_free(&cr);
 	}
 	if (slsf) {

@@ -55,6 +55,15 @@ static int name_cycle(const struct fabric *f, struct cdg_result *c,
 	return -1;
 }
 
+void pass_deadlock_line(char *buf, size_t n, const struct cdg_result *c,
+			double ms)
+{
+	snprintf(
+		buf, n,
+		"deadlock check: acyclic on %d VL(s), %ld channels, %ld dependencies (%.3f ms)",
+		c->nvl, c->channels, c->deps, ms);
+}
+
 int pass_deadlock_check(const struct fabric *f, const struct route_result *r,
 			int escape_vl, struct cdg_result *c,
 			struct osmre_err *err)

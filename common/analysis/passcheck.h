@@ -27,5 +27,9 @@
 int pass_deadlock_check(const struct fabric *f, const struct route_result *r,
 			int escape_vl, struct cdg_result *c,
 			struct osmre_err *err);
+/* The line the plugin logs and osmre route prints for an acyclic c that
+ * took ms: "deadlock check: acyclic on N VL(s), ..." into buf. */
+void pass_deadlock_line(char *buf, size_t n, const struct cdg_result *c,
+			double ms);
 
 #endif

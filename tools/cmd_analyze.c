@@ -17,6 +17,7 @@
 #include "check.h"
 #include "components.h"
 #include "congestion.h"
+#include "roles.h"
 #include "jobs.h"
 #include "lft.h"
 #include "osmre.h"
@@ -33,7 +34,14 @@ static void analyze_usage(FILE *out)
 		"                        repeated: one dump per plane (one OpenSM per\n"
 		"                        plane), each with its own LIDs from 1\n"
 		"      --order KIND      node order of the shifts: nid (dmodc's, default),\n"
-		"                        guid, name, or file:PATH (one CA per line)\n"
+		"                        guid, name, compute (the compute CAs alone, in\n"
+		"                        dmodc's order on their tree: the other CAs,\n"
+		"                        edge switches and stray cables left out;\n"
+		"                        osmre.conf(5), TOPOLOGY ROLES), or file:PATH\n"
+		"                        (one CA per line)\n"
+		"      --cn-guids F, --root-guids F, --io-guids F\n"
+		"                        --order compute's roles: OpenSM's cn_guid_file,\n"
+		"                        root_guid_file, io_guid_file\n"
 		"      --sl-file FILE    SLs of the paths and SL-to-VL tables for the\n"
 		"                        deadlock check (default: one VL)\n"
 		"      --jobs FILE       job file: effective edge forwarding index, dark fiber\n"
@@ -72,6 +80,8 @@ struct analyze_args {
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
 	int order_file; /* order is a file's path */
+	int compute;	/* --order compute */
+	const char *cnf, *rootf, *iof; /* its roles' hints */
 	long seed;
 	struct bw_args bw;
 };
@@ -85,12 +95,14 @@ static int parse_order(struct analyze_args *a, const char *v)
 		a->kind = CONG_ORDER_GUID;
 	else if (!strcmp(v, "name"))
 		a->kind = CONG_ORDER_NAME;
+	else if (!strcmp(v, "compute"))
+		a->compute = 1;
 	else if (!strncmp(v, "file:", 5) && v[5]) {
 		a->order = v + 5;
 		a->order_file = 1;
 	} else {
 		fprintf(stderr,
-			"osmre analyze: --order: expected nid, guid, name or file:PATH, got \"%s\"\n",
+			"osmre analyze: --order: expected nid, guid, name, compute or file:PATH, got \"%s\"\n",
 			v);
 		return -1;
 	}
@@ -118,6 +130,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "node-name-map", required_argument, NULL, 'N' },
 		{ "links", required_argument, NULL, 'K' },
 		{ "heatmap", required_argument, NULL, 'H' },
+		{ "cn-guids", required_argument, NULL, 'C' },
+		{ "root-guids", required_argument, NULL, 'G' },
+		{ "io-guids", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -195,6 +210,15 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			break;
 		case 'N':
 			tool_node_name_map(optarg);
+			break;
+		case 'C':
+			a->cnf = optarg;
+			break;
+		case 'G':
+			a->rootf = optarg;
+			break;
+		case 'I':
+			a->iof = optarg;
 			break;
 		case 'h':
 			analyze_usage(stdout);
@@ -303,6 +327,31 @@ static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 	return 0;
 }
 
+/* --order compute: the compute CAs (roles.h) with the hints' files. */
+static int compute_order(const struct fabric *f, const struct analyze_args *a,
+			 struct cong_order *o, struct osmre_err *err)
+{
+	struct guidlist cn = { 0 }, roots = { 0 }, io = { 0 };
+	struct roles_hints h = { &cn, &roots, &io };
+	int others = 0, rc = -1;
+
+	if ((a->cnf && guidlist_read(a->cnf, &cn, err)) ||
+	    (a->rootf && guidlist_read(a->rootf, &roots, err)) ||
+	    (a->iof && guidlist_read(a->iof, &io, err)) ||
+	    cong_order_compute(f, &h, o, &others, err))
+		goto out;
+	if (others && !a->quiet)
+		fprintf(stderr,
+			"osmre analyze: --order compute: %d CA port(s) that are not compute CAs take no part in the patterns\n",
+			others);
+	rc = 0;
+out:
+	guidlist_free(&cn);
+	guidlist_free(&roots);
+	guidlist_free(&io);
+	return rc;
+}
+
 /*
  * A2A, SP and RP.  On a multi-plane fabric (CA ports in several switch
  * components), each plane's ports make their own patterns, in the
@@ -324,6 +373,9 @@ static int patterns(const struct fabric *f, const struct lft_set *s,
 			fprintf(stderr,
 				"osmre analyze: %s: %d CA port(s) not listed take no part in the patterns\n",
 				a->order, unlisted);
+	} else if (a->compute) {
+		if (compute_order(f, a, &o, err))
+			return -1;
 	} else if (cong_order_make(f, a->kind, &o, err)) {
 		return -1;
 	}

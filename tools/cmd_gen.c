@@ -10,6 +10,7 @@
 
 #include "components.h"
 #include "degrade.h"
+#include "quirks.h"
 #include "dragonfly.h"
 #include "netfile.h"
 #include "osmre.h"
@@ -42,6 +43,10 @@ static void gen_usage(FILE *out)
 		"      --loguniform-switches  remove a = floor(2^(m*u) - 1) switches\n"
 		"      --log-m M              m of the log-uniform law (default: log2 of\n"
 		"                             the number of candidates)\n"
+		"      --with Q1,Q2,...       add production quirks (quirks.h): aggregation,\n"
+		"                             storage, gateway, edge, dual, stray-leaf,\n"
+		"                             stray-spine, hostless (places drawn from\n"
+		"                             --seed; after any degradation)\n"
 		"      --seed S               seed of every random choice (default 1)\n");
 }
 
@@ -228,11 +233,12 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 		{ "arrangement", required_argument, NULL, 'a' },
 		{ "planes", required_argument, NULL, 'P' },
 		{ "sm-hca", no_argument, NULL, 'M' },
+		{ "with", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = degrade_cmd ? "degrade" : "gen";
-	const char *out = NULL;
+	const char *out = NULL, *with = NULL;
 	struct degradation dg = { .kind = -1, .pct = -1, .logm = -1, .seed = 1 };
 	struct df_params dfo = { .arrangement = DF_CONSECUTIVE };
 	int c, rc = EXIT_USAGE, sm_hca = 0;
@@ -305,6 +311,9 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 		case 'M':
 			sm_hca = 1;
 			break;
+		case 'W':
+			with = optarg;
+			break;
 		case 'h':
 			gen_usage(stdout);
 			return 0;
@@ -331,6 +340,16 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 	}
 	if (degrade(cmd, f, &dg))
 		goto out;
+	if (with) {
+		struct rng rq;
+
+		/* a stream of its own: the degradation draws as without */
+		rng_seed(&rq, (uint64_t)dg.seed ^ 0x9e3779b97f4a7c15ULL);
+		if (quirks_add(f, with, &rq, &err)) {
+			fprintf(stderr, "osmre %s: --with: %s\n", cmd, err.msg);
+			goto out;
+		}
+	}
 	/* (after the degradation: the attach points are never removed) */
 	if (sm_hca) {
 		int k = fabric_sm_hcas(f, &err);
@@ -360,6 +379,8 @@ static int gen_or_degrade(int argc, char **argv, int degrade_cmd)
 		fprintf(stderr, "; removed %ld %s (seed %ld)", dg.amount,
 			dg.kind == DEGRADE_LINKS ? "links" : "switches",
 			dg.seed);
+	if (with)
+		fprintf(stderr, "; with %s (seed %ld)", with, dg.seed);
 	fputc('\n', stderr);
 	rc = 0;
 out:

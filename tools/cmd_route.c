@@ -44,8 +44,17 @@ static const struct {
 	  "      --state FILE    the engine's state dump, as the plugin writes\n"
 	  "                      osmre-ENGINE.dump (osmre(8), FILES; '-': stdout)\n" },
 	{ "io-guids",
-	  "      --io-guids FILE sar: I/O nodes (port or node GUIDs), routed after\n"
-	  "                      the compute nodes\n" },
+	  "      --io-guids FILE I/O nodes (port or node GUIDs, OpenSM's\n"
+	  "                      io_guid_file): sar routes them after the compute\n"
+	  "                      nodes; dmodc and pqft do not count them as\n"
+	  "                      compute CAs (osmre.conf(5), TOPOLOGY ROLES)\n" },
+	{ "cn-guids",
+	  "      --cn-guids FILE dmodc, pqft: the compute nodes (OpenSM's\n"
+	  "                      cn_guid_file); the other CAs are routed apart\n" },
+	{ "root-guids",
+	  "      --root-guids FILE\n"
+	  "                      dmodc, pqft: the root (top) switches (OpenSM's\n"
+	  "                      root_guid_file); ranks counted down from them\n" },
 	{ "previous",
 	  "      --previous FILE a stable re-route from the tables in force (an LFT\n"
 	  "                      dump of the fabric before the change): sar keeps\n"
@@ -161,6 +170,8 @@ static const struct option general_opts[] = {
 	{ "sls", required_argument, NULL, 'W' },
 	{ "state", required_argument, NULL, 'D' },
 	{ "io-guids", required_argument, NULL, 'I' },
+	{ "cn-guids", required_argument, NULL, 'C' },
+	{ "root-guids", required_argument, NULL, 'R' },
 	{ "escape-vl", required_argument, NULL, 'E' },
 	{ "deadlock-check", no_argument, NULL, 'K' },
 	{ "previous", required_argument, NULL, 'P' },
@@ -252,10 +263,10 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	int nflags;
 	const char *engine = NULL, *topo = NULL, *out = NULL, *lidsf = NULL;
 	const char *jobsf = NULL, *slsf = NULL, *iof = NULL, *prevf = NULL;
-	const char *statef = NULL;
+	const char *statef = NULL, *cnf = NULL, *rootf = NULL;
 	struct lft_set prev = { 0 };
 	const struct engine *e;
-	struct guidlist io = { 0 };
+	struct guidlist io = { 0 }, cn = { 0 }, roots = { 0 };
 	int partial = 0;
 	struct jobs jobs = { 0 };
 	struct route_result r = { 0 };
@@ -304,6 +315,12 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 			break;
 		case 'I':
 			iof = optarg;
+			break;
+		case 'C':
+			cnf = optarg;
+			break;
+		case 'R':
+			rootf = optarg;
 			break;
 		case 'E':
 			o.escape_vl =
@@ -394,9 +411,11 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 			"osmre route: --escape-vl needs LIDs with LMC 1 or more (--lmc 1)\n");
 		goto out;
 	}
-	if ((e->needs & ENGINE_TAKES_JOBS) &&
-	    ((jobsf && jobs_read(jobsf, f, &jobs, &err)) ||
-	     (iof && guidlist_read(iof, &io, &err)))) {
+	if (((e->needs & ENGINE_TAKES_JOBS) && jobsf &&
+	     jobs_read(jobsf, f, &jobs, &err)) ||
+	    (iof && guidlist_read(iof, &io, &err)) ||
+	    (cnf && guidlist_read(cnf, &cn, &err)) ||
+	    (rootf && guidlist_read(rootf, &roots, &err))) {
 		fprintf(stderr, "osmre route: %s\n", err.msg);
 		goto out;
 	}
@@ -416,6 +435,8 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	}
 	o.jobs = &jobs;
 	o.io = &io;
+	o.cn = &cn;
+	o.roots = &roots;
 	if (statef &&
 	    !(o.state = strcmp(statef, "-") ? fopen(statef, "w") : stdout)) {
 		fprintf(stderr, "osmre route: %s: %s\n", statef,
@@ -486,6 +507,8 @@ out:
 	route_result_free(&r);
 	jobs_free(&jobs);
 	guidlist_free(&io);
+	guidlist_free(&cn);
+	guidlist_free(&roots);
 	lft_set_free(&ls);
 	lft_set_free(&prev);
 	fabric_free(f);

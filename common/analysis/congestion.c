@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "congestion.h"
+#include "roles.h"
 #include "infile.h"
 #include "dmodc.h"
 #include "parallel.h"
@@ -183,6 +184,85 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 	free(k);
 	dmodc_free(d);
 	return 0;
+}
+
+/* dmodc's NID of CA port (i, p) of f in the compute tree c (roles_core:
+ * a dual-homed CA's later ports are appended nodes), -1: none. */
+static long core_nid(const struct dmodc *d, const struct fabric *f,
+		     const struct fabric *c, int i, int p)
+{
+	int k;
+
+	if (c->nodes[i].ports[p].lid)
+		return dmodc_nid(d, i, p);
+	for (k = f->nnodes; k < c->nnodes; k++)
+		if (c->nodes[k].ports[1].guid == f->nodes[i].ports[p].guid)
+			return dmodc_nid(d, k, 1);
+	return -1;
+}
+
+int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
+		       struct cong_order *o, int *others, struct osmre_err *err)
+{
+	struct dmodc_opts opts = { .threads = 1 };
+	struct dmodc *d = NULL;
+	struct fabric *c = NULL;
+	struct sortkey *k = NULL;
+	struct roles ro;
+	int i, p, n = 0, rc = -1;
+
+	memset(o, 0, sizeof(*o));
+	*others = 0;
+	if (roles_compute(f, h, &ro, err))
+		return -1;
+	c = roles_core(f, &ro, err);
+	if (!c)
+		goto out;
+	d = dmodc_new();
+	if (d && dmodc_run(d, c, &opts, NULL, NULL)) {
+		dmodc_free(d);
+		d = NULL; /* not a tree dmodc can rank: GUIDs */
+	}
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++)
+			n += is_order_port(f, i, p);
+	k = malloc(((size_t)n + 1) * sizeof(*k));
+	o->node = malloc(((size_t)n + 1) * sizeof(int));
+	o->port = malloc(((size_t)n + 1) * sizeof(int));
+	if (!k || !o->node || !o->port) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->nodes[i].nports; p++) {
+			if (!is_order_port(f, i, p))
+				continue;
+			if (ro.role[i] != ROLE_COMPUTE) {
+				(*others)++;
+				continue;
+			}
+			k[n] = (struct sortkey){ d ? core_nid(d, f, c, i, p) :
+						     0,
+						 f->nodes[i].ports[p].guid,
+						 NULL, i, p };
+			n++;
+		}
+	qsort(k, (size_t)n, sizeof(*k), key_cmp);
+	for (i = 0; i < n; i++) {
+		o->node[i] = k[i].node;
+		o->port[i] = k[i].port;
+	}
+	o->n = n;
+	rc = 0;
+out:
+	if (rc)
+		cong_order_free(o);
+	free(k);
+	dmodc_free(d);
+	fabric_free(c);
+	roles_free(&ro);
+	return rc;
 }
 
 /* Resolves "0x<guid>": a port GUID, or a node GUID (all its ports). */

@@ -43,6 +43,15 @@ int cong_order_read(const char *path, const struct fabric *f,
 int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 		    struct cong_order *o, struct osmre_err *err);
 void cong_order_free(struct cong_order *o);
+/*
+ * The compute CAs' ports of f (roles.h, with the administrator's hints
+ * h, NULL: none) in dmodc's NID order on the tree of the compute CAs:
+ * the order of the same tree without the other CAs, edge switches and
+ * stray cables.  *others: the CA ports left out.  0, or -1 with err.
+ */
+struct roles_hints;
+int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
+		       struct cong_order *o, int *others, struct osmre_err *err);
 /* strcmp's contract, with runs of digits compared as numbers:
  * "H_2_0" < "H_10_0"; "a01" < "a1" < "a2". */
 int cong_natural_cmp(const char *a, const char *b);

@@ -56,6 +56,10 @@ struct engine_opts {
 	/* ENGINE_TAKES_JOBS: the caller's inputs */
 	const struct jobs *jobs;   /* NULL or empty: no jobs */
 	const struct guidlist *io; /* NULL: no I/O nodes */
+	/* the fat-tree engines' roles (roles.h): compute nodes and root
+	 * switches as OpenSM's cn_guid_file and root_guid_file; NULL or
+	 * empty: found from the structure (io above counts too) */
+	const struct guidlist *cn, *roots;
 	/* the update protocol: high LIDs by up*-down* on SL/VL escape_vl
 	 * (sar then layers at most escape_vl layers); < 0: no escape */
 	int escape_vl;
@@ -114,6 +118,11 @@ struct route_result {
 	/* a stable re-route: destination LIDs that kept their previous
 	 * routes; -1: not counted */
 	long kept;
+	/* a fat-tree engine on a production fabric (tree_core.h): 1 when
+	 * it routed the tree of the compute CAs, and what roles found */
+	int roles_core;
+	char roles[320];
+	long turned; /* entries that turn down-up at the turn leaf */
 	/* what else the engine says of its pass (engine.report), freed by
 	 * engine.priv_free */
 	void *priv;

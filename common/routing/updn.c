@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Up*-down* escape routes for the high LIDs (see updn.h). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "components.h"
@@ -195,6 +196,35 @@ static int ud_order(struct ud *u, const char *root)
 	for (i = 0; i < u->sg->nsw; i++)
 		k[i] = (struct key){ u->dd[i], i,
 				     u->f->nodes[u->sg->node[i]].guid };
+	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
+	for (i = 0; i < u->sg->nsw; i++) {
+		u->by_ord[i] = k[i].sw;
+		u->ord[k[i].sw] = i;
+	}
+	free(k);
+	return 0;
+}
+
+/*
+ * The order from given ranks (rank[] by fabric node, higher is up):
+ * rank down, then GUID.  A switch without a rank (INT_MIN) comes last.
+ */
+static int ud_order_ranked(struct ud *u, const int *rank)
+{
+	struct key *k = malloc(((size_t)u->sg->nsw + 1) * sizeof(*k));
+	int i, top = 0;
+
+	if (!k)
+		return -1;
+	for (i = 0; i < u->sg->nsw; i++)
+		if (rank[u->sg->node[i]] > top)
+			top = rank[u->sg->node[i]];
+	for (i = 0; i < u->sg->nsw; i++) {
+		int rk = rank[u->sg->node[i]];
+
+		k[i] = (struct key){ rk == INT_MIN ? INT_MAX : top - rk, i,
+				     u->f->nodes[u->sg->node[i]].guid };
+	}
 	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
 	for (i = 0; i < u->sg->nsw; i++) {
 		u->by_ord[i] = k[i].sw;
@@ -633,7 +663,8 @@ static int ud_preload(struct ud *u, const struct lft_set *s,
 
 static int route_lids(const struct fabric *f, const struct swgraph *sg,
 		      struct lft_set *s, const uint8_t *want, unsigned top,
-		      struct updn_info *info, struct osmre_err *err)
+		      const int *order_rank, struct updn_info *info,
+		      struct osmre_err *err)
 {
 	struct ud u = { .sg = sg };
 	size_t n = (size_t)f->nnodes + 1;
@@ -661,7 +692,13 @@ static int route_lids(const struct fabric *f, const struct swgraph *sg,
 	if (want)
 		for (t = 0; t < u.sg->nsw; t++)
 			src[t] = has_ca(&u, t);
-	for (one = 0; one < 2; one++) {
+	/* the caller's order: no roots to fall back on, a switch without
+	 * a path keeps LFT_NONE */
+	if (order_rank && ud_order_ranked(&u, order_rank)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (one = 0; one < 2 && !order_rank; one++) {
 		in.roots = ud_roots(&u, rank, comp, one, root);
 		if (in.roots < 0) {
 			osmre_fail(err, "out of memory");
@@ -706,12 +743,19 @@ out:
 int updn_route_high(const struct fabric *f, struct lft_set *s,
 		    struct updn_info *info, struct osmre_err *err)
 {
-	return route_lids(f, NULL, s, NULL, 0, info, err);
+	return route_lids(f, NULL, s, NULL, 0, NULL, info, err);
 }
 
 int updn_route_lids(const struct fabric *f, const struct swgraph *sg,
 		    struct lft_set *s, const uint8_t *want, unsigned top,
 		    struct updn_info *info, struct osmre_err *err)
 {
-	return route_lids(f, sg, s, want, top, info, err);
+	return route_lids(f, sg, s, want, top, NULL, info, err);
+}
+
+int updn_route_lids_ranked(const struct fabric *f, struct lft_set *s,
+			   const uint8_t *want, unsigned top, const int *rank,
+			   struct updn_info *info, struct osmre_err *err)
+{
+	return route_lids(f, NULL, s, want, top, rank, info, err);
 }

@@ -61,6 +61,15 @@ int updn_route_lids(const struct fabric *f, const struct swgraph *sg,
 		    struct lft_set *s, const uint8_t *want, unsigned top,
 		    struct updn_info *info, struct osmre_err *err);
 
+/* The same, the order given by the caller: rank[] by fabric node
+ * (higher is up; INT_MIN: none), then GUID, as a fat-tree engine's up
+ * and down, so that its routes and these share one up*-down* order
+ * (acyclic together on one VL).  A switch that has no path under that
+ * order to a wanted LID keeps LFT_NONE there (tree_core.h turns it). */
+int updn_route_lids_ranked(const struct fabric *f, struct lft_set *s,
+			   const uint8_t *want, unsigned top, const int *rank,
+			   struct updn_info *info, struct osmre_err *err);
+
 /*
  * SL-to-VL with the escape on VL (and SL) escape_vl alone: SL < escape_vl
  * -> VL = SL (sar's layers, the engines' SL 0); escape_vl -> escape_vl;

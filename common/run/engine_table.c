@@ -8,6 +8,7 @@
 #include "lids.h"
 #include "options.h"
 #include "slmap.h"
+#include "tree_core.h"
 
 /* each row in its own file, <name>_engine.c */
 extern const struct engine dmodc_engine_row, pqft_engine_row, sar_engine_row;
@@ -75,6 +76,10 @@ void engine_opts_from_options(const struct osmre_options *opt,
 void engine_report(const struct engine *e, const struct engine_opts *o,
 		   const struct route_result *r, engine_say say, void *arg)
 {
+	if (r->roles_core)
+		say(arg,
+		    "%s: routed the tree of the compute CAs: %s; the others up*/down* under its ranks (%ld entries turn at one leaf)",
+		    e->name, r->roles, r->turned);
 	if (e->report)
 		e->report(o, r, say, arg);
 	if (r->has_escape)
@@ -94,8 +99,12 @@ int engine_route(const struct engine *e, const struct engine_opts *o,
 {
 	memset(r, 0, sizeof(*r));
 	r->kept = -1;
-	if (lft_set_for_fabric(f, lids_max(f), &r->tables, err) ||
-	    e->route(o, f, r, err))
+	if (lft_set_for_fabric(f, lids_max(f), &r->tables, err))
+		return -1;
+	/* the fat-tree engines route the tree of the compute CAs */
+	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY) ?
+		    tree_core_route(e, o, f, r, err) :
+		    e->route(o, f, r, err))
 		return -1;
 	if (o->escape_vl < 0)
 		return 0;

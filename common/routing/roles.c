@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Roles of a fat tree's nodes (roles.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roles.h"
+
+static int listed(const struct guidlist *l, const struct fab_node *n)
+{
+	int p;
+
+	if (!l || !l->n)
+		return 0;
+	if (guidlist_has(l, n->guid))
+		return 1;
+	for (p = 1; p <= n->nports; p++)
+		if (n->ports[p].guid && guidlist_has(l, n->ports[p].guid))
+			return 1;
+	return 0;
+}
+
+/* Rule 1: candidate compute CAs (role COMPUTE for now) and the others. */
+static void ca_roles(const struct fabric *f, const struct roles_hints *h,
+		     struct roles *r)
+{
+	int i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *n = &f->nodes[i];
+
+		if (n->removed || fab_is_switch(n))
+			continue;
+		r->role[i] = ROLE_COMPUTE;
+		if (h && listed(h->io, n))
+			r->why[i] = WHY_IO_FILE;
+		else if (h && h->cn && h->cn->n && !listed(h->cn, n))
+			r->why[i] = WHY_NOT_CN;
+		else if (n->desc && strstr(n->desc, "Aggregation Node"))
+			r->why[i] = WHY_AGGREGATION;
+		if (r->why[i])
+			r->role[i] = ROLE_OTHER_CA;
+	}
+}
+
+/* Candidate CA ports cabled to switch n. */
+static int ncand(const struct fabric *f, const struct roles *r, int n)
+{
+	const struct fab_node *nd = &f->nodes[n];
+	int p, c = 0;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int b = nd->ports[p].rnode;
+
+		c += b >= 0 && !fab_is_switch(&f->nodes[b]) &&
+		     r->role[b] == ROLE_COMPUTE;
+	}
+	return c;
+}
+
+/* The distinct switch neighbours of n into nb (room for nports); their
+ * count. */
+static int neighbours(const struct fabric *f, int n, int *nb)
+{
+	const struct fab_node *nd = &f->nodes[n];
+	int p, k, cnt = 0;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int b = nd->ports[p].rnode;
+
+		if (b < 0 || b == n || !fab_is_switch(&f->nodes[b]) ||
+		    f->nodes[b].removed)
+			continue;
+		for (k = 0; k < cnt && nb[k] != b; k++)
+			;
+		if (k == cnt)
+			nb[cnt++] = b;
+	}
+	return cnt;
+}
+
+static int is_sw(const struct fabric *f, int i)
+{
+	return fab_is_switch(&f->nodes[i]) && !f->nodes[i].removed;
+}
+
+/* BFS over switch links from the switches with dist[] 0 (the others -1);
+ * dist[] of the edge switches (-2) stays.  queue: f->nnodes entries. */
+static void bfs(const struct fabric *f, int *dist, int *queue)
+{
+	int head = 0, tail = 0, i, p;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] == 0)
+			queue[tail++] = i;
+	while (head < tail) {
+		const struct fab_node *n = &f->nodes[queue[head]];
+		int d = dist[queue[head++]];
+
+		for (p = 1; p <= n->nports; p++) {
+			int b = n->ports[p].rnode;
+
+			if (b < 0 || !is_sw(f, b) || dist[b] != -1)
+				continue;
+			dist[b] = d + 1;
+			queue[tail++] = b;
+		}
+	}
+}
+
+/* Rule 2: ranks counted down from the roots.  0, or -1 (no root). */
+static int ranks_from_roots(const struct fabric *f, const struct guidlist *rl,
+			    struct roles *r, int *dist, int *queue)
+{
+	int i, n = 0, d, maxd = 0, best = -1;
+	long *mass;
+
+	for (i = 0; i < f->nnodes; i++) {
+		dist[i] = -1;
+		if (is_sw(f, i) && guidlist_has(rl, f->nodes[i].guid)) {
+			dist[i] = 0;
+			n++;
+		}
+	}
+	if (!n)
+		return -1;
+	bfs(f, dist, queue);
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] > maxd)
+			maxd = dist[i];
+	mass = calloc((size_t)maxd + 1, sizeof(long));
+	if (!mass)
+		return -2;
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] >= 0)
+			mass[dist[i]] += ncand(f, r, i);
+	for (d = 0; d <= maxd; d++)
+		if (best < 0 || mass[d] > mass[best])
+			best = d;
+	free(mass);
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] >= 0)
+			r->rank[i] = best - dist[i];
+	return 0;
+}
+
+/* 1 when switch i (not a leaf, not next to one) has two or more switch
+ * neighbours, all among those of one leaf: a leaf that lost its hosts
+ * or most of them.  nb, nb2: scratch (3 * (FAB_MAX_PORTS + 1)). */
+static int leaf_like(const struct fabric *f, const int *dist, int i, int *nb,
+		     int *nb2)
+{
+	int cnt = neighbours(f, i, nb), c1, j, k, m, x;
+
+	if (cnt < 2)
+		return 0;
+	for (k = 0; k < cnt; k++)
+		if (dist[nb[k]] == 0)
+			return 0;
+	/* the leaves below its first neighbour */
+	c1 = neighbours(f, nb[0], nb2 + FAB_MAX_PORTS + 1);
+	for (j = 0; j < c1; j++) {
+		int l = nb2[FAB_MAX_PORTS + 1 + j], c2;
+
+		if (dist[l] != 0)
+			continue;
+		c2 = neighbours(f, l, nb2);
+		for (m = 0; m < cnt; m++) {
+			for (x = 0; x < c2 && nb2[x] != nb[m]; x++)
+				;
+			if (x == c2)
+				break;
+		}
+		if (m == cnt)
+			return 1;
+	}
+	return 0;
+}
+
+/* Rule 3: leaves by the CAs' mass, edge switches, leaves that lost their
+ * hosts. */
+static void ranks_by_structure(const struct fabric *f, struct roles *r,
+			       int *dist, int *queue, int *nb, int *nb2)
+{
+	int i, k, max = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (is_sw(f, i) && ncand(f, r, i) > max)
+			max = ncand(f, r, i);
+	for (i = 0; i < f->nnodes; i++) {
+		int c, cnt, big = 0;
+
+		dist[i] = -1;
+		if (!is_sw(f, i) || !(c = ncand(f, r, i)))
+			continue;
+		cnt = neighbours(f, i, nb);
+		for (k = 0; k < cnt; k++)
+			big |= ncand(f, r, nb[k]) > 2 * c;
+		/* a few CAs beside the fabric's big leaves, or beside a
+		 * switch with many more: storage, gateways */
+		if (!big && 4 * c >= max)
+			dist[i] = 0;
+	}
+	/* one switch neighbour, a leaf that has others: an edge switch */
+	for (i = 0; i < f->nnodes; i++)
+		if (is_sw(f, i) && ncand(f, r, i) &&
+		    neighbours(f, i, nb) == 1 && dist[nb[0]] == 0 &&
+		    neighbours(f, nb[0], nb2) > 1)
+			dist[i] = -2;
+	/* leaves that lost their hosts or most of them */
+	for (i = 0; i < f->nnodes; i++)
+		if (is_sw(f, i) && dist[i] == -1 &&
+		    leaf_like(f, dist, i, nb, nb2))
+			dist[i] = -3;
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] == -3) {
+			dist[i] = 0;
+			r->hostless_leaves += !ncand(f, r, i);
+		}
+	bfs(f, dist, queue);
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] >= 0)
+			r->rank[i] = dist[i];
+		else if (dist[i] == -2)
+			r->rank[i] = -1;
+}
+
+int roles_compute(const struct fabric *f, const struct roles_hints *h,
+		  struct roles *r, struct osmre_err *err)
+{
+	size_t n = (size_t)f->nnodes + 1;
+	int *dist = malloc(n * sizeof(int)), *queue = malloc(n * sizeof(int));
+	int *nb = malloc(3 * (FAB_MAX_PORTS + 1) * sizeof(int));
+	int i, p, rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->role = calloc(n, sizeof(int));
+	r->rank = malloc(n * sizeof(int));
+	r->why = calloc(n, 1);
+	if (!dist || !queue || !nb || !r->role || !r->rank || !r->why) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < f->nnodes; i++)
+		r->rank[i] = ROLES_NO_RANK;
+	ca_roles(f, h, r);
+	if (h && h->roots && h->roots->n) {
+		int k = ranks_from_roots(f, h->roots, r, dist, queue);
+
+		if (k == -1) {
+			osmre_fail(err,
+				   "root_guid_file: none of its %d GUID(s) is a switch of the fabric",
+				   h->roots->n);
+			goto out;
+		}
+		if (k < 0) {
+			osmre_fail(err, "out of memory");
+			goto out;
+		}
+	} else {
+		ranks_by_structure(f, r, dist, queue, nb, nb + FAB_MAX_PORTS + 1);
+	}
+	r->plain = 1;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+
+		if (nd->removed)
+			continue;
+		if (fab_is_switch(nd)) {
+			if (r->rank[i] == ROLES_NO_RANK)
+				continue;
+			if (r->rank[i] > r->maxrank)
+				r->maxrank = r->rank[i];
+			r->role[i] = r->rank[i] < 0  ? ROLE_EDGE_SWITCH :
+				     r->rank[i] == 0 ? ROLE_LEAF :
+						       ROLE_SWITCH;
+			r->leaves += r->rank[i] == 0;
+			r->edge_switches += r->rank[i] < 0;
+			for (p = 1; p <= nd->nports; p++) {
+				int b = nd->ports[p].rnode;
+
+				/* each stray cable counted from its lower
+				 * end (node, port) */
+				if (b >= 0 && is_sw(f, b) &&
+				    r->rank[b] == r->rank[i] &&
+				    (b > i || (b == i && nd->ports[p].rport > p)))
+					r->stray_links++;
+			}
+			continue;
+		}
+		if (r->role[i] == ROLE_COMPUTE) {
+			int first = -1, many = 0;
+
+			for (p = 1; p <= nd->nports; p++) {
+				int b = nd->ports[p].rnode;
+
+				if (b < 0)
+					continue;
+				if (!fab_is_switch(&f->nodes[b]) ||
+				    r->rank[b] != 0) {
+					r->role[i] = ROLE_OTHER_CA;
+					r->why[i] = WHY_NOT_LEAF;
+					break;
+				}
+				if (first >= 0 && b != first)
+					many = 1;
+				first = first < 0 ? b : first;
+			}
+			r->dual_homed += r->role[i] == ROLE_COMPUTE && many;
+		}
+		if (r->role[i] == ROLE_COMPUTE)
+			r->compute++;
+		else {
+			r->other_ca++;
+			r->aggregation += r->why[i] == WHY_AGGREGATION;
+		}
+	}
+	/* a hostless leaf alone changes nothing in the tree routed */
+	r->plain = !r->other_ca && !r->edge_switches && !r->stray_links &&
+		   !r->dual_homed;
+	rc = 0;
+out:
+	free(dist);
+	free(queue);
+	free(nb);
+	if (rc)
+		roles_free(r);
+	return rc;
+}
+
+void roles_free(struct roles *r)
+{
+	free(r->role);
+	free(r->rank);
+	free(r->why);
+	r->role = r->rank = NULL;
+	r->why = NULL;
+}
+
+/* Splits compute CA i of c (cabled to several switches): its ports after
+ * the first on another switch become CAs of their own.  0 or -1. */
+static int split_ca(struct fabric *c, int i, struct osmre_err *err)
+{
+	int p, first = -1;
+
+	for (p = 1; p <= c->nodes[i].nports; p++) {
+		struct fab_port pt = c->nodes[i].ports[p];
+		char name[512];
+		int k;
+
+		if (pt.rnode < 0)
+			continue;
+		if (first < 0 || pt.rnode == first) {
+			first = first < 0 ? pt.rnode : first;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s/%d", c->nodes[i].name, p);
+		k = fabric_add_node(c, c->nodes[i].type, name,
+				    c->nodes[i].desc, 1, pt.guid, err);
+		if (k < 0)
+			return -1;
+		fabric_unlink(c, i, p);
+		if (fabric_link(c, k, 1, pt.rnode, pt.rport, err))
+			return -1;
+		c->nodes[k].ports[1].guid = pt.guid;
+		c->nodes[k].ports[1].lid = pt.lid;
+		c->nodes[k].ports[1].lmc = pt.lmc;
+		c->nodes[i].ports[p].lid = 0;
+		c->nodes[i].ports[p].guid = 0;
+	}
+	return 0;
+}
+
+struct fabric *roles_core(const struct fabric *f, const struct roles *r,
+			  struct osmre_err *err)
+{
+	struct fabric *c = fabric_clone(f);
+	int i, p, n = f->nnodes;
+
+	if (!c) {
+		osmre_fail(err, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		struct fab_node *nd = &c->nodes[i];
+
+		if (nd->removed)
+			continue;
+		if (r->role[i] == ROLE_OTHER_CA ||
+		    r->role[i] == ROLE_EDGE_SWITCH) {
+			fabric_remove_node(c, i);
+			continue;
+		}
+		if (!fab_is_switch(nd))
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int b = nd->ports[p].rnode;
+
+			if (b >= 0 && b < n && fab_is_switch(&c->nodes[b]) &&
+			    r->rank[b] == r->rank[i])
+				fabric_unlink(c, i, p);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (r->role[i] == ROLE_COMPUTE && !c->nodes[i].removed &&
+		    split_ca(c, i, err)) {
+			fabric_free(c);
+			return NULL;
+		}
+	return c;
+}
+
+void roles_summary(const struct roles *r, char *buf, size_t bufsz)
+{
+	snprintf(buf, bufsz,
+		 "%d compute CA(s) on %d leaf switch(es) (%d without hosts), %d other CA(s) (%d aggregation node(s)), %d edge switch(es), %d stray cable(s), %d dual-homed CA(s)",
+		 r->compute, r->leaves, r->hostless_leaves, r->other_ca,
+		 r->aggregation, r->edge_switches, r->stray_links,
+		 r->dual_homed);
+}

@@ -185,6 +185,17 @@ int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
 void jobfile_report(struct osmre *p, const struct jobs *jobs);
 void jobfile_free(struct osmre *p);
 
+/* fallback.c: an error-level line when the engine after engine in
+ * routing_engine (minhop after the last) is not deadlock-free on a
+ * production fat tree; fallback_check_all: for each fat-tree engine */
+void fallback_check(struct osmre *p, const char *engine);
+void fallback_check_all(struct osmre *p);
+/* The roles files (roles.h) of osmre.conf, else opensm.conf's
+ * cn_guid_file, root_guid_file and io_guid_file; one that cannot be read
+ * is logged at error level and left empty. */
+void rolefiles_load(struct osmre *p, struct guidlist *cn,
+		    struct guidlist *roots, struct guidlist *io);
+
 /* proto.c: the update protocol's transport (update_protocol 1) */
 int proto_start(struct osmre *p);
 void proto_stop(struct osmre *p);

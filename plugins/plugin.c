@@ -87,7 +87,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	struct osmre *p = oe->p;
 	const struct engine *e = oe->e;
 	struct route_result r = { 0 };
-	struct guidlist io = { 0 };
+	struct guidlist io = { 0 }, cn = { 0 }, roots = { 0 };
 	struct lft_set prev = { 0 };
 	struct jobs jobs = { 0 };
 	struct engine_opts o;
@@ -98,10 +98,14 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	qos_layers(p, e, &o);
 	o.jobs = &jobs;
 	o.io = &io;
+	o.cn = &cn;
+	o.roots = &roots;
 	*refused = 1;
 	if ((e->needs & ENGINE_TAKES_JOBS) &&
 	    jobfile_load(p, f, &jobs, &io, &jobs_changed, err))
 		goto out;
+	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
+		rolefiles_load(p, &cn, &roots, &io);
 	/* a new topology, the same jobs: the routes that still work stay */
 	if ((e->produces & ENGINE_STABLE) && o.stable && p->last_sig &&
 	    sig != p->last_sig && !jobs_changed) {
@@ -153,6 +157,8 @@ out:
 	route_result_free(&r);
 	jobs_free(&jobs);
 	guidlist_free(&io);
+	guidlist_free(&cn);
+	guidlist_free(&roots);
 	lft_set_free(&prev);
 	return rc;
 }
@@ -240,6 +246,8 @@ fail:
 		refused ? "fabric not routable: " : "", err.msg);
 	status_write(p, name, refused ? "refused" : "failed", err.msg,
 		     clock_mono() - t0, 0);
+	if (refused)
+		fallback_check(p, name);
 out:
 	if (rc && p->opt.update_protocol)
 		staging_failed(&p->stage);
@@ -400,6 +408,7 @@ static void *osmre_create(osm_opensm_t *osm)
 	if (reroute_start(p))
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
+	fallback_check_all(p);
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmre: loaded: routing engines %s, SIGUSR2 re-routes\n",
 		engine_names());

@@ -58,6 +58,11 @@ struct osmre_options {
 	/* an ENGINE_TAKES_JOBS engine's inputs, watched by the plugin */
 	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */
 	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
+	/* the fat-tree engines' roles (roles.h), OpenSM's formats; "":
+	 * opensm.conf's option of the same name, else none */
+	char cn_guid_file[256];
+	char root_guid_file[256];
+	char io_guid_file[256];
 	/* the five-phase update protocol (update.h, updwire.h) */
 	int update_protocol;  /* 1: on (needs lmc >= 1) */
 	int update_escape_vl; /* SL and VL of the escape */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What OpenSM does when an osmre engine refuses a fabric: it tries the
+ * next engine of routing_engine, and after the last one minhop.  minhop
+ * (and ftree, which falls back to it; updn without roots, which
+ * disables itself) is not deadlock-free on a fat tree with CAs off its
+ * leaves: the plugin says so at error level, at start and after each
+ * refusal.  Also the fat-tree engines' roles files (roles.h).
+ */
+#include "osmre_plugin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A follower that keeps the fabric deadlock-free (1), or why not. */
+static int safe_follower(osm_opensm_t *osm, const char *name,
+			 const char **why)
+{
+	const char *roots = osm->subn.opt.root_guid_file;
+
+	if (engine_find(name) && !strcmp(name, "sar"))
+		return 1; /* deadlock-free on any topology */
+	if (!strcmp(name, "nue") || !strcmp(name, "lash"))
+		return 1;
+	if (!strcmp(name, "updn") && roots && *roots && strcmp(roots, "(null)"))
+		return 1;
+	if (!strcmp(name, "updn"))
+		*why = "updn without root_guid_file finds no roots on a tree with CAs on every switch and disables itself";
+	else if (!strcmp(name, "ftree"))
+		*why = "ftree refuses such trees too and falls back to minhop";
+	else if (!strcmp(name, "dfsssp"))
+		*why = "dfsssp falls back to minhop when it needs more VLs than it has";
+	else
+		*why = "it is not deadlock-free on one VL";
+	return 0;
+}
+
+void fallback_check(struct osmre *p, const char *engine)
+{
+	osm_opensm_t *osm = p->osm;
+	const char *chain = osm->subn.opt.routing_engine_names;
+	char buf[512], *tok, *save = NULL, next[64] = "minhop";
+	const char *why = "minhop is not deadlock-free on one VL";
+	int found = 0;
+
+	if (!chain || !*chain || strcmp(chain, "(null)") == 0)
+		return;
+	snprintf(buf, sizeof(buf), "%s", chain);
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save)) {
+		if (found) {
+			snprintf(next, sizeof(next), "%s", tok);
+			if (safe_follower(osm, next, &why))
+				return;
+			break;
+		}
+		found = !strcmp(tok, engine);
+	}
+	if (!found)
+		return;
+	OSM_LOG(&osm->log, OSM_LOG_ERROR,
+		"osmre ERR: routing_engine %s: when %s refuses a fabric, OpenSM routes it with %s, which can deadlock (%s); put sar (deadlock-free on any topology) after it, or give root_guid_file for updn\n",
+		chain, engine, next, why);
+}
+
+void fallback_check_all(struct osmre *p)
+{
+	int i;
+
+	for (i = 0; i < p->nengines; i++)
+		if (p->engines[i].e->needs &
+		    (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
+			fallback_check(p, p->engines[i].e->name);
+}
+
+/* osmre.conf's path, else opensm.conf's option of the same name. */
+static const char *pick(const char *ours, const char *opensm)
+{
+	if (ours[0])
+		return ours;
+	if (opensm && *opensm && strcmp(opensm, "(null)"))
+		return opensm;
+	return NULL;
+}
+
+static void load_one(struct osmre *p, const char *key, const char *path,
+		     struct guidlist *l)
+{
+	struct osmre_err err;
+
+	if (!path || !guidlist_read(path, l, &err))
+		return;
+	OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+		"osmre ERR: %s: %s; the roles are found without it\n", key,
+		err.msg);
+	guidlist_free(l);
+}
+
+void rolefiles_load(struct osmre *p, struct guidlist *cn,
+		    struct guidlist *roots, struct guidlist *io)
+{
+	const osm_subn_opt_t *o = &p->osm->subn.opt;
+
+	load_one(p, "cn_guid_file", pick(p->opt.cn_guid_file, o->cn_guid_file),
+		 cn);
+	load_one(p, "root_guid_file",
+		 pick(p->opt.root_guid_file, o->root_guid_file), roots);
+	load_one(p, "io_guid_file", pick(p->opt.io_guid_file, o->io_guid_file),
+		 io);
+}

@@ -4,26 +4,32 @@
  * next engine of routing_engine, and after the last one minhop.  minhop
  * (and ftree, which falls back to it; updn without roots, which
  * disables itself) is not deadlock-free on a fat tree with CAs off its
- * leaves: the plugin says so at error level, at start and after each
- * refusal.  Also the fat-tree engines' roles files (roles.h).
+ * leaves: the plugin says so at error level, at start (minhop, ftree),
+ * at the first pass on each topology (updn without roots where the
+ * fabric has CAs off its leaves) and after each refusal.  Also the
+ * fat-tree engines' roles files (roles.h).
  */
 #include "osmre_plugin.h"
+#include "roles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A follower that keeps the fabric deadlock-free (1), or why not. */
-static int safe_follower(osm_opensm_t *osm, const char *name,
+/* A follower that keeps the fabric deadlock-free (1), or why not;
+ * quirky: f has CAs off its leaves (roles.h), where updn finds no
+ * roots by itself. */
+static int safe_follower(osm_opensm_t *osm, const char *name, int quirky,
 			 const char **why)
 {
 	const char *roots = osm->subn.opt.root_guid_file;
 
-	if (engine_find(name) && !strcmp(name, "sar"))
+	if (!strcmp(name, "sar"))
 		return 1; /* deadlock-free on any topology */
 	if (!strcmp(name, "nue") || !strcmp(name, "lash"))
 		return 1;
-	if (!strcmp(name, "updn") && roots && *roots && strcmp(roots, "(null)"))
+	if (!strcmp(name, "updn") &&
+	    ((roots && *roots && strcmp(roots, "(null)")) || !quirky))
 		return 1;
 	if (!strcmp(name, "updn"))
 		*why = "updn without root_guid_file finds no roots on a tree with CAs on every switch and disables itself";
@@ -36,14 +42,20 @@ static int safe_follower(osm_opensm_t *osm, const char *name,
 	return 0;
 }
 
-void fallback_check(struct osmre *p, const char *engine)
+void fallback_check(struct osmre *p, const char *engine, const struct fabric *f)
 {
 	osm_opensm_t *osm = p->osm;
 	const char *chain = osm->subn.opt.routing_engine_names;
 	char buf[512], *tok, *save = NULL, next[64] = "minhop";
 	const char *why = "minhop is not deadlock-free on one VL";
-	int found = 0;
+	int found = 0, quirky = 0;
+	struct roles ro;
+	struct osmre_err err;
 
+	if (f && !roles_compute(f, NULL, &ro, &err)) {
+		quirky = ro.other_ca > 0 || ro.edge_switches > 0;
+		roles_free(&ro);
+	}
 	if (!chain || !*chain || strcmp(chain, "(null)") == 0)
 		return;
 	snprintf(buf, sizeof(buf), "%s", chain);
@@ -51,7 +63,7 @@ void fallback_check(struct osmre *p, const char *engine)
 	     tok = strtok_r(NULL, ", \t", &save)) {
 		if (found) {
 			snprintf(next, sizeof(next), "%s", tok);
-			if (safe_follower(osm, next, &why))
+			if (safe_follower(osm, next, quirky, &why))
 				return;
 			break;
 		}
@@ -64,14 +76,14 @@ void fallback_check(struct osmre *p, const char *engine)
 		chain, engine, next, why);
 }
 
-void fallback_check_all(struct osmre *p)
+void fallback_check_all(struct osmre *p, const struct fabric *f)
 {
 	int i;
 
 	for (i = 0; i < p->nengines; i++)
 		if (p->engines[i].e->needs &
 		    (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
-			fallback_check(p, p->engines[i].e->name);
+			fallback_check(p, p->engines[i].e->name, f);
 }
 
 /* osmre.conf's path, else opensm.conf's option of the same name. */

@@ -92,6 +92,7 @@ struct osmre {
 	struct osmre_engine *engines; /* one per row of engines[] */
 	int nengines;
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
+	uint64_t fallback_sig; /* topology fallback_check last saw */
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
 	int stable_pass;       /* the last pass kept older routes */
@@ -186,10 +187,12 @@ void jobfile_report(struct osmre *p, const struct jobs *jobs);
 void jobfile_free(struct osmre *p);
 
 /* fallback.c: an error-level line when the engine after engine in
- * routing_engine (minhop after the last) is not deadlock-free on a
- * production fat tree; fallback_check_all: for each fat-tree engine */
-void fallback_check(struct osmre *p, const char *engine);
-void fallback_check_all(struct osmre *p);
+ * routing_engine (minhop after the last) is not deadlock-free on f (NULL:
+ * not known yet, updn given the benefit of the doubt);
+ * fallback_check_all: for each fat-tree engine */
+void fallback_check(struct osmre *p, const char *engine,
+		    const struct fabric *f);
+void fallback_check_all(struct osmre *p, const struct fabric *f);
 /* The roles files (roles.h) of osmre.conf, else opensm.conf's
  * cn_guid_file, root_guid_file and io_guid_file; one that cannot be read
  * is logged at error level and left empty. */

@@ -195,6 +195,11 @@ static int routing_pass(void *ctx)
 	if (!f)
 		goto fail;
 	sig = fabric_signature(f);
+	/* a new topology: is the fallback safe on it? */
+	if (sig != p->last_sig && sig != p->fallback_sig) {
+		p->fallback_sig = sig;
+		fallback_check(p, name, f);
+	}
 	if (p->opt.update_protocol) {
 		kept = staging_reuse(&p->stage, sig, &s, &err);
 		if (kept < 0)
@@ -246,8 +251,8 @@ fail:
 		refused ? "fabric not routable: " : "", err.msg);
 	status_write(p, name, refused ? "refused" : "failed", err.msg,
 		     clock_mono() - t0, 0);
-	if (refused)
-		fallback_check(p, name);
+	if (refused && f)
+		fallback_check(p, name, f);
 out:
 	if (rc && p->opt.update_protocol)
 		staging_failed(&p->stage);
@@ -408,7 +413,7 @@ static void *osmre_create(osm_opensm_t *osm)
 	if (reroute_start(p))
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: no SIGUSR2 re-routing: cannot start its thread\n");
-	fallback_check_all(p);
+	fallback_check_all(p, NULL);
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmre: loaded: routing engines %s, SIGUSR2 re-routes\n",
 		engine_names());

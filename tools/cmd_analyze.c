@@ -79,8 +79,8 @@ struct analyze_args {
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
-	int order_file; /* order is a file's path */
-	int compute;	/* --order compute */
+	int order_file;		       /* order is a file's path */
+	int compute;		       /* --order compute */
 	const char *cnf, *rootf, *iof; /* its roles' hints */
 	long seed;
 	struct bw_args bw;

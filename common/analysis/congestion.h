@@ -51,7 +51,8 @@ void cong_order_free(struct cong_order *o);
  */
 struct roles_hints;
 int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
-		       struct cong_order *o, int *others, struct osmre_err *err);
+		       struct cong_order *o, int *others,
+		       struct osmre_err *err);
 /* strcmp's contract, with runs of digits compared as numbers:
  * "H_2_0" < "H_10_0"; "a01" < "a1" < "a2". */
 int cong_natural_cmp(const char *a, const char *b);

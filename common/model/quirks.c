@@ -50,8 +50,7 @@ static int pick(struct qctx *q, int rk, int avoid)
 	int i, n = 0, k;
 
 	for (i = 0; i < q->n0; i++)
-		n += q->rank[i] >= 0 && i != avoid &&
-		     !q->f->nodes[i].removed &&
+		n += q->rank[i] >= 0 && i != avoid && !q->f->nodes[i].removed &&
 		     (rk >= 0 ? q->rank[i] == rk :
 				q->rank[i] > 0 && q->rank[i] < q->top);
 	if (!n)
@@ -178,8 +177,8 @@ static int stray(struct qctx *q, int rk)
 	int a = pick(q, rk, -1), b = a < 0 ? -1 : pick(q, rk, a), pa, pb;
 
 	if (a < 0 || b < 0)
-		return osmre_fail(q->err, "stray: two switches of rank %d needed",
-				  rk);
+		return osmre_fail(q->err,
+				  "stray: two switches of rank %d needed", rk);
 	if ((pa = fabric_add_port(q->f, a, q->err)) < 0 ||
 	    (pb = fabric_add_port(q->f, b, q->err)) < 0)
 		return -1;

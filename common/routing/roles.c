@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "roles.h"
 
 static int listed(const struct guidlist *l, const struct fab_node *n)
@@ -231,13 +232,15 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 	size_t n = (size_t)f->nnodes + 1;
 	int *dist = malloc(n * sizeof(int)), *queue = malloc(n * sizeof(int));
 	int *nb = malloc(3 * (FAB_MAX_PORTS + 1) * sizeof(int));
+	int *comp = malloc(n * sizeof(int));
 	int i, p, rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->role = calloc(n, sizeof(int));
 	r->rank = malloc(n * sizeof(int));
 	r->why = calloc(n, 1);
-	if (!dist || !queue || !nb || !r->role || !r->rank || !r->why) {
+	if (!dist || !queue || !nb || !comp || !r->role || !r->rank ||
+	    !r->why || switch_components(f, comp)) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
@@ -248,9 +251,10 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 		int k = ranks_from_roots(f, h->roots, r, dist, queue);
 
 		if (k == -1) {
-			osmre_fail(err,
-				   "root_guid_file: none of its %d GUID(s) is a switch of the fabric",
-				   h->roots->n);
+			osmre_fail(
+				err,
+				"root_guid_file: none of its %d GUID(s) is a switch of the fabric",
+				h->roots->n);
 			goto out;
 		}
 		if (k < 0) {
@@ -258,7 +262,8 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 			goto out;
 		}
 	} else {
-		ranks_by_structure(f, r, dist, queue, nb, nb + FAB_MAX_PORTS + 1);
+		ranks_by_structure(f, r, dist, queue, nb,
+				   nb + FAB_MAX_PORTS + 1);
 	}
 	r->plain = 1;
 	for (i = 0; i < f->nnodes; i++) {
@@ -283,13 +288,14 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 				 * end (node, port) */
 				if (b >= 0 && is_sw(f, b) &&
 				    r->rank[b] == r->rank[i] &&
-				    (b > i || (b == i && nd->ports[p].rport > p)))
+				    (b > i ||
+				     (b == i && nd->ports[p].rport > p)))
 					r->stray_links++;
 			}
 			continue;
 		}
 		if (r->role[i] == ROLE_COMPUTE) {
-			int first = -1, many = 0;
+			int q, many = 0;
 
 			for (p = 1; p <= nd->nports; p++) {
 				int b = nd->ports[p].rnode;
@@ -302,9 +308,14 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 					r->why[i] = WHY_NOT_LEAF;
 					break;
 				}
-				if (first >= 0 && b != first)
-					many = 1;
-				first = first < 0 ? b : first;
+				/* two switches of one plane (a port per
+				 * plane is a multi-plane host, not this) */
+				for (q = 1; q < p; q++) {
+					int c = nd->ports[q].rnode;
+
+					many |= c >= 0 && c != b &&
+						comp[c] == comp[b];
+				}
 			}
 			r->dual_homed += r->role[i] == ROLE_COMPUTE && many;
 		}
@@ -323,6 +334,7 @@ out:
 	free(dist);
 	free(queue);
 	free(nb);
+	free(comp);
 	if (rc)
 		roles_free(r);
 	return rc;
@@ -339,7 +351,8 @@ void roles_free(struct roles *r)
 
 /* Splits compute CA i of c (cabled to several switches): its ports after
  * the first on another switch become CAs of their own.  0 or -1. */
-static int split_ca(struct fabric *c, int i, struct osmre_err *err)
+static int split_ca(struct fabric *c, int i, const int *comp,
+		    struct osmre_err *err)
 {
 	int p, first = -1;
 
@@ -350,13 +363,14 @@ static int split_ca(struct fabric *c, int i, struct osmre_err *err)
 
 		if (pt.rnode < 0)
 			continue;
-		if (first < 0 || pt.rnode == first) {
+		if (first < 0 || pt.rnode == first ||
+		    comp[pt.rnode] != comp[first]) {
 			first = first < 0 ? pt.rnode : first;
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s/%d", c->nodes[i].name, p);
-		k = fabric_add_node(c, c->nodes[i].type, name,
-				    c->nodes[i].desc, 1, pt.guid, err);
+		k = fabric_add_node(c, c->nodes[i].type, name, c->nodes[i].desc,
+				    1, pt.guid, err);
 		if (k < 0)
 			return -1;
 		fabric_unlink(c, i, p);
@@ -401,20 +415,33 @@ struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 				fabric_unlink(c, i, p);
 		}
 	}
-	for (i = 0; i < n; i++)
-		if (r->role[i] == ROLE_COMPUTE && !c->nodes[i].removed &&
-		    split_ca(c, i, err)) {
+	if (r->dual_homed) {
+		int *comp = malloc(((size_t)n + 1) * sizeof(int));
+
+		if (!comp || switch_components(c, comp)) {
+			free(comp);
 			fabric_free(c);
+			osmre_fail(err, "out of memory");
 			return NULL;
 		}
+		for (i = 0; i < n; i++)
+			if (r->role[i] == ROLE_COMPUTE &&
+			    !c->nodes[i].removed && split_ca(c, i, comp, err)) {
+				free(comp);
+				fabric_free(c);
+				return NULL;
+			}
+		free(comp);
+	}
 	return c;
 }
 
 void roles_summary(const struct roles *r, char *buf, size_t bufsz)
 {
-	snprintf(buf, bufsz,
-		 "%d compute CA(s) on %d leaf switch(es) (%d without hosts), %d other CA(s) (%d aggregation node(s)), %d edge switch(es), %d stray cable(s), %d dual-homed CA(s)",
-		 r->compute, r->leaves, r->hostless_leaves, r->other_ca,
-		 r->aggregation, r->edge_switches, r->stray_links,
-		 r->dual_homed);
+	snprintf(
+		buf, bufsz,
+		"%d compute CA(s) on %d leaf switch(es) (%d without hosts), %d other CA(s) (%d aggregation node(s)), %d edge switch(es), %d stray cable(s), %d dual-homed CA(s)",
+		r->compute, r->leaves, r->hostless_leaves, r->other_ca,
+		r->aggregation, r->edge_switches, r->stray_links,
+		r->dual_homed);
 }

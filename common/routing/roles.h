@@ -58,8 +58,8 @@ struct roles_hints {
 };
 
 struct roles {
-	int *role;   /* per node */
-	int *rank;   /* per node: switches' ranks (edge -1), else INT_MIN */
+	int *role;    /* per node */
+	int *rank;    /* per node: switches' ranks (edge -1), else INT_MIN */
 	uint8_t *why; /* per node: enum role_why of an other CA */
 	int maxrank;
 	/* counts */

@@ -11,8 +11,7 @@
 
 /* The ports of switch n to switches ranked above it (rank[]): into up,
  * their count. */
-static int up_ports(const struct fabric *f, const int *rank, int n,
-		    uint8_t *up)
+static int up_ports(const struct fabric *f, const int *rank, int n, uint8_t *up)
 {
 	const struct fab_node *nd = &f->nodes[n];
 	int p, k = 0;
@@ -48,8 +47,9 @@ static void edge_table(const struct fabric *f, const int *rank, int n,
 		if (c < 0 || fab_is_switch(&f->nodes[c]))
 			continue;
 		pt = &f->nodes[c].ports[nd->ports[p].rport];
-		for (lid = pt->lid; pt->lid && lid < pt->lid + (1u << pt->lmc) &&
-				    lid <= t->top;
+		for (lid = pt->lid;
+		     pt->lid && lid < pt->lid + (1u << pt->lmc) &&
+		     lid <= t->top;
 		     lid++)
 			t->port[lid] = (uint8_t)p;
 	}
@@ -139,7 +139,8 @@ static int turn(const struct fabric *f, const struct roles *ro,
 		if (!want[lid])
 			continue;
 		if (star < 0)
-			return osmre_fail(err, "no leaf switch with a LID to turn at");
+			return osmre_fail(
+				err, "no leaf switch with a LID to turn at");
 		st = lft_of_node(&r->tables, star);
 		tl = f->nodes[star].ports[0].lid;
 		for (i = 0; i < r->tables.n; i++) {
@@ -182,8 +183,8 @@ static int fill_rest(const struct fabric *f, const struct fabric *c,
 	for (i = 0; i < f->nnodes; i++)
 		rank[i] = ro->role[i] == ROLE_EDGE_SWITCH ? ro->rank[i] :
 			  fab_is_switch(&f->nodes[i]) && crank[i] >= 0 ?
-							  crank[i] :
-							  INT_MIN;
+							    crank[i] :
+							    INT_MIN;
 	for (i = 0; i < f->nnodes; i++) {
 		struct lft *t = lft_of_node(&r->tables, i);
 

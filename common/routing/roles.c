@@ -178,10 +178,159 @@ static int leaf_like(const struct fabric *f, const int *dist, int i, int *nb,
 	return 0;
 }
 
+/*
+ * 1 when every two leaves (dist[] 0) of one connected part have an
+ * up-down path under the ranks counted from them: a switch above both.
+ * Only the highest switches reached going up from a leaf matter (a
+ * switch's leaves below are within those of any switch above it).  -1
+ * when out of memory.
+ */
+static int updown_connected(const struct fabric *f, const int *dist,
+			    const int *comp, int *queue)
+{
+	size_t n = (size_t)f->nnodes + 1, words;
+	int *rank = malloc(n * sizeof(int)), *col = malloc(n * sizeof(int));
+	int *seen = calloc(n, sizeof(int));
+	uint64_t *down = NULL, *u = NULL;
+	int i, p, L = 0, ok = -1, maxr = 0, r, head, tail;
+
+	if (!rank || !col || !seen)
+		goto out;
+	for (i = 0; i < f->nnodes; i++) {
+		rank[i] = dist[i] == 0 ? 0 : -1;
+		col[i] = dist[i] == 0 ? L++ : -1;
+	}
+	bfs(f, rank, queue);
+	words = ((size_t)L + 63) / 64;
+	down = calloc(n * words, sizeof(uint64_t));
+	u = malloc((words + 1) * sizeof(uint64_t));
+	if (!down || !u)
+		goto out;
+	for (i = 0; i < f->nnodes; i++)
+		if (rank[i] > maxr)
+			maxr = rank[i];
+	/* the leaves below each switch, rank by rank */
+	for (r = 0; r <= maxr; r++)
+		for (i = 0; i < f->nnodes; i++) {
+			const struct fab_node *nd = &f->nodes[i];
+			uint64_t *d = down + (size_t)i * words;
+			size_t w;
+
+			if (rank[i] != r)
+				continue;
+			if (col[i] >= 0)
+				d[col[i] / 64] |= 1ULL << (col[i] % 64);
+			for (p = 1; p <= nd->nports; p++) {
+				int b = nd->ports[p].rnode;
+
+				if (b < 0 || !is_sw(f, b) || rank[b] != r - 1)
+					continue;
+				for (w = 0; w < words; w++)
+					d[w] |= down[(size_t)b * words + w];
+			}
+		}
+	ok = 1;
+	for (i = 0; i < f->nnodes && ok; i++) {
+		int j;
+
+		if (col[i] < 0)
+			continue;
+		memset(u, 0, words * sizeof(uint64_t));
+		/* up from leaf i: the highest switches it reaches */
+		head = tail = 0;
+		queue[tail++] = i;
+		seen[i] = i + 1;
+		while (head < tail) {
+			int s = queue[head++], up = 0;
+			const struct fab_node *nd = &f->nodes[s];
+			size_t w;
+
+			for (p = 1; p <= nd->nports; p++) {
+				int b = nd->ports[p].rnode;
+
+				if (b < 0 || !is_sw(f, b) ||
+				    rank[b] != rank[s] + 1)
+					continue;
+				up = 1;
+				if (seen[b] != i + 1) {
+					seen[b] = i + 1;
+					queue[tail++] = b;
+				}
+			}
+			for (w = 0; !up && w < words; w++)
+				u[w] |= down[(size_t)s * words + w];
+		}
+		for (j = 0; j < f->nnodes && ok; j++)
+			if (col[j] >= 0 && comp[j] == comp[i] &&
+			    !(u[col[j] / 64] & (1ULL << (col[j] % 64))))
+				ok = 0;
+	}
+out:
+	free(rank);
+	free(col);
+	free(seen);
+	free(down);
+	free(u);
+	return ok;
+}
+
+/*
+ * Where the leaves the CAs' mass gives are not an up-down connected tree
+ * (storage on the top switches of a 3-level tree, as many as a leaf's
+ * hosts, makes them leaves too), the lightest of them are not leaves:
+ * each count of CAs below the most, lightest first, until the rest are
+ * connected; none (all kept) when that never happens.  0, or -1 (no
+ * memory).
+ */
+static int drop_light(const struct fabric *f, const struct roles *r, int *dist,
+		      const int *comp, int *queue)
+{
+	int i, max = 0, c, k = updown_connected(f, dist, comp, queue);
+	int *keep;
+
+	if (k != 0)
+		return k < 0 ? -1 : 0;
+	for (i = 0; i < f->nnodes; i++)
+		if (dist[i] == 0 && ncand(f, r, i) > max)
+			max = ncand(f, r, i);
+	keep = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	if (!keep)
+		return -1;
+	memcpy(keep, dist, (size_t)f->nnodes * sizeof(int));
+	for (c = 1; c < max; c++) {
+		int any = 0, left = 0;
+
+		for (i = 0; i < f->nnodes; i++)
+			if (dist[i] == 0 && ncand(f, r, i) == c) {
+				dist[i] = -1;
+				any = 1;
+			}
+		for (i = 0; i < f->nnodes; i++)
+			left += dist[i] == 0;
+		if (left < 2) /* one leaf is no tree to route */
+			break;
+		if (!any)
+			continue;
+		k = updown_connected(f, dist, comp, queue);
+		if (k < 0) {
+			free(keep);
+			return -1;
+		}
+		if (k) {
+			free(keep);
+			return 0;
+		}
+	}
+	memcpy(dist, keep, (size_t)f->nnodes * sizeof(int));
+	free(keep);
+	return 0;
+}
+
 /* Rule 3: leaves by the CAs' mass, edge switches, leaves that lost their
  * hosts. */
-static void ranks_by_structure(const struct fabric *f, struct roles *r,
-			       int *dist, int *queue, int *nb, int *nb2)
+static int ranks_by_structure(const struct fabric *f, struct roles *r,
+			      int *dist, int *queue, int *nb, int *nb2,
+			      const int *comp)
 {
 	int i, k, max = 0;
 
@@ -202,6 +351,8 @@ static void ranks_by_structure(const struct fabric *f, struct roles *r,
 		if (!big && 4 * c >= max)
 			dist[i] = 0;
 	}
+	if (drop_light(f, r, dist, comp, queue))
+		return -1;
 	/* one switch neighbour, a leaf that has others: an edge switch */
 	for (i = 0; i < f->nnodes; i++)
 		if (is_sw(f, i) && ncand(f, r, i) &&
@@ -224,13 +375,43 @@ static void ranks_by_structure(const struct fabric *f, struct roles *r,
 			r->rank[i] = dist[i];
 		else if (dist[i] == -2)
 			r->rank[i] = -1;
+	return 0;
+}
+
+/* 1 when switch i has a switch neighbour ranked above it. */
+static int has_up(const struct fabric *f, const struct roles *r, int i)
+{
+	const struct fab_node *nd = &f->nodes[i];
+	int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int b = nd->ports[p].rnode;
+
+		if (b >= 0 && is_sw(f, b) && r->rank[b] != ROLES_NO_RANK &&
+		    r->rank[b] > r->rank[i])
+			return 1;
+	}
+	return 0;
+}
+
+/* A stray cable between switches a and b: one rank, and each has a way
+ * up without it, or both at the top of a tree of two ranks or more (a
+ * ring of leaves is no tree with strays); r->maxrank set. */
+static int is_stray(const struct fabric *f, const struct roles *r, int a, int b)
+{
+	if (!is_sw(f, a) || !is_sw(f, b) || r->rank[a] == ROLES_NO_RANK ||
+	    r->rank[a] != r->rank[b])
+		return 0;
+	if (r->rank[a] == r->maxrank) /* two top switches */
+		return r->maxrank > 0;
+	return has_up(f, r, a) && has_up(f, r, b);
 }
 
 int roles_compute(const struct fabric *f, const struct roles_hints *h,
 		  struct roles *r, struct osmre_err *err)
 {
 	size_t n = (size_t)f->nnodes + 1;
-	int *dist = malloc(n * sizeof(int)), *queue = malloc(n * sizeof(int));
+	int *dist = calloc(n, sizeof(int)), *queue = malloc(n * sizeof(int));
 	int *nb = malloc(3 * (FAB_MAX_PORTS + 1) * sizeof(int));
 	int *comp = malloc(n * sizeof(int));
 	int i, p, rc = -1;
@@ -261,11 +442,15 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 			osmre_fail(err, "out of memory");
 			goto out;
 		}
-	} else {
-		ranks_by_structure(f, r, dist, queue, nb,
-				   nb + FAB_MAX_PORTS + 1);
+	} else if (ranks_by_structure(f, r, dist, queue, nb,
+				      nb + FAB_MAX_PORTS + 1, comp)) {
+		osmre_fail(err, "out of memory");
+		goto out;
 	}
-	r->plain = 1;
+	for (i = 0; i < f->nnodes; i++)
+		if (is_sw(f, i) && r->rank[i] != ROLES_NO_RANK &&
+		    r->rank[i] > r->maxrank)
+			r->maxrank = r->rank[i];
 	for (i = 0; i < f->nnodes; i++) {
 		const struct fab_node *nd = &f->nodes[i];
 
@@ -274,8 +459,6 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 		if (fab_is_switch(nd)) {
 			if (r->rank[i] == ROLES_NO_RANK)
 				continue;
-			if (r->rank[i] > r->maxrank)
-				r->maxrank = r->rank[i];
 			r->role[i] = r->rank[i] < 0  ? ROLE_EDGE_SWITCH :
 				     r->rank[i] == 0 ? ROLE_LEAF :
 						       ROLE_SWITCH;
@@ -286,8 +469,7 @@ int roles_compute(const struct fabric *f, const struct roles_hints *h,
 
 				/* each stray cable counted from its lower
 				 * end (node, port) */
-				if (b >= 0 && is_sw(f, b) &&
-				    r->rank[b] == r->rank[i] &&
+				if (b >= 0 && is_stray(f, r, i, b) &&
 				    (b > i ||
 				     (b == i && nd->ports[p].rport > p)))
 					r->stray_links++;
@@ -411,7 +593,7 @@ struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 			int b = nd->ports[p].rnode;
 
 			if (b >= 0 && b < n && fab_is_switch(&c->nodes[b]) &&
-			    r->rank[b] == r->rank[i])
+			    is_stray(f, r, i, b))
 				fabric_unlink(c, i, p);
 		}
 	}
@@ -434,6 +616,73 @@ struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 		free(comp);
 	}
 	return c;
+}
+
+/* Compute CA ports cabled to leaf l of f (each port an endpoint). */
+static int compute_ports(const struct fabric *f, const struct roles *r, int l)
+{
+	const struct fab_node *nd = &f->nodes[l];
+	int p, c = 0;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int b = nd->ports[p].rnode;
+
+		c += b >= 0 && r->role[b] == ROLE_COMPUTE;
+	}
+	return c;
+}
+
+static int most_ports(const struct fabric *f, const struct roles *r)
+{
+	int i, m = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (r->role[i] == ROLE_LEAF && compute_ports(f, r, i) > m)
+			m = compute_ports(f, r, i);
+	return m;
+}
+
+int roles_short_leaves(const struct fabric *f, const struct roles *r)
+{
+	int i, m = most_ports(f, r);
+
+	for (i = 0; i < f->nnodes; i++)
+		if (r->role[i] == ROLE_LEAF && compute_ports(f, r, i) < m)
+			return 1;
+	return 0;
+}
+
+int roles_phantoms(struct fabric *c, const struct fabric *f,
+		   const struct roles *r, struct osmre_err *err)
+{
+	int i, p, m = most_ports(f, r), added = 0;
+	char name[300];
+
+	for (i = 0; i < f->nnodes; i++) {
+		int have;
+
+		if (r->role[i] != ROLE_LEAF)
+			continue;
+		have = compute_ports(f, r, i);
+		for (p = 1; p <= c->nodes[i].nports && have < m; p++) {
+			int k;
+
+			if (c->nodes[i].ports[p].rnode >= 0)
+				continue;
+			snprintf(name, sizeof(name), "phantom-%s-%d",
+				 c->nodes[i].name, p);
+			k = fabric_add_node(c, FAB_CA, name, NULL, 1,
+					    0xFFFF000000000000ULL +
+						    (uint64_t)added * 4,
+					    err);
+			if (k < 0 || fabric_link(c, k, 1, i, p, err))
+				return -1;
+			c->nodes[k].ports[1].lid = 0;
+			have++;
+			added++;
+		}
+	}
+	return added;
 }
 
 void roles_summary(const struct roles *r, char *buf, size_t bufsz)

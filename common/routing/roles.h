@@ -27,7 +27,7 @@
  *     leaf that lost its hosts or most of them.  Ranks: BFS from the
  *     leaves (ranks.h's rule on that leaf set).
  *  4. Compute CAs: the candidates cabled to leaves.  A link between two
- *     switches of one rank is a stray cable.
+ *     switches of one rank, each with a link up, is a stray cable.
  */
 #ifndef OSMRE_ROLES_H
 #define OSMRE_ROLES_H
@@ -89,6 +89,17 @@ void roles_free(struct roles *r);
  */
 struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 			  struct osmre_err *err);
+
+/* Fills every leaf of c (a roles_core of f) up to the most compute CA
+ * ports a leaf has, with one-port CAs without a LID on its free ports
+ * (named "phantom-LEAF-K"): hosts that are down, for an engine that
+ * reads the tree's parameters off it (pqft).  The number added, or -1
+ * with err. */
+int roles_phantoms(struct fabric *c, const struct fabric *f,
+		   const struct roles *r, struct osmre_err *err);
+
+/* 1 when some leaf of f has fewer compute CA ports than another. */
+int roles_short_leaves(const struct fabric *f, const struct roles *r);
 
 /* "N compute CA(s), ..." for logs: what is not plain about f. */
 void roles_summary(const struct roles *r, char *buf, size_t bufsz);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "components.h"
 #include "ranks.h"
 #include "roles.h"
 #include "tree_core.h"
@@ -215,6 +216,26 @@ out:
 	return rc;
 }
 
+/* 1 when f's switches are one connected part (phantom hosts have one
+ * port: a plane's host has one in each). */
+static int one_plane(const struct fabric *f)
+{
+	int *comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	int i, c = -1, one = 1;
+
+	if (!comp || switch_components(f, comp)) {
+		free(comp);
+		return 0;
+	}
+	for (i = 0; i < f->nnodes && one; i++)
+		if (comp[i] >= 0) {
+			one = c < 0 || comp[i] == c;
+			c = comp[i];
+		}
+	free(comp);
+	return one;
+}
+
 int tree_core_route(const struct engine *e, const struct engine_opts *o,
 		    const struct fabric *f, struct route_result *r,
 		    struct osmre_err *err)
@@ -222,18 +243,22 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
 	struct roles_hints h = { o->cn, o->roots, o->io };
 	struct fabric *c = NULL;
 	struct roles ro;
-	int rc = -1;
+	int rc = -1, phantoms;
 
 	if (roles_compute(f, &h, &ro, err))
 		return -1;
 	roles_summary(&ro, r->roles, sizeof(r->roles));
-	if (ro.plain) {
+	/* an engine that reads the tree's parameters off it sees a leaf
+	 * short of hosts (down) as another tree: phantoms fill it */
+	phantoms = (e->needs & ENGINE_NEEDS_TOPOLOGY) &&
+		   roles_short_leaves(f, &ro) && one_plane(f);
+	if (ro.plain && !phantoms) {
 		rc = e->route(o, f, r, err);
 		goto out;
 	}
 	r->roles_core = 1;
 	c = roles_core(f, &ro, err);
-	if (!c)
+	if (!c || (phantoms && roles_phantoms(c, f, &ro, err) < 0))
 		goto out;
 	if (e->route(o, c, r, err)) {
 		osmre_prefix(err, "the tree of the compute CAs (%s)", r->roles);

@@ -4,6 +4,10 @@
 #    up-down path joins two leaves).  Our error names an unreachable leaf
 #    pair in the log, and OpenSM's next engine (updn, given a root since
 #    its own root detection finds none on a ring) routes the fabric.
+#    (osmre.conf's root_guid_file names an empty file: dmodc would
+#    otherwise take opensm.conf's root, see the end.)  The same root in
+#    opensm.conf alone is dmodc's too: it routes the ring as a tree from
+#    that root, up*-down*, and updn does not run.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -36,6 +40,8 @@ Hca	2 "HC"
 NETEOF
 sim_start "$NET" || exit 1
 echo 0x0000000000200000 >"$W/roots"
+: >"$W/noroots"
+osmre_conf "root_guid_file $W/noroots"
 osm_start HA "root_guid_file $W/roots" || { ko "SUBNET UP"; exit 1; }
 check "dmodc refuses, naming a leaf pair" \
 	grep -q 'osmre ERR: dmodc: fabric not routable: no up-down path between leaf switches "A" (0x0000000000200000) and "B"' "$W/osm.log"
@@ -48,4 +54,16 @@ check "LFTs read back" read_lfts HC "$W/fabric.lfts"
 check "updn's tables are valid (no up-down check on a ring)" \
 	"$OSMRE" check --no-updown --topo "$NET" --lfts "$W/fabric.lfts"
 check "LID-routed query across the ring" diag HB smpquery -L nodedesc 1
+
+# opensm.conf's root_guid_file alone: dmodc's roles take it
+osm_stop refused
+osmre_conf
+osm_start HA "root_guid_file $W/roots" || { ko "SUBNET UP with a root"; exit 1; }
+check "dmodc routes the ring from the root given" grep -q "dmodc tables configured on all switches" "$W/osm.log"
+check "as a tree with a stray cable" grep -q "osmre: dmodc: routed the tree of the compute CAs: 2 compute CA(s) on 2 leaf switch(es) (0 without hosts), 1 other CA(s) (0 aggregation node(s)), 0 edge switch(es), 1 stray cable(s)" "$W/osm.log"
+sleep 1
+check "LFTs read back" read_lfts HC "$W/rooted.lfts"
+check "valid" "$OSMRE" check --no-updown --topo "$NET" --lfts "$W/rooted.lfts"
+"$OSMRE" analyze -q --no-updown --topo "$NET" --lfts "$W/rooted.lfts" >"$W/rooted.out" 2>&1
+check "acyclic on one VL" grep -q "channel dependency graph acyclic" "$W/rooted.out"
 finish

@@ -93,6 +93,11 @@ struct osmre {
 	int nengines;
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	uint64_t fallback_sig; /* topology fallback_check last saw */
+	/* inforce.c: the engine that refused the last pass ("": none),
+	 * why, and what configured the tables in force instead */
+	char refused[32];
+	char refused_msg[256];
+	char in_force[384];
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
 	int stable_pass;       /* the last pass kept older routes */
@@ -199,6 +204,11 @@ void fallback_check_all(struct osmre *p, const struct fabric *f);
 void rolefiles_load(struct osmre *p, struct guidlist *cn,
 		    struct guidlist *roots, struct guidlist *io);
 
+/* inforce.c: after OpenSM's routing that followed a refusal
+ * (p->refused), the fallback's tables checked for deadlock, logged and
+ * put in the status file (p->in_force) */
+void inforce_check(struct osmre *p);
+
 /* proto.c: the update protocol's transport (update_protocol 1) */
 int proto_start(struct osmre *p);
 void proto_stop(struct osmre *p);
@@ -236,6 +246,9 @@ void cachefile_remove(const char *name);
  * line of message, the pass's seconds and switches routed */
 void status_write(struct osmre *p, const char *engine, const char *result,
 		  const char *msg, double secs, int switches);
+/* The same pass's status again (p->in_force added since). */
+void status_rewrite(struct osmre *p, const char *engine, const char *result,
+		    const char *msg);
 
 /* qos.c: OpenSM programs SL-to-VL only with qos TRUE.  qos_layers,
  * before a pass: an engine with layers gets one when qos is off (1 when

@@ -253,6 +253,13 @@ fail:
 		     clock_mono() - t0, 0);
 	if (refused && f)
 		fallback_check(p, name, f);
+	/* what OpenSM routes with instead, checked at its routing's end */
+	p->in_force[0] = 0;
+	if (refused) {
+		snprintf(p->refused, sizeof(p->refused), "%s", name);
+		snprintf(p->refused_msg, sizeof(p->refused_msg), "%.255s",
+			 err.msg);
+	}
 out:
 	if (rc && p->opt.update_protocol)
 		staging_failed(&p->stage);
@@ -473,6 +480,8 @@ static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
 	    id == OSM_EVENT_ID_HEAVY_SWEEP_START)
 		hops_done(data);
 	/* the end of a re-route, or of a heavy sweep with its routing */
+	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		inforce_check(data);
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
 	    id == OSM_EVENT_ID_SUBNET_UP)
 		reroute_pass_done(data);

@@ -19,8 +19,26 @@
 
 #define STATUS_NAME "osmre.status"
 
+static void write_status(struct osmre *p, const char *engine,
+			 const char *result, const char *msg, double secs,
+			 int switches);
+
 void status_write(struct osmre *p, const char *engine, const char *result,
 		  const char *msg, double secs, int switches)
+{
+	p->passes++;
+	write_status(p, engine, result, msg, secs, switches);
+}
+
+void status_rewrite(struct osmre *p, const char *engine, const char *result,
+		    const char *msg)
+{
+	write_status(p, engine, result, msg, 0, 0);
+}
+
+static void write_status(struct osmre *p, const char *engine,
+			 const char *result, const char *msg, double secs,
+			 int switches)
 {
 	const char *dir = getenv("OSM_CACHE_DIR");
 	char path[4096], tmp[4096], when[64];
@@ -31,7 +49,6 @@ void status_write(struct osmre *p, const char *engine, const char *result,
 
 	if (!dir || !*dir)
 		dir = OSM_DEFAULT_CACHE_DIR;
-	p->passes++;
 	if (snprintf(path, sizeof(path), "%s/%s", dir, STATUS_NAME) >=
 		    (int)sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.%ld", dir, STATUS_NAME,
@@ -56,6 +73,10 @@ void status_write(struct osmre *p, const char *engine, const char *result,
 		engine, result, when, (long long)now, secs, switches);
 	/* (one line: the error text is ours, newlines cut) */
 	fprintf(fp, "message %.*s\n", (int)strcspn(msg, "\n"), msg);
+	/* a refusal: what configured the tables in force (inforce.c) */
+	if (p->in_force[0])
+		fprintf(fp, "in_force %.*s\n", (int)strcspn(p->in_force, "\n"),
+			p->in_force);
 	if (fclose(fp) || rename(tmp, path)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
 			"osmre: no status file %s: %s\n", path,

@@ -172,6 +172,8 @@ int cmd_status(int argc, char **argv)
 	putchar('\n');
 	if (field(text, "message", v[6], sizeof(v[6])) && v[6][0])
 		printf("  %s\n", v[6]);
+	if (field(text, "in_force", v[6], sizeof(v[6])) && v[6][0])
+		printf("tables in force: by %s\n", v[6]);
 	printf("status file %s\n", path);
 	free(text);
 	return 0;

@@ -122,7 +122,8 @@ struct route_result {
 	 * it routed the tree of the compute CAs, and what roles found */
 	int roles_core;
 	char roles[320];
-	long turned; /* entries that turn down-up at the turn leaf */
+	long turned;	 /* entries that turn down-up at the turn leaf */
+	int strays_only; /* an engine for any topology: strays left out */
 	/* what else the engine says of its pass (engine.report), freed by
 	 * engine.priv_free */
 	void *priv;

@@ -618,6 +618,35 @@ struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 	return c;
 }
 
+struct fabric *roles_without_strays(const struct fabric *f,
+				    const struct roles *r,
+				    struct osmre_err *err)
+{
+	struct fabric *c = fabric_clone(f);
+	int i, p;
+
+	if (!c) {
+		osmre_fail(err, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= c->nodes[i].nports; p++) {
+			int b = c->nodes[i].ports[p].rnode;
+
+			if (b >= 0 && is_stray(f, r, i, b))
+				fabric_unlink(c, i, p);
+		}
+	return c;
+}
+
+int roles_strays_few(const struct fabric *f, const struct roles *r)
+{
+	struct fab_counts cnt;
+
+	fabric_count(f, &cnt);
+	return r->stray_links > 0 && 20L * r->stray_links <= cnt.sw_links;
+}
+
 /* Compute CA ports cabled to leaf l of f (each port an endpoint). */
 static int compute_ports(const struct fabric *f, const struct roles *r, int l)
 {

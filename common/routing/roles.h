@@ -90,6 +90,17 @@ void roles_free(struct roles *r);
 struct fabric *roles_core(const struct fabric *f, const struct roles *r,
 			  struct osmre_err *err);
 
+/* A copy of f (same node indices) without its stray cables; NULL with
+ * err when out of memory. */
+struct fabric *roles_without_strays(const struct fabric *f,
+				    const struct roles *r,
+				    struct osmre_err *err);
+
+/* 1 when f's stray cables are few enough to be strays (at most one
+ * switch link in 20): a megafly's links between its spines are its
+ * design, not strays. */
+int roles_strays_few(const struct fabric *f, const struct roles *r);
+
 /* Fills every leaf of c (a roles_core of f) up to the most compute CA
  * ports a leaf has, with one-port CAs without a LID on its free ports
  * (named "phantom-LEAF-K"): hosts that are down, for an engine that

@@ -76,6 +76,8 @@ void engine_opts_from_options(const struct osmre_options *opt,
 void engine_report(const struct engine *e, const struct engine_opts *o,
 		   const struct route_result *r, engine_say say, void *arg)
 {
+	if (r->strays_only)
+		say(arg, "%s: a fat tree: %s", e->name, r->roles);
 	if (r->roles_core)
 		say(arg,
 		    "%s: routed the tree of the compute CAs: %s; the others up*/down* under its ranks (%ld entries turn at one leaf)",
@@ -104,7 +106,7 @@ int engine_route(const struct engine *e, const struct engine_opts *o,
 	/* the fat-tree engines route the tree of the compute CAs */
 	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY) ?
 		    tree_core_route(e, o, f, r, err) :
-		    e->route(o, f, r, err))
+		    tree_core_route_any(e, o, f, r, err))
 		return -1;
 	if (o->escape_vl < 0)
 		return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A fat-tree engine on a production fabric (tree_core.h). */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,5 +273,32 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
 out:
 	fabric_free(c);
 	roles_free(&ro);
+	return rc;
+}
+
+int tree_core_route_any(const struct engine *e, const struct engine_opts *o,
+			const struct fabric *f, struct route_result *r,
+			struct osmre_err *err)
+{
+	struct roles_hints h = { o->cn, o->roots, o->io };
+	struct fabric *c;
+	struct roles ro;
+	int rc;
+
+	if (roles_compute(f, &h, &ro, err))
+		return -1;
+	if (!roles_strays_few(f, &ro)) {
+		roles_free(&ro);
+		return e->route(o, f, r, err);
+	}
+	snprintf(r->roles, sizeof(r->roles), "%d stray cable(s) not used",
+		 ro.stray_links);
+	r->strays_only = 1;
+	c = roles_without_strays(f, &ro, err);
+	roles_free(&ro);
+	if (!c)
+		return -1;
+	rc = e->route(o, c, r, err);
+	fabric_free(c);
 	return rc;
 }

@@ -23,4 +23,14 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
 		    const struct fabric *f, struct route_result *r,
 		    struct osmre_err *err);
 
+/*
+ * Runs e (an engine for any topology: sar) on f into r; where f is a fat
+ * tree with a few stray cables (roles.h), on f without them, so that no
+ * pair of leaves takes a stray cable as its shortest path and loads it
+ * with the whole of their traffic.  0, or -1 with err.
+ */
+int tree_core_route_any(const struct engine *e, const struct engine_opts *o,
+			const struct fabric *f, struct route_result *r,
+			struct osmre_err *err);
+
 #endif

@@ -49,6 +49,9 @@ check "OpenSM falls back to updn" grep -q "updn tables configured on all switche
 "$OSMRE" status --pid "$OSM_PID" >"$W/status.out" 2>&1
 check "status: dmodc refused" grep -q "^last pass (#1): dmodc refused" "$W/status.out"
 check "status: why" grep -q "^  no up-down path between leaf switches" "$W/status.out"
+check "status: updn's tables in force, checked" grep -q \
+	"^tables in force: by updn (after dmodc refused): deadlock-free on one VL" "$W/status.out"
+check "the check logged" grep -q "osmre: the tables in force were configured by updn after dmodc refused the fabric: acyclic on one VL" "$W/osm.log"
 sleep 1
 check "LFTs read back" read_lfts HC "$W/fabric.lfts"
 check "updn's tables are valid (no up-down check on a ring)" \

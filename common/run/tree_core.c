@@ -217,6 +217,17 @@ out:
 	return rc;
 }
 
+/* A refusal ends with what the administrator can say (roles.h). */
+static void hint(struct osmre_err *err)
+{
+	static const char h[] =
+		" (the top switches, compute nodes and other CAs are found from the structure unless root_guid_file, cn_guid_file or io_guid_file say: osmre.conf(5), TOPOLOGY ROLES)";
+	size_t n = strlen(err->msg);
+
+	if (n + sizeof(h) <= sizeof(err->msg))
+		memcpy(err->msg + n, h, sizeof(h));
+}
+
 /* 1 when f's switches are one connected part (phantom hosts have one
  * port: a plane's host has one in each). */
 static int one_plane(const struct fabric *f)
@@ -255,6 +266,8 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
 		   roles_short_leaves(f, &ro) && one_plane(f);
 	if (ro.plain && !phantoms) {
 		rc = e->route(o, f, r, err);
+		if (rc)
+			hint(err);
 		goto out;
 	}
 	r->roles_core = 1;
@@ -263,6 +276,7 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
 		goto out;
 	if (e->route(o, c, r, err)) {
 		osmre_prefix(err, "the tree of the compute CAs (%s)", r->roles);
+		hint(err);
 		goto out;
 	}
 	if (fill_rest(f, c, &ro, r, err)) {

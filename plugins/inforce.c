@@ -63,9 +63,10 @@ void inforce_check(struct osmre *p)
 		       osm->routing_engine_used->name :
 		       "minhop";
 	if (with_sls(name)) {
-		snprintf(p->in_force, sizeof(p->in_force),
-			 "%.32s (after %s refused): not checked, its SLs are OpenSM's",
-			 name, p->refused);
+		snprintf(
+			p->in_force, sizeof(p->in_force),
+			"%.32s (after %s refused): not checked, its SLs are OpenSM's",
+			name, p->refused);
 		goto out;
 	}
 	f = subnet_to_fabric(osm, &err);
@@ -74,16 +75,18 @@ void inforce_check(struct osmre *p)
 			 "%.32s (after %s refused): not checked: %.200s", name,
 			 p->refused, err.msg);
 	} else if (pass_deadlock_check(f, &r, -1, &c, &err)) {
-		snprintf(p->in_force, sizeof(p->in_force),
-			 "%.32s (after %s refused): CAN DEADLOCK on one VL: %.200s",
-			 name, p->refused, err.msg);
+		snprintf(
+			p->in_force, sizeof(p->in_force),
+			"%.32s (after %s refused): CAN DEADLOCK on one VL: %.200s",
+			name, p->refused, err.msg);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmre ERR: the tables in force were configured by %s after %s refused the fabric, and their channel dependency graph has a cycle on one VL: the fabric can deadlock (%s)\n",
 			name, p->refused, err.msg);
 	} else {
-		snprintf(p->in_force, sizeof(p->in_force),
-			 "%.32s (after %s refused): deadlock-free on one VL (%ld channels, %ld dependencies)",
-			 name, p->refused, c.channels, c.deps);
+		snprintf(
+			p->in_force, sizeof(p->in_force),
+			"%.32s (after %s refused): deadlock-free on one VL (%ld channels, %ld dependencies)",
+			name, p->refused, c.channels, c.deps);
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"osmre: the tables in force were configured by %s after %s refused the fabric: acyclic on one VL\n",
 			name, p->refused);

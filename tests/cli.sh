@@ -358,7 +358,7 @@ expect "route --state: unwritable" 2 "nodir/s: No such file or directory" \
 man1=${OSMRE_SRCDIR:-$(dirname "$0")/..}/man/osmre.1
 # (the lines that head an entry of an options list)
 awk 'prev == ".TP" { print } { prev = $0 }' "$man1" >"$T/tp"
-for c in gen route check diff analyze status reroute jobwatch subscribe; do
+for c in gen route check diff analyze roles status reroute jobwatch subscribe; do
 	$OSMRE $c --help 2>/dev/null | grep -o -- ' --[a-z][a-z-]*' | sort -u >"$T/opts"
 	[ "$c" = subscribe ] && [ ! -s "$T/opts" ] && continue # (built without libibumad)
 	missing=$(while read -r o; do
@@ -879,6 +879,15 @@ for q in aggregation storage gateway edge stray-leaf stray-spine dual; do
 		quirk_case q3 $e $q
 	done
 done
+$OSMRE degrade "$T/q3.net" --with aggregation,edge --seed 7 -o "$T/q3-ae.net" 2>/dev/null
+expect "roles: aggregation nodes and an edge switch found" 0 \
+	"96 compute CA(s) on 16 leaf switch(es) (0 without hosts), 44 other CA(s) (40 aggregation node(s)), 1 edge switch(es)" \
+	$OSMRE roles -t "$T/q3-ae.net"
+$OSMRE roles -t "$T/q3-ae.net" --write-cn "$T/cn" --write-roots "$T/roots" --write-io "$T/io" >/dev/null
+[ "$(wc -l <"$T/cn")" -eq 96 ] && [ "$(wc -l <"$T/roots")" -eq 12 ] && [ "$(wc -l <"$T/io")" -eq 44 ] &&
+	ok "roles: the GUID files written" || ko "roles: the GUID files written"
+expect "roles: the files given back, the same roles" 0 "96 compute CA(s) on 16 leaf" \
+	$OSMRE roles -t "$T/q3-ae.net" --cn-guids "$T/cn" --root-guids "$T/roots"
 expect "degrade --with: an unknown quirk named" 2 'unknown quirk "sharp" (known: aggregation' \
 	$OSMRE degrade "$T/q2.net" --with aggregation,sharp
 echo "cli: $fails failure(s)"

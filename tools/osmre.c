@@ -25,6 +25,7 @@ static const struct {
 	{ "route", cmd_route, "route a topology offline and write its LFTs" },
 	{ "check", cmd_check, "walk LFTs and report unreachable pairs, loops, turns" },
 	{ "analyze", cmd_analyze, "validity, deadlock freedom, congestion risk of LFTs" },
+	{ "roles", cmd_roles, "compute CAs, other CAs, leaves of a fat tree; GUID files" },
 	{ "jobwatch", cmd_jobwatch, "keep sar's job file current from Slurm" },
 	{ "diff", cmd_diff, "entries and LFT blocks an update from A to B changes" },
 	{ "status", cmd_status, "is the plugin in the running opensm, and its last pass" },

@@ -16,6 +16,7 @@ enum { EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 int cmd_gen(int argc, char **argv);
 int cmd_degrade(int argc, char **argv);
+int cmd_roles(int argc, char **argv);
 int cmd_reroute(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_route(int argc, char **argv);

@@ -35,7 +35,10 @@ static const char *const role_names[] = {
 	"none", "compute", "other-ca", "leaf", "switch", "edge-switch",
 };
 static const char *const why_names[] = {
-	"", " (io_guid_file)", " (not in cn_guid_file)", " (aggregation node)",
+	"",
+	" (io_guid_file)",
+	" (not in cn_guid_file)",
+	" (aggregation node)",
 	" (not on a leaf)",
 };
 
@@ -154,8 +157,8 @@ int cmd_roles(int argc, char **argv)
 		goto out;
 	}
 	roles_summary(&r, line, sizeof(line));
-	printf("%s: %s; %d rank(s) above the leaves%s\n", topo, line,
-	       r.maxrank, r.plain ? "; a plain tree" : "");
+	printf("%s: %s; %d rank(s) above the leaves%s\n", topo, line, r.maxrank,
+	       r.plain ? "; a plain tree" : "");
 	for (i = 0; list && i < f->nnodes; i++) {
 		const struct fab_node *n = &f->nodes[i];
 

@@ -290,29 +290,77 @@ out:
 	return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* io and the port GUIDs of f's other CAs into out (sorted): the I/O
+ * nodes an engine routes after the compute nodes.  0 or -1 (no memory). */
+static int io_with_others(const struct fabric *f, const struct roles *ro,
+			  const struct guidlist *io, struct guidlist *out)
+{
+	int i, p, n = io ? io->n : 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (ro->role[i] == ROLE_OTHER_CA)
+			n += f->nodes[i].nports;
+	out->g = malloc(((size_t)n + 1) * sizeof(uint64_t));
+	if (!out->g)
+		return -1;
+	out->n = 0;
+	for (i = 0; io && i < io->n; i++)
+		out->g[out->n++] = io->g[i];
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1;
+		     ro->role[i] == ROLE_OTHER_CA && p <= f->nodes[i].nports;
+		     p++)
+			if (f->nodes[i].ports[p].guid)
+				out->g[out->n++] = f->nodes[i].ports[p].guid;
+	qsort(out->g, (size_t)out->n, sizeof(uint64_t), cmp_u64);
+	return 0;
+}
+
 int tree_core_route_any(const struct engine *e, const struct engine_opts *o,
 			const struct fabric *f, struct route_result *r,
 			struct osmre_err *err)
 {
 	struct roles_hints h = { o->cn, o->roots, o->io };
-	struct fabric *c;
+	struct engine_opts oo = *o;
+	struct guidlist io = { 0 };
+	struct fabric *c = NULL;
 	struct roles ro;
-	int rc;
+	int rc = -1, strays, others;
 
 	if (roles_compute(f, &h, &ro, err))
 		return -1;
-	if (!roles_strays_few(f, &ro)) {
+	strays = roles_strays_few(f, &ro);
+	/* a fat tree's other CAs go after its compute CAs */
+	others = (e->needs & ENGINE_TAKES_JOBS) && ro.maxrank > 0 &&
+		 ro.other_ca > 0;
+	if (!strays && !others) {
 		roles_free(&ro);
 		return e->route(o, f, r, err);
 	}
-	snprintf(r->roles, sizeof(r->roles), "%d stray cable(s) not used",
-		 ro.stray_links);
 	r->strays_only = 1;
-	c = roles_without_strays(f, &ro, err);
-	roles_free(&ro);
-	if (!c)
-		return -1;
-	rc = e->route(o, c, r, err);
+	snprintf(
+		r->roles, sizeof(r->roles),
+		"%d stray cable(s) not used, %d other CA(s) routed after the compute CAs",
+		strays ? ro.stray_links : 0, others ? ro.other_ca : 0);
+	if (others && io_with_others(f, &ro, o->io, &io)) {
+		osmre_fail(err, "out of memory");
+		goto out;
+	}
+	if (others)
+		oo.io = &io;
+	if (strays && !(c = roles_without_strays(f, &ro, err)))
+		goto out;
+	rc = e->route(&oo, c ? c : f, r, err);
+out:
 	fabric_free(c);
+	guidlist_free(&io);
+	roles_free(&ro);
 	return rc;
 }

@@ -27,7 +27,9 @@ int tree_core_route(const struct engine *e, const struct engine_opts *o,
  * Runs e (an engine for any topology: sar) on f into r; where f is a fat
  * tree with a few stray cables (roles.h), on f without them, so that no
  * pair of leaves takes a stray cable as its shortest path and loads it
- * with the whole of their traffic.  0, or -1 with err.
+ * with the whole of their traffic; where it has CAs that are not compute
+ * CAs and e takes I/O nodes, with them among its I/O nodes (routed after
+ * the compute CAs).  0, or -1 with err.
  */
 int tree_core_route_any(const struct engine *e, const struct engine_opts *o,
 			const struct fabric *f, struct route_result *r,

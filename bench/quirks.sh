@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Production quirks inside OpenSM (issue: real fabrics): on fresh 2- and
+# 3-level PGFTs drawn from SEED (printed), each quirk of `osmre degrade
+# --with` and each engine, OpenSM with the plugin on ibsim, the tables
+# read back with dump_fts:
+#   which engine configured them (OpenSM's log), VALID, acyclic on one VL,
+#   the compute CAs' A2A/SP/RP (osmre analyze --order compute, RP over
+#   100 permutations) against the same engine's on the tree without the
+#   quirk (plain).
+# Engines: dmodc, pqft and sar each alone in routing_engine (a refusal
+# shows as OpenSM's minhop), OpenSM's ftree with cn_guid_file, updn with
+# root_guid_file (both written by `osmre roles`) and minhop.  One line
+# per (tree, quirk, engine); `osmre route` is not used.
+#   sh bench/quirks.sh [SEED]            (from a build directory)
+set -u
+SEED=${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+top=$(cd "$(dirname "$0")/.." && pwd)
+OSMRE_TESTS_DIR=$top/tests
+OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
+OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
+OSMRE_LFTTOP=${OSMRE_LFTTOP:-$PWD/tests/ibsim/lfttop}
+OSM_DEBUG=0x03
+. "$top/tests/ibsim/lib.sh"
+. "$top/bench/peer-check"
+QUIRKS="aggregation storage gateway edge dual stray-leaf stray-spine hostless"
+ENGINES="dmodc pqft sar ftree updn minhop"
+echo "# bench/quirks.sh seed $SEED ($(date -u +%Y-%m-%d), $(cd "$top" && git rev-parse --short HEAD 2>/dev/null))"
+
+# a draw in [lo, hi] from the seed's stream
+draw_n=0
+draw() {
+	draw_n=$((draw_n + 1))
+	awk -v s="$SEED" -v k="$draw_n" -v lo="$1" -v hi="$2" \
+		'BEGIN { srand(s + 7919 * k); print lo + int(rand() * (hi - lo + 1)) }'
+}
+
+# risk OUT: "A2A SP RP" of analyze's text
+risk() { sed -n 's/.*(A2A) \([0-9]*\).*(SP, max of [0-9]*) \([0-9]*\).*) \([0-9]*\)$/\1\/\2\/\3/p' "$1"; }
+
+# one NET ENGINE LABEL: OpenSM on NET (ibsim running) with ENGINE; prints
+# "routed_by valid acyclic a2a/sp/rp"
+one() {
+	_net=$1 _e=$2 _label=$3
+	# (osmre.conf: each pass checked apart from the engine; the roles
+	# found from the structure)
+	osmre_conf "deadlock_check 1"
+	case $_e in
+	ftree)
+		# (ftree refuses an empty io_guid_file: ERR AB29)
+		"$OSMRE" roles -t "$_net" --write-cn "$W/cn" --write-io "$W/io" >/dev/null
+		if [ -s "$W/io" ]; then
+			ROUTING=$_e osm_start "$SMHOST" "cn_guid_file $W/cn" "io_guid_file $W/io" >/dev/null 2>&1
+		else
+			ROUTING=$_e osm_start "$SMHOST" "cn_guid_file $W/cn" >/dev/null 2>&1
+		fi
+		;;
+	updn)
+		"$OSMRE" roles -t "$_net" --write-roots "$W/roots" >/dev/null
+		ROUTING=$_e osm_start "$SMHOST" "root_guid_file $W/roots" >/dev/null 2>&1
+		;;
+	# (sar as configured for production: qos on, its 8 VLs)
+	sar) ROUTING=$_e peer_osm_start "$SMHOST" sar 8 >/dev/null 2>&1 ;;
+	*) ROUTING=$_e osm_start "$SMHOST" >/dev/null 2>&1 ;;
+	esac
+	_up=$?
+	_by=$(sed -n 's/.*-> osm_ucast_mgr_process: \([a-z0-9-]*\) tables configured.*/\1/p' "$W/osm.log" 2>/dev/null | tail -1)
+	if [ $_up -ne 0 ]; then
+		osm_stop "$_label"
+		echo "${_by:--} no-SUBNET-UP - -"
+		return
+	fi
+	sleep 1
+	# the plugin's own check of its pass (its SLs and VLs), if it routed
+	_dl=$(sed -n 's/.*osmre: [a-z]*: deadlock check: acyclic on \([0-9]*\) VL.*/yes(\1VL)/p' "$W/osm.log" | tail -1)
+	read_lfts "$SMHOST" "$W/t.lfts" 2>/dev/null
+	osm_stop "$_label"
+	"$OSMRE" analyze -q --rp 100 --no-updown --order compute -t "$_net" -l "$W/t.lfts" >"$W/a.out" 2>&1
+	_v=$(sed -n 's/^validity: \([A-Z]*\).*/\1/p' "$W/a.out")
+	# OpenSM's engines hand out one SL: one VL
+	if [ -z "$_dl" ] || [ "$_by" != "$_e" ]; then
+		_dl=no
+		grep -q "channel dependency graph acyclic" "$W/a.out" && _dl="yes(1VL)"
+	fi
+	echo "${_by:--} ${_v:-?} $_dl $(risk "$W/a.out")"
+}
+
+tree() {	# tree LEVELS: H M W of a fresh draw
+	if [ "$1" = 2 ]; then
+		m1=$(draw 4 12) m2=$(draw 4 10) w2=$(draw 2 6)
+		echo "2 $m1,$m2 1,$w2"
+	else
+		m1=$(draw 3 6) m2=$(draw 2 4) m3=$(draw 2 4) w2=$(draw 2 4) w3=$(draw 2 4)
+		echo "3 $m1,$m2,$m3 1,$w2,$w3"
+	fi
+}
+
+printf '%-22s %-12s %-7s %-9s %-8s %-9s %-10s %s\n' tree quirk engine routed_by valid deadlock compute "plain (routed_by compute)"
+for lv in 2 3; do
+	set -- $(tree $lv)
+	"$OSMRE" gen pgft "$1" "$2" "$3" -o "$W/plain.net" 2>/dev/null || exit 1
+	spec="pgft($1;$2;$3)"
+	SMHOST=$(awk '/^Hca/ { h = $3; gsub(/"/, "", h); print h; exit }' "$W/plain.net")
+	# the plain tree's figures per engine
+	sim_start "$W/plain.net" >/dev/null || exit 1
+	for e in $ENGINES; do
+		set -- $(one "$W/plain.net" "$e" "plain-$e")
+		eval "plain_$e=\"\$1 \${4:--}\""
+	done
+	stop_pids "$SIM_PID"
+	SIM_PID=
+	for q in $QUIRKS; do
+		"$OSMRE" degrade "$W/plain.net" --with "$q" --seed "$SEED" -o "$W/q.net" 2>/dev/null || continue
+		sim_start "$W/q.net" >/dev/null || exit 1
+		for e in $ENGINES; do
+			set -- $(one "$W/q.net" "$e" "$q-$e")
+			eval "p=\$plain_$e"
+			printf '%-22s %-12s %-7s %-9s %-8s %-9s %-10s %s\n' "$spec" "$q" "$e" "$1" "$2" "$3" "${4:--}" "$p"
+		done
+		stop_pids "$SIM_PID"
+		SIM_PID=
+	done
+done

@@ -870,11 +870,8 @@ quirk_case() {	# quirk_case TREE ENGINE QUIRK
 }
 $OSMRE gen pgft 2 8,8 1,4 -o "$T/q2.net" 2>/dev/null
 $OSMRE gen pgft 3 6,4,4 1,3,4 -o "$T/q3.net" 2>/dev/null
-# (not pqft on a dual-homed HCA: it orders a leaf's hosts by GUID, and
-# SP in dmodc's order can differ; osmre.conf(5))
 for q in aggregation storage gateway edge stray-leaf stray-spine dual; do
 	for e in dmodc pqft; do
-		[ $q$e = dualpqft ] && continue
 		quirk_case q2 $e $q
 		quirk_case q3 $e $q
 	done

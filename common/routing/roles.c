@@ -531,6 +531,35 @@ void roles_free(struct roles *r)
 	r->why = NULL;
 }
 
+/*
+ * A node GUID for a CA cabled to port sp of switch sw that sorts among
+ * the node GUIDs of sw's other CAs as its port does (an engine that
+ * orders a leaf's hosts by GUID, as pqft, then sees the host where the
+ * port is): one more than the CA's on the nearest lower port, else one
+ * less than the nearest higher one's (CA node GUIDs are a port count
+ * apart), else fallback.
+ */
+static uint64_t place_guid(const struct fabric *c, int sw, int sp,
+			   uint64_t fallback)
+{
+	const struct fab_node *nd = &c->nodes[sw];
+	int q;
+
+	for (q = sp - 1; q >= 1; q--) {
+		int b = nd->ports[q].rnode;
+
+		if (b >= 0 && !fab_is_switch(&c->nodes[b]))
+			return c->nodes[b].guid + 1;
+	}
+	for (q = sp + 1; q <= nd->nports; q++) {
+		int b = nd->ports[q].rnode;
+
+		if (b >= 0 && !fab_is_switch(&c->nodes[b]))
+			return c->nodes[b].guid - 1;
+	}
+	return fallback;
+}
+
 /* Splits compute CA i of c (cabled to several switches): its ports after
  * the first on another switch become CAs of their own.  0 or -1. */
 static int split_ca(struct fabric *c, int i, const int *comp,
@@ -552,7 +581,9 @@ static int split_ca(struct fabric *c, int i, const int *comp,
 		}
 		snprintf(name, sizeof(name), "%s/%d", c->nodes[i].name, p);
 		k = fabric_add_node(c, c->nodes[i].type, name, c->nodes[i].desc,
-				    1, pt.guid, err);
+				    1,
+				    place_guid(c, pt.rnode, pt.rport, pt.guid),
+				    err);
 		if (k < 0)
 			return -1;
 		fabric_unlink(c, i, p);

@@ -131,8 +131,15 @@ struct fabric *subnet_to_fabric(osm_opensm_t *osm, struct osmre_err *err)
 			if (b < 0 || !link_up(rp) || b < a ||
 			    (b == a && bp <= p))
 				continue;
-			if (bp > f->nodes[b].nports ||
-			    fabric_link(f, a, p, b, bp, err))
+			if (bp > f->nodes[b].nports) {
+				osmre_fail(
+					err,
+					"port %d of \"%s\" links to port %d of \"%s\", which has %d port(s)",
+					p, f->nodes[a].name, bp,
+					f->nodes[b].name, f->nodes[b].nports);
+				goto fail;
+			}
+			if (fabric_link(f, a, p, b, bp, err))
 				goto fail;
 		}
 	}

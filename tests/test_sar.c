@@ -26,6 +26,7 @@
 #include "risk.h"
 #include "rng.h"
 #include "sar.h"
+#include "engine_table.h"
 #include "testutil.h"
 
 /* Routes f with sar, checks validity and deadlock freedom on its layers;
@@ -1304,6 +1305,35 @@ static void test_jobs_layered(void **state)
 	assert_true(over > 0 && kept > 0 && lost > 0 && held > 0);
 }
 
+/* Two ports with one LID (osmre route --lids from a bad dump): sar's
+ * refusal names them, not "out of memory". */
+static void test_lid_twice(void **state)
+{
+	struct fabric *f = tu_from_text(tu_ring3_net, 0);
+	const struct engine *e = engine_find("sar");
+	struct engine_opts o;
+	struct route_result r;
+	struct osmre_err err;
+	int i, a = -1, b = -1;
+
+	(void)state;
+	for (i = 0; i < f->nnodes; i++)
+		if (!fab_is_switch(&f->nodes[i])) {
+			if (a < 0)
+				a = i;
+			else if (b < 0)
+				b = i;
+		}
+	f->nodes[b].ports[1].lid = f->nodes[a].ports[1].lid;
+	engine_opts_defaults(&o);
+	o.threads = 1;
+	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "used by"));
+	assert_null(strstr(err.msg, "out of memory"));
+	route_result_free(&r);
+	fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1323,6 +1353,7 @@ int main(void)
 		cmocka_unit_test(test_random_graphs),
 		cmocka_unit_test(test_random_failures),
 		cmocka_unit_test(test_io_and_limits),
+		cmocka_unit_test(test_lid_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -708,8 +708,10 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	sw->o = o;
 	sw->g.base_only = o->base_only;
 	sw->g.prev = o->prev;
-	if (graph_build(&sw->g, f) || graph_dist(&sw->g) ||
-	    lids_owners(f, &sw->own, &r->maxlid, err))
+	if (graph_build(&sw->g, f) || graph_dist(&sw->g))
+		return osmre_fail(err, "out of memory");
+	/* (two ports with one LID: its own message, which names them) */
+	if (lids_owners(f, &sw->own, &r->maxlid, err))
 		return -1;
 	links_up(&sw->g);
 	sw->maxlid = r->maxlid;
@@ -733,7 +735,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	if (o->prev) {
 		sw->g.ptab = malloc(n * sizeof(*sw->g.ptab));
 		if (!sw->g.ptab)
-			return -1;
+			return osmre_fail(err, "out of memory");
 		for (k = 0; k < sw->g.sg.nsw; k++)
 			sw->g.ptab[k] = lft_of_node(o->prev, sw->g.sg.node[k]);
 	}
@@ -745,7 +747,7 @@ static int work_init(struct sar_work *sw, const struct fabric *f,
 	if (!sw->w.add || !sw->w.dist || !sw->w.flow || !sw->w.next ||
 	    !sw->w.order || !sw->w.hop || !sw->w.stack || !sw->w.cfirst ||
 	    !sw->w.clink || !sw->w.cto || !sw->w.col || !sw->ncas_on || !sw->d)
-		return -1;
+		return osmre_fail(err, "out of memory");
 	return 0;
 }
 
@@ -1387,8 +1389,9 @@ static int sar_route_ordered(const struct fabric *f, const struct sar_opts *o,
 		sar_memo_clear(o->memo); /* the tables in force are not its */
 		return -1;
 	}
-	if (work_init(&sw, f, o, r, err) || collect_cas(&sw, r) ||
-	    count_jobs(&sw, o->jobs))
+	if (work_init(&sw, f, o, r, err))
+		goto out; /* (err says why) */
+	if (collect_cas(&sw, r) || count_jobs(&sw, o->jobs))
 		goto oom;
 	/* a stable re-route where the failures took some minimal route: the
 	 * tables in force may hold any shortest path (dfsssp_variants), so

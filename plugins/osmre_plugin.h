@@ -51,7 +51,7 @@ struct proto {
 	/* the thread's alone: refused and dropped requests, the rates */
 	/* one log rate limit per kind of line */
 	struct updw_ratelimit rejlog, esclog, ratelog, alienlog, sendlog;
-	unsigned long rejected, over_rate, unanswered, send_failed;
+	unsigned long rejected, over_rate, unanswered, send_failed, not_master;
 	struct updw_bucket *by_lid; /* one per source LID */
 	struct updw_bucket refused, notice;
 	int restored;	       /* committed tables restored: an epoch */
@@ -98,6 +98,11 @@ struct osmre {
 	char refused[32];
 	char refused_msg[256];
 	char in_force[384];
+	/* status.c: the last pass's line, kept for rewrites */
+	char st_engine[32], st_result[16], st_msg[320];
+	double st_secs;
+	int st_switches;
+	int st_routed; /* this process routed (or kept) the tables in force */
 	const char *conf_path; /* the options file read */
 	unsigned long passes;  /* routing passes, for the status file */
 	int stable_pass;       /* the last pass kept older routes */
@@ -203,6 +208,14 @@ void fallback_check_all(struct osmre *p, const struct fabric *f);
  * is logged at error level and left empty. */
 void rolefiles_load(struct osmre *p, struct guidlist *cn,
 		    struct guidlist *roots, struct guidlist *io);
+
+/* status.c: this SM's state (OpenSM's subn.sm_state, read without
+ * its lock: one byte); its name "master", "standby", "discovering",
+ * "not active" */
+int sm_is_master(const struct osmre *p);
+const char *sm_state_name(const struct osmre *p);
+/* OSM_EVENT_ID_STATE_CHANGE: logged, and the status file says it */
+void status_sm_state(struct osmre *p);
 
 /* inforce.c: after OpenSM's routing that followed a refusal
  * (p->refused), the fallback's tables checked for deadlock, logged and

@@ -482,6 +482,8 @@ static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
 	/* the end of a re-route, or of a heavy sweep with its routing */
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
 		inforce_check(data);
+	if (id == OSM_EVENT_ID_STATE_CHANGE)
+		status_sm_state(data);
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
 	    id == OSM_EVENT_ID_SUBNET_UP)
 		reroute_pass_done(data);

@@ -278,6 +278,17 @@ static void serve(struct osmre *p, struct umad_link *l, const uint8_t *mad,
 				updw_held_note(nheld, note, sizeof(note)));
 		return;
 	}
+	/* a standby does not speak for the subnet: the master serves (a
+	 * client whose requests go unanswered looks for it) */
+	if (!sm_is_master(p)) {
+		u->not_master++;
+		if (updw_ratelimit_ok(&u->alienlog, now, 10, 10.0, &nheld))
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: update: this SM is %s: a request from LID %u dropped (%lu in all)%s\n",
+				sm_state_name(p), slid, u->not_master,
+				updw_held_note(nheld, note, sizeof(note)));
+		return;
+	}
 	peer = peer_of(p, slid);
 	if (escape_bad > 0 && peer.guid) {
 		why = UPDW_REJ_BAD;

@@ -91,6 +91,14 @@ static void *reroute_thread(void *arg)
 			break;
 		}
 		pthread_mutex_unlock(&rr->lock);
+		/* only the master routes: a standby's pass would come when
+		 * it becomes master, long after the ask */
+		if (!sm_is_master(p)) {
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"osmre ERR: SIGUSR2: this SM is %s, not master: no re-route (ask the master)\n",
+				sm_state_name(p));
+			continue;
+		}
 		if (p->opt.update_protocol) {
 			/* the protocol's thread re-routes, phase by phase */
 			proto_request(p);

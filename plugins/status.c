@@ -10,6 +10,7 @@
 #include "osmre_plugin.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +24,35 @@ static void write_status(struct osmre *p, const char *engine,
 			 const char *result, const char *msg, double secs,
 			 int switches);
 
+int sm_is_master(const struct osmre *p)
+{
+	return p->osm->subn.sm_state == IB_SMINFO_STATE_MASTER;
+}
+
+const char *sm_state_name(const struct osmre *p)
+{
+	switch (p->osm->subn.sm_state) {
+	case IB_SMINFO_STATE_MASTER:
+		return "master";
+	case IB_SMINFO_STATE_STANDBY:
+		return "standby";
+	case IB_SMINFO_STATE_DISCOVERING:
+		return "discovering";
+	default:
+		return "not active";
+	}
+}
+
 void status_write(struct osmre *p, const char *engine, const char *result,
 		  const char *msg, double secs, int switches)
 {
 	p->passes++;
+	snprintf(p->st_engine, sizeof(p->st_engine), "%s", engine);
+	snprintf(p->st_result, sizeof(p->st_result), "%s", result);
+	snprintf(p->st_msg, sizeof(p->st_msg), "%s", msg);
+	p->st_secs = secs;
+	p->st_switches = switches;
+	p->st_routed = !strcmp(result, "routed") || !strcmp(result, "kept");
 	write_status(p, engine, result, msg, secs, switches);
 }
 
@@ -34,6 +60,18 @@ void status_rewrite(struct osmre *p, const char *engine, const char *result,
 		    const char *msg)
 {
 	write_status(p, engine, result, msg, 0, 0);
+}
+
+void status_sm_state(struct osmre *p)
+{
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: SM state: %s\n",
+		sm_state_name(p));
+	/* a standby's tables in force are the master's */
+	if (!sm_is_master(p))
+		p->st_routed = 0;
+	write_status(p, p->st_engine[0] ? p->st_engine : "-",
+		     p->st_result[0] ? p->st_result : "none", p->st_msg,
+		     p->st_secs, p->st_switches);
 }
 
 static void write_status(struct osmre *p, const char *engine,
@@ -73,6 +111,14 @@ static void write_status(struct osmre *p, const char *engine,
 		engine, result, when, (long long)now, secs, switches);
 	/* (one line: the error text is ours, newlines cut) */
 	fprintf(fp, "message %.*s\n", (int)strcspn(msg, "\n"), msg);
+	/* this SM's state, the master's port GUID when OpenSM knows it
+	 * (a standby polls it), and whether this process routed the
+	 * tables in force */
+	fprintf(fp, "sm_state %s\n", sm_state_name(p));
+	if (p->osm->sm.master_sm_guid)
+		fprintf(fp, "master_guid 0x%016" PRIx64 "\n",
+			cl_ntoh64(p->osm->sm.master_sm_guid));
+	fprintf(fp, "routed_here %d\n", p->st_routed && sm_is_master(p));
 	/* a refusal: what configured the tables in force (inforce.c) */
 	if (p->in_force[0])
 		fprintf(fp, "in_force %.*s\n", (int)strcspn(p->in_force, "\n"),

@@ -204,6 +204,29 @@ plane_start() {
 	OSM_PID="${OSM_PID:-} $!"
 }
 
+# sm_start K SM_HOST [LINE...]: OpenSM number K of one subnet (a master
+# and standbys), on SM_HOST's HCA, in $W/pK as plane_start's (no -g:
+# the HCA's first port); its PID in SM<K>, added to OSM_PID
+sm_start() {
+	_d=$W/p$1
+	_k=$1 _h=$2
+	shift 2
+	mkdir -p "$_d/cache" "$_d/dump"
+	{
+		echo "force_log_flush TRUE"
+		echo "event_plugin_name osmre"
+		echo "routing_engine ${ROUTING:-dmodc}"
+		echo "dump_files_dir $_d/dump"
+		for l in "$@"; do echo "$l"; done
+	} >"$_d/opensm.conf"
+	(cd "$W" && exec env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
+		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
+		opensm -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
+		>"$_d/opensm.out" 2>&1 &
+	eval "SM$_k=\$!"
+	OSM_PID="${OSM_PID:-} $!"
+}
+
 # plane_wait K PATTERN COUNT [TIMEOUT_S]: until plane K's log has PATTERN
 # COUNT times (default 120 s; not when its OpenSM is gone)
 plane_wait() {

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A master and a standby OpenSM with the plugin on one subnet (sm_priority
+# 10 and 1, short SMInfo polling): the tools know which is master.
+#  - osmre status on the standby says "SM state: standby" and names the
+#    master's port; on the master, "master" and that it routed the tables
+#    in force;
+#  - osmre reroute on the standby refuses (exit 1, the reason said) and
+#    signals nothing; the standby's plugin, sent SIGUSR2 all the same,
+#    says at error level that it is not master and makes no pass;
+#  - the master killed, the standby takes over: its status says master
+#    and that it routed the tables in force, and its dmodc pass changes no
+#    LFT block (the same tables as the old master's, read back).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+NET=$W/t.net
+"$OSMRE" gen pgft 2 8,6 1,3 -o "$NET" 2>/dev/null || { ko "gen"; exit 1; }
+POLL="sminfo_polling_timeout 1000"
+RETRY="polling_retry_number 2"
+sim_start "$NET" || exit 1
+sm_start 0 H_0_0 "sm_priority 10" "$POLL" "$RETRY" "hops_background 0"
+plane_wait 0 "SUBNET UP" 1 || { ko "master: SUBNET UP"; exit 1; }
+sm_start 1 H_1_0 "sm_priority 1" "$POLL" "$RETRY" "hops_background 0"
+plane_wait 1 "osmre: SM state: standby" 1 60 || { ko "standby: STANDBY"; exit 1; }
+sleep 1
+"$OSMRE" status --pid "$SM1" >"$W/st1" 2>&1
+cat "$W/st1"
+check "status: standby, the master named" grep -q "^SM state: standby (master: port 0x" "$W/st1"
+check "status: the standby did not route the tables in force" grep -q "were not routed by this SM" "$W/st1"
+"$OSMRE" status --pid "$SM0" >"$W/st0" 2>&1
+check "status: master, routed here" grep -q "^SM state: master; the tables in force were routed by this SM" "$W/st0"
+"$OSMRE" reroute --pid "$SM1" >"$W/rr" 2>&1; rc=$?
+cat "$W/rr"
+check "reroute on the standby refused (exit 1)" [ "$rc" = 1 ]
+check "reroute: the reason" grep -q "is standby, not master" "$W/rr"
+kill -USR2 "$SM1"
+plane_wait 1 "osmre ERR: SIGUSR2: this SM is standby, not master" 1 20
+check "SIGUSR2 on the standby: said at error level" grep -q "osmre ERR: SIGUSR2: this SM is standby, not master" "$W/p1/osm.log"
+check "the standby made no pass" sh -c "! grep -q 'osmre: dmodc routed' '$W/p1/osm.log'"
+check "LFTs read back" read_lfts H_5_0 "$W/before.lfts"
+
+# failover
+stop_pids "$SM0"
+SM0=
+plane_wait 1 "osmre: dmodc routed" 1 120 || ko "the standby routes once master"
+plane_wait 1 "SUBNET UP" 1 120 || ko "the new master: SUBNET UP"
+sleep 1
+"$OSMRE" status --pid "$SM1" >"$W/st2" 2>&1
+cat "$W/st2"
+check "status after failover: master, routed here" grep -q "^SM state: master; the tables in force were routed by this SM" "$W/st2"
+check "LFTs read back after failover" read_lfts H_5_0 "$W/after.lfts"
+"$OSMRE" diff "$W/before.lfts" "$W/after.lfts" >"$W/diff" 2>&1
+check "failover: the same tables" same_lfts "$W/before.lfts" "$W/after.lfts"
+finish

@@ -93,6 +93,7 @@ struct osmre {
 	int nengines;
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	uint64_t fallback_sig; /* topology fallback_check last saw */
+	int read_back;	       /* lftread_all done (first pass as master) */
 	/* inforce.c: the engine that refused the last pass ("": none),
 	 * why, and what configured the tables in force instead */
 	char refused[32];
@@ -216,6 +217,17 @@ int sm_is_master(const struct osmre *p);
 const char *sm_state_name(const struct osmre *p);
 /* OSM_EVENT_ID_STATE_CHANGE: logged, and the status file says it */
 void status_sm_state(struct osmre *p);
+
+/* lftread.c: every switch's LFT read back into OpenSM's copy (sw->lft),
+ * blocks 0 .. top / 64; called in a routing pass, it gives OpenSM's
+ * lock up while the replies come.  0. */
+struct lftread_report {
+	long switches, blocks, failed; /* blocks asked, not sent */
+	double secs;
+};
+int lftread_all(struct osmre *p, unsigned top, struct lftread_report *r);
+/* (OpenSM's, exported by the opensm binary: osm_state_mgr.c) */
+int wait_for_pending_transactions(osm_stats_t *stats);
 
 /* inforce.c: after OpenSM's routing that followed a refusal
  * (p->refused), the fallback's tables checked for deadlock, logged and

@@ -106,6 +106,26 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 		goto out;
 	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
 		rolefiles_load(p, &cn, &roots, &io);
+	/* the first pass as master: what the switches hold is read back,
+	 * and a stable engine starts from it (a failover after a stable
+	 * re-route changes nothing) */
+	if ((e->produces & ENGINE_STABLE) && o.stable && !p->last_sig &&
+	    p->opt.lft_readback && !p->read_back) {
+		struct lftread_report lr;
+
+		p->read_back = 1;
+		lftread_all(p, lids_max(f), &lr);
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent); a stable route from them\n",
+			e->name, lr.switches, lr.blocks, lr.secs, lr.failed);
+		if (subnet_current_lfts(p->osm, f, &prev, err))
+			goto out;
+		/* switches that hold nothing yet: a first routing */
+		if (lft_set_any_route(&prev))
+			o.prev = &prev;
+		else
+			lft_set_free(&prev);
+	}
 	/* a new topology, the same jobs: the routes that still work stay */
 	if ((e->produces & ENGINE_STABLE) && o.stable && p->last_sig &&
 	    sig != p->last_sig && !jobs_changed) {
@@ -139,7 +159,11 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 		jobfile_report(p, &jobs);
 	engine_report(e, &o, &r, say_log, p);
 	qos_report(p, e, &r);
-	if (o.prev)
+	if (o.prev && !p->last_sig)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: %s: first pass as master, from the tables the switches hold: %ld entries changed\n",
+			e->name, lft_set_entries_changed(&r.tables, &prev));
+	else if (o.prev)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed%s: stable re-route, %ld entries changed\n",
 			e->name,

@@ -15,14 +15,14 @@
 
 struct reports {
 	int n;
-	char msg[32][512];
+	char msg[48][512];
 };
 
 static void collect(void *arg, const char *msg)
 {
 	struct reports *r = arg;
 
-	if (r->n < 32)
+	if (r->n < 48)
 		snprintf(r->msg[r->n], sizeof(r->msg[0]), "%s", msg);
 	r->n++;
 }
@@ -36,7 +36,7 @@ static const char *listed(const struct osmre_options *o, const char *key)
 
 	r.n = 0;
 	options_each(o, collect, &r);
-	for (i = 0; i < r.n && i < 32; i++)
+	for (i = 0; i < r.n && i < 48; i++)
 		if (!strncmp(r.msg[i], key, n) && r.msg[i][n] == ' ')
 			return r.msg[i] + n + 1;
 	return "";
@@ -247,6 +247,7 @@ static void test_each(void **state)
 		"reroute_coalesce_ms 200",
 		"dmodc_ca_hops 0",
 		"hops_background 1",
+		"lft_readback 1",
 		"deadlock_check 0",
 		"sar_job_file (none)",
 		"sar_io_guid_file (none)",

@@ -63,8 +63,7 @@ const char *status_field(char *text, const char *key, char *out, size_t size)
 }
 
 /* The status file of pid: read (no link followed, owned by pid's user). */
-char *status_file_read(long pid, char *path, size_t size,
-		       struct osmre_err *err)
+char *status_file_read(long pid, char *path, size_t size, struct osmre_err *err)
 {
 	char dir[4096], *text;
 	struct stat st, ps;
@@ -105,4 +104,3 @@ char *status_file_read(long pid, char *path, size_t size,
 	text[n] = '\0';
 	return text;
 }
-

@@ -54,6 +54,7 @@ struct osmre_options {
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
 	int dmodc_ca_hops;	 /* also fill OpenSM's hop tables for CA LIDs */
 	int hops_background; /* switch LIDs' hop tables on a plugin thread */
+	int lft_readback;    /* first pass as master: the switches' LFTs read */
 	int deadlock_check;  /* each pass checked apart (passcheck.h) */
 	/* an ENGINE_TAKES_JOBS engine's inputs, watched by the plugin */
 	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */

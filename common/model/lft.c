@@ -220,3 +220,15 @@ void lft_set_copy_entries(struct lft_set *s, const struct lft_set *s0)
 				       1);
 	}
 }
+
+int lft_set_any_route(const struct lft_set *s)
+{
+	unsigned lid;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		for (lid = 1; lid <= s->t[i].top; lid++)
+			if (s->t[i].port[lid] != LFT_NONE)
+				return 1;
+	return 0;
+}

@@ -60,6 +60,8 @@ static inline int lft_get(const struct lft *t, unsigned lid)
 /* The entries of s0 into s, table by table (tables matched by node: s0
  * bound to the same fabric as s); the LIDs both tables hold. */
 void lft_set_copy_entries(struct lft_set *s, const struct lft_set *s0);
+/* 1 when some table of s has an entry (not LFT_NONE) for a LID > 0. */
+int lft_set_any_route(const struct lft_set *s);
 /* 1 when both sets route every LID of every switch the same way. */
 int lft_set_equal(const struct lft_set *a, const struct lft_set *b, char *diff,
 		  size_t diffsz);

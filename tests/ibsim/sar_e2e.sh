@@ -9,8 +9,10 @@
 #  - a malformed job file and SIGUSR2: the line is logged, the tables stay;
 #  - osmre jobwatch (a recorded squeue) writes the job file and signals
 #    this opensm: the tables follow; a second run signals nothing;
-#  - sar_job_all_pairs 1 (a new opensm): its risks logged, the tables
-#    those of `osmre route -e sar --jobs --all-pairs`.
+#  - sar_job_all_pairs 1 (a new opensm, whose first pass starts from the
+#    tables the switches hold: lft_readback; SIGUSR2 then routes afresh
+#    with the new option): its risks logged, the tables those of
+#    `osmre route -e sar --jobs --all-pairs`.
 set -u
 . "$(dirname "$0")/lib.sh"
 blk216_sar
@@ -87,6 +89,9 @@ check "same jobs: jobwatch silent, no pass" [ ! -s "$W/jw2.out" ] && [ "$(count_
 osm_stop
 echo "sar_job_all_pairs 1" >>"$W/osmre.conf"
 ROUTING=sar,updn osm_start H_0_0 "qos TRUE" || { ko "SUBNET UP with sar_job_all_pairs 1"; finish; }
+check "a new master: from the tables the switches hold" grep -q "osmre: sar: first pass as master, from the tables the switches hold: 0 entries changed" "$W/osm.log"
+kill -USR2 "$OSM_PID"
+check "SIGUSR2: a pass afresh" wait_log "osmre: sar routed" 2 60
 check "sar_job_all_pairs 1: its risks logged" grep -q "osmre: sar: all pairs: A2A at most [0-9]*, SP at most [0-9]* (DFSSSP's)" "$W/osm.log"
 sleep 1
 check "sar_job_all_pairs 1: tables of osmre route --all-pairs" tables_like fifth "$J" --all-pairs

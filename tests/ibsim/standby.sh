@@ -8,9 +8,12 @@
 #  - osmre reroute on the standby refuses (exit 1, the reason said) and
 #    signals nothing; the standby's plugin, sent SIGUSR2 all the same,
 #    says at error level that it is not master and makes no pass;
+#  - a link lost: the master's dmodc re-routes stably (dmodc_stable 1);
 #  - the master killed, the standby takes over: its status says master
-#    and that it routed the tables in force, and its dmodc pass changes no
-#    LFT block (the same tables as the old master's, read back).
+#    and that it routed the tables in force; it reads the LFTs back from
+#    the switches (lft_readback, on by default) and its stable pass starts
+#    from them: 0 entries changed, the same tables as the old master's
+#    (without the read-back it routes from scratch and changes blocks).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +22,7 @@ NET=$W/t.net
 POLL="sminfo_polling_timeout 1000"
 RETRY="polling_retry_number 2"
 sim_start "$NET" || exit 1
+osmre_conf "dmodc_stable 1"
 sm_start 0 H_0_0 "sm_priority 10" "$POLL" "$RETRY" "hops_background 0"
 plane_wait 0 "SUBNET UP" 1 || { ko "master: SUBNET UP"; exit 1; }
 sm_start 1 H_1_0 "sm_priority 1" "$POLL" "$RETRY" "hops_background 0"
@@ -38,6 +42,11 @@ kill -USR2 "$SM1"
 plane_wait 1 "osmre ERR: SIGUSR2: this SM is standby, not master" 1 20
 check "SIGUSR2 on the standby: said at error level" grep -q "osmre ERR: SIGUSR2: this SM is standby, not master" "$W/p1/osm.log"
 check "the standby made no pass" sh -c "! grep -q 'osmre: dmodc routed' '$W/p1/osm.log'"
+# a link lost: a stable re-route on the master
+console 'Unlink "S1_0_0"[7]'
+plane_wait 0 "the topology changed: stable re-route" 1 60 ||
+	ko "the master's stable re-route"
+sleep 2
 check "LFTs read back" read_lfts H_5_0 "$W/before.lfts"
 
 # failover
@@ -49,7 +58,11 @@ sleep 1
 "$OSMRE" status --pid "$SM1" >"$W/st2" 2>&1
 cat "$W/st2"
 check "status after failover: master, routed here" grep -q "^SM state: master; the tables in force were routed by this SM" "$W/st2"
+check "the new master read the LFTs back" grep -q "osmre: dmodc: the LFTs read back from 9 switch(es)" "$W/p1/osm.log"
+check "its pass changed nothing the switches hold" grep -q \
+	"osmre: dmodc: first pass as master, from the tables the switches hold: 0 entries changed" "$W/p1/osm.log"
 check "LFTs read back after failover" read_lfts H_5_0 "$W/after.lfts"
 "$OSMRE" diff "$W/before.lfts" "$W/after.lfts" >"$W/diff" 2>&1
+tail -1 "$W/diff"
 check "failover: the same tables" same_lfts "$W/before.lfts" "$W/after.lfts"
 finish

@@ -96,6 +96,8 @@ tree() {	# tree LEVELS: H M W of a fresh draw
 }
 
 printf '%-22s %-12s %-7s %-9s %-8s %-9s %-10s %s\n' tree quirk engine routed_by valid deadlock compute "plain (routed_by compute)"
+rows=$W/rows
+: >"$rows"
 for lv in 2 3; do
 	set -- $(tree $lv)
 	"$OSMRE" gen pgft "$1" "$2" "$3" -o "$W/plain.net" 2>/dev/null || exit 1
@@ -115,9 +117,20 @@ for lv in 2 3; do
 		for e in $ENGINES; do
 			set -- $(one "$W/q.net" "$e" "$q-$e")
 			eval "p=\$plain_$e"
-			printf '%-22s %-12s %-7s %-9s %-8s %-9s %-10s %s\n' "$spec" "$q" "$e" "$1" "$2" "$3" "${4:--}" "$p"
+			printf '%-22s %-12s %-7s %-9s %-8s %-9s %-10s %s\n' "$spec" "$q" "$e" "$1" "$2" "$3" "${4:--}" "$p" |
+				tee -a "$rows"
 		done
 		stop_pids "$SIM_PID"
 		SIM_PID=
 	done
 done
+# per engine, over the (tree, quirk) draws: configured by itself, VALID,
+# deadlock-free, compute A2A/SP/RP equal to its own on the plain tree
+# (hostless leaves left out of that last count: fewer hosts, other
+# patterns)
+echo "# summary (seed $SEED): engine self valid deadlock-free compute=plain (of the draws)"
+awk '{ n[$3]++; self[$3] += $4 == $3; valid[$3] += $5 == "VALID"
+	dl[$3] += $6 ~ /^yes/
+	if ($2 != "hostless") { m[$3]++; same[$3] += $4 == $3 && $7 == $9 && $8 == $3 } }
+	END { for (e in n) printf "%-7s %d/%d %d/%d %d/%d %d/%d\n", e, self[e], n[e],
+		valid[e], n[e], dl[e], n[e], same[e], m[e] }' "$rows" | sort

@@ -216,8 +216,6 @@ static long lookahead(const struct polish *P, int w, int leaf, long x)
 	return best;
 }
 
-static int next_link(const struct polish *P, int k, unsigned lid);
-
 /*
  * Adds sign to the destination count of every link of d's tree (the
  * paths from every switch with CA ports); with check, returns 1 when a

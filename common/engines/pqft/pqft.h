@@ -100,13 +100,4 @@ int pqft_route_faults(struct pqft *q, struct lft_set *s, int threads,
  */
 int pqft_state_write(FILE *fp, const struct pqft *q, int plane);
 
-/*
- * The state dump (pqft_state.c): a line "topology SPEC seed S
- * missing-links L missing-switches M excluded E", then per switch
- * "switch GUID level L tuple s1,..,sh 'desc'" and, under a leaf,
- * "  port P host D lid LID GUID 'desc'" per host (D: its index, eq. 4);
- * "plane K" first when plane >= 0.  0 or -1 (write error).
- */
-int pqft_state_write(FILE *fp, const struct pqft *q, int plane);
-
 #endif

@@ -122,6 +122,18 @@ sleep 0.3
 [ $rc = 1 ] && grep -q "catches SIGUSR2 but has no libosmre.so mapped" "$T/out" &&
 	[ ! -e "$T/nolib/signals" ] && ok "reroute: a handler without libosmre.so refused" ||
 	{ ko "reroute: a handler without libosmre.so"; cat "$T/out"; }
+# an opensm of another version: OpenSM does not load a plugin built for
+# another OSM_VERSION; status says so, naming both versions
+mkdir -p "$T/ver"
+cp "$(command -v sleep)" "$T/ver/opensm" && printf 'OpenSM 3.3.99\000' >>"$T/ver/opensm"
+"$T/ver/opensm" 30 &
+ver=$!
+sleep 0.3
+"$OSMRE" status --pid "$ver" >"$T/out" 2>&1
+grep -q "opensm $ver is OpenSM 3.3.99, the osmre plugin was built for OpenSM " "$T/out" &&
+	ok "status: an OpenSM of another version named" ||
+	{ ko "status: an OpenSM of another version"; cat "$T/out"; }
+kill "$ver"; wait "$ver" 2>/dev/null
 # (--auto sees the whole machine: a real OpenSM with the plugin started by
 # a test running beside this one makes these two checks moot; skipped then)
 foreign() {	# opensm processes with a libosmre.so other than this test's

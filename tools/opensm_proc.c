@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <opensm/osm_version.h>
+
 #include "opensm_proc.h"
 #include "osmre.h"
 
@@ -72,15 +74,60 @@ static int maps_plugin(long pid)
 	return found;
 }
 
+/*
+ * The "OpenSM x.y.z" version string in pid's executable into out ("" when
+ * none is found): OpenSM loads an event plugin only when it is the
+ * OSM_VERSION the plugin was built for.
+ */
+static void exe_version(long pid, char *out, size_t size)
+{
+	char path[64], buf[65536 + 32];
+	size_t n, keep = 0, i;
+	FILE *fp;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	fp = fopen(path, "rb");
+	if (!fp)
+		return;
+	while ((n = fread(buf + keep, 1, sizeof(buf) - 32 - keep, fp)) > 0) {
+		n += keep;
+		for (i = 0; i + 10 < n; i++) {
+			size_t k = 7;
+
+			if (memcmp(buf + i, "OpenSM ", 7) || buf[i + 7] < '0' ||
+			    buf[i + 7] > '9')
+				continue;
+			while (i + k < n && k < 31 &&
+			       ((buf[i + k] >= '0' && buf[i + k] <= '9') ||
+				buf[i + k] == '.'))
+				k++;
+			snprintf(out, size, "%.*s", (int)k, buf + i);
+			fclose(fp);
+			return;
+		}
+		/* a string cut at the buffer's end: its start again */
+		keep = n < 32 ? n : 32;
+		memmove(buf, buf + n - keep, keep);
+	}
+	fclose(fp);
+}
+
 int opensm_check(long pid, struct osmre_err *err)
 {
-	char comm[64];
+	char comm[64], ver[40];
 
 	if (pid <= 0 || comm_of(pid, comm, sizeof(comm)))
 		return osmre_fail(err, "process %ld is not running", pid);
 	if (strcmp(comm, "opensm"))
 		return osmre_fail(err, "process %ld is \"%s\", not opensm", pid,
 				  comm);
+	exe_version(pid, ver, sizeof(ver));
+	if (!catches_usr2(pid) && ver[0] && strcmp(ver, OSM_VERSION))
+		return osmre_fail(
+			err,
+			"opensm %ld is %s, the osmre plugin was built for %s: OpenSM does not load it (\"OpenSM version mismatch\" in its log) and routes with its own engines; rebuild or reinstall osmre for it",
+			pid, ver, OSM_VERSION);
 	if (!catches_usr2(pid))
 		return osmre_fail(
 			err,

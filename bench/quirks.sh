@@ -27,12 +27,14 @@ QUIRKS="aggregation storage gateway edge dual stray-leaf stray-spine hostless"
 ENGINES="dmodc pqft sar ftree updn minhop"
 echo "# bench/quirks.sh seed $SEED ($(date -u +%Y-%m-%d), $(cd "$top" && git rev-parse --short HEAD 2>/dev/null))"
 
-# a draw in [lo, hi] from the seed's stream
-draw_n=0
+# draw K LO HI: the K-th draw in [LO, HI] of the seed's stream (the
+# seed and K mixed first: mawk's first rand() after srand() follows the
+# seed almost linearly)
 draw() {
-	draw_n=$((draw_n + 1))
-	awk -v s="$SEED" -v k="$draw_n" -v lo="$1" -v hi="$2" \
-		'BEGIN { srand(s + 7919 * k); print lo + int(rand() * (hi - lo + 1)) }'
+	awk -v s="$SEED" -v k="$1" -v lo="$2" -v hi="$3" 'BEGIN {
+		x = (s * 2654435761 + k * 40503 + 12345) % 2147483647
+		srand(x); for (i = 0; i < 5; i++) rand()
+		print lo + int(rand() * (hi - lo + 1)) }'
 }
 
 # risk OUT: "A2A SP RP" of analyze's text
@@ -87,10 +89,10 @@ one() {
 
 tree() {	# tree LEVELS: H M W of a fresh draw
 	if [ "$1" = 2 ]; then
-		m1=$(draw 4 12) m2=$(draw 4 10) w2=$(draw 2 6)
+		m1=$(draw 1 4 12) m2=$(draw 2 4 10) w2=$(draw 3 2 6)
 		echo "2 $m1,$m2 1,$w2"
 	else
-		m1=$(draw 3 6) m2=$(draw 2 4) m3=$(draw 2 4) w2=$(draw 2 4) w3=$(draw 2 4)
+		m1=$(draw 4 3 6) m2=$(draw 5 2 4) m3=$(draw 6 2 4) w2=$(draw 7 2 4) w3=$(draw 8 2 4)
 		echo "3 $m1,$m2,$m3 1,$w2,$w3"
 	fi
 }

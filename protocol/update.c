@@ -73,59 +73,11 @@ void update_topology(struct update *u)
 		u->topo = 1;
 }
 
-/* (a.guid, a.id) against (guid, id): the sessions' order. */
-static int key_below(const struct upd_sub *a, uint64_t guid, uint32_t id)
-{
-	return a->guid < guid || (a->guid == guid && a->id < id);
-}
-
-/* The first session not below (guid, id) (binary search). */
-static int lower_bound(const struct update *u, uint64_t guid, uint32_t id)
-{
-	int lo = 0, hi = u->nsub;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (key_below(&u->sub[mid], guid, id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The index of session id of port guid; -1 when either does not match. */
-static int session_ix(const struct update *u, uint64_t guid, uint32_t id)
-{
-	int i = lower_bound(u, guid, id);
-
-	if (!id || i == u->nsub || u->sub[i].guid != guid || u->sub[i].id != id)
-		return -1;
-	return i;
-}
-
-/* Session id of port guid; NULL when either does not match. */
-struct upd_sub *upd_find(struct update *u, uint64_t guid, uint32_t id)
-{
-	int i = session_ix(u, guid, id);
-
-	return i < 0 ? NULL : &u->sub[i];
-}
-
-const struct upd_sub *update_session(const struct update *u, uint64_t guid,
-				     uint32_t id)
-{
-	int i = session_ix(u, guid, id);
-
-	return i < 0 ? NULL : &u->sub[i];
-}
-
 /* The sessions of port guid. */
 static int port_sessions(const struct update *u, uint64_t guid)
 {
-	int lo = lower_bound(u, guid, 0);
-	int hi = guid == UINT64_MAX ? u->nsub : lower_bound(u, guid + 1, 0);
+	int lo = upd_lower_bound(u, guid, 0);
+	int hi = guid == UINT64_MAX ? u->nsub : upd_lower_bound(u, guid + 1, 0);
 
 	return hi - lo;
 }
@@ -258,7 +210,7 @@ static int grow(struct update *u)
 /* Inserts s in order: 0, or -1 (no memory, or its key is taken). */
 static int insert(struct update *u, const struct upd_sub *s)
 {
-	int i = lower_bound(u, s->guid, s->id);
+	int i = upd_lower_bound(u, s->guid, s->id);
 
 	if (i < u->nsub && u->sub[i].guid == s->guid && u->sub[i].id == s->id)
 		return -1;

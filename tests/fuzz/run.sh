@@ -33,7 +33,7 @@ objs=""
 # (the protocol without its umad port: no libumad here)
 for c in "$top"/common/*/*.c "$top"/common/engines/*/*.c \
 	"$top/protocol/update.c" "$top/protocol/updwire.c" \
-	"$top/protocol/updwait.c" "$top/protocol/updstate.c" \
+	"$top/protocol/updwait.c" "$top/protocol/updsess.c" "$top/protocol/updstate.c" \
 	"$top/tests/fuzz/fuzz_common.c"; do
 	o="$B/obj/$(basename "$c" .c).o"
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ]; then

@@ -35,18 +35,6 @@ long df_links_between(const struct df_params *p)
 		       0;
 }
 
-long df_global_links(const struct df_params *p)
-{
-	return (long)p->groups * global_routers(p) * p->global / 2;
-}
-
-long df_local_links(const struct df_params *p)
-{
-	long a = p->routers;
-
-	return (long)p->groups * (p->megafly ? a * p->spines : a * (a - 1) / 2);
-}
-
 int df_arrangement_parse(const char *s, enum df_arrangement *a)
 {
 	if (!strcmp(s, "consecutive"))

@@ -53,13 +53,11 @@ struct df_params {
 
 /* Checks the parameters: a reason in err and -1 when absurd. */
 int df_check(const struct df_params *p, struct osmre_err *err);
-/* Counts of one plane: switches, hosts, global links between two groups,
- * global links (cables), local router-router links (cables). */
+/* Counts of one plane: switches, hosts, global links between two
+ * groups. */
 long df_switches(const struct df_params *p);
 long df_hosts(const struct df_params *p);
 long df_links_between(const struct df_params *p);
-long df_global_links(const struct df_params *p);
-long df_local_links(const struct df_params *p);
 /* "consecutive" or "round-robin" into *a; -1 when neither. */
 int df_arrangement_parse(const char *s, enum df_arrangement *a);
 /* Builds the fabric (df_check first). */

@@ -58,7 +58,6 @@ void staging_restore(struct staging *st, uint64_t sig, struct staging_pass *p)
 	memset(p, 0, sizeof(*p));
 	st->have_cur = 1;
 	st->cur_sig = sig;
-	st->restored = 1;
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -70,24 +69,6 @@ unsigned long staging_generation(struct staging *st)
 	g = st->have_cur ? st->cur_gen : 0;
 	pthread_mutex_unlock(&st->lock);
 	return g;
-}
-
-int staging_take_restored(struct staging *st)
-{
-	int r;
-
-	pthread_mutex_lock(&st->lock);
-	r = st->restored;
-	st->restored = 0;
-	pthread_mutex_unlock(&st->lock);
-	return r;
-}
-
-void staging_promote(struct staging *st)
-{
-	pthread_mutex_lock(&st->lock);
-	promote_locked(st);
-	pthread_mutex_unlock(&st->lock);
 }
 
 int staging_reuse(struct staging *st, uint64_t sig, struct lft_set *s,
@@ -153,7 +134,6 @@ static int commit_locked(struct staging *st, uint64_t sig,
 	st->have_cur = 1;
 	st->cur_sig = sig;
 	st->cur_gen++;
-	st->restored = 0;
 	if (!st->keep_tables) {
 		*s = r->tables;
 		return 0;

@@ -57,7 +57,6 @@ struct staging {
 	long staged;
 	struct lft_block *changed;
 	unsigned long cur_gen; /* cur changed this many times */
-	int restored;	       /* cur is from staging_load */
 };
 
 /* keep_tables: the update protocol is on.  0, or -1 (no memory). */
@@ -82,8 +81,6 @@ int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
 		   struct lft_set *s, struct osmre_err *err);
 /* A pass that failed: a STAGE pass waited for ends with staged -1. */
 void staging_failed(struct staging *st);
-/* next becomes committed (none: nothing happens). */
-void staging_promote(struct staging *st);
 /* next is dropped with its changed blocks; the mode back to normal. */
 void staging_drop(struct staging *st);
 
@@ -111,8 +108,6 @@ void staging_restore(struct staging *st, uint64_t sig, struct staging_pass *p);
 /* Changes of the committed pass so far (0: none committed), to tell
  * when to save it again. */
 unsigned long staging_generation(struct staging *st);
-/* 1 once, when the committed pass is still the one restored. */
-int staging_take_restored(struct staging *st);
 
 /* staging_file.c: the committed pass on disk, for a restarted SM.
  * Writes it (tables, layers, topology) to fp: 0, or -1 with err. */

@@ -33,7 +33,7 @@ static void route_and_measure(const struct fabric *f, const char *name,
 	const struct engine *e = engine_find(name);
 	struct engine_opts o;
 	struct osmre_err err;
-	struct check_opts co = { .updown = 0, .threads = 1 };
+	struct check_opts co = { .updown = 1, .threads = 1 };
 	struct check_result cr;
 	struct cdg_result cd;
 	struct cong_order ord;
@@ -51,6 +51,9 @@ static void route_and_measure(const struct fabric *f, const char *name,
 	assert_int_equal(cr.unreachable, 0);
 	assert_int_equal(cr.loops, 0);
 	assert_int_equal(cr.sw_unreachable, 0);
+	/* the compute CAs' routes up, then down, in the tree's ranks */
+	if (strcmp(name, "sar"))
+		assert_int_equal(cr.updown, 0);
 	assert_int_equal(cdg_check(f, &r->tables, NULL, &cd, &err), 0);
 	assert_true(cd.acyclic);
 	cdg_result_free(&cd);

@@ -40,6 +40,11 @@ static void text(FILE *fp, const struct analysis *a)
 	else
 		fprintf(fp, "CYCLE in the channel dependency graph: %s\n",
 			a->cycle ? a->cycle : "");
+	/* an engine with layers (sar, the escape) needs its SLs to be
+	 * judged: on one VL its layers' routes share one graph */
+	if (!a->acyclic && a->nvl <= 1 && !strcmp(a->sl_source, "one VL"))
+		fputs("deadlock freedom: on one VL only; tables routed on several VLs (sar, the update protocol's escape) are judged with their SLs: --sl-file (osmre route --sls)\n",
+		      fp);
 	if (a->planes > 1)
 		fprintf(fp,
 			"congestion risk, %d CA ports in %s order, %d planes (each plane's ports alone, the maximum over planes): all-to-all (A2A) %d, shift permutations (SP, max of %d) %d, random permutations (RP, median of %d, seed %ld) %d\n",

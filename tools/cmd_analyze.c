@@ -327,6 +327,19 @@ static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 	return 0;
 }
 
+/* The up-down rule applies to fat trees: where check_lfts found none,
+ * the report says it was not checked, and why (on stderr).  0. */
+static int updown_rule(struct analysis *r)
+{
+	if (r->updown_checked && r->chk.updown_skipped[0]) {
+		r->updown_checked = 0;
+		fprintf(stderr,
+			"osmre analyze: the up-down rule not applied: no fat tree (%s)\n",
+			r->chk.updown_skipped);
+	}
+	return 0;
+}
+
 /* --order compute: the compute CAs (roles.h) with the hints' files. */
 static int compute_order(const struct fabric *f, const struct analyze_args *a,
 			 struct cong_order *o, struct osmre_err *err)
@@ -519,6 +532,7 @@ int cmd_analyze(int argc, char **argv)
 			fprintf(stderr, "osmre analyze: %s\n", err.msg);
 			goto out;
 		}
+		updown_rule(&r);
 		rc = bw_report(stdout, f, &s, &a.bw, a.nperm, a.seed, a.jobs,
 			       a.fmt);
 		if (!rc && !analysis_valid(&r))
@@ -527,7 +541,8 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (check_lfts(f, &s, &co, &r.chk, a.fmt == AF_TEXT ? stdout : stderr,
 		       &err) ||
-	    deadlock(f, &s, &a, &r, &err) || patterns(f, &s, &a, &r, &err) ||
+	    updown_rule(&r) || deadlock(f, &s, &a, &r, &err) ||
+	    patterns(f, &s, &a, &r, &err) ||
 	    (a.jobs && job_metrics(f, &s, a.jobs, &r, &err))) {
 		fprintf(stderr, "osmre analyze: %s\n", err.msg);
 		goto out;

@@ -99,9 +99,13 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "osmre check: %s\n", err.msg);
 		goto out;
 	}
-	printf("CA pairs %ld: unreachable %ld, loops %ld, not up-down %ld%s\n",
+	printf("CA pairs %ld: unreachable %ld, loops %ld, not up-down %ld%s%s%s\n",
 	       r.pairs, r.unreachable, r.loops, r.updown,
-	       o.updown ? "" : " (not checked)");
+	       !o.updown	   ? " (not checked)" :
+	       r.updown_skipped[0] ? " (not checked: no fat tree: " :
+				     "",
+	       o.updown ? r.updown_skipped : "",
+	       o.updown && r.updown_skipped[0] ? ")" : "");
 	printf("CA -> switch LID pairs %ld: unreachable %ld, loops %ld\n",
 	       r.sw_pairs, r.sw_unreachable, r.sw_loops);
 	if (r.no_lid)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "roles.h"
 #include "components.h"
 #include "planes.h"
 #include "lids.h"
@@ -58,6 +59,10 @@ struct ctx {
 	const struct check_opts *o;
 	const struct lid_owner *own;
 	const int *rank;
+	/* per node: 1 for a compute CA (roles.h) when the up-down rule
+	 * judges only the compute CAs' pairs (a production tree: the other
+	 * CAs' routes may turn at one leaf, tree_core.h); NULL: every pair */
+	const uint8_t *compute;
 	struct tstate *ts;
 	struct problem *prob;
 };
@@ -351,7 +356,9 @@ static void check_lid(void *arg, long li, int tid)
 				m = &t->m[pt->rnode];
 				kind = m->res;
 				if (kind == R_OK && !to_switch &&
-				    c->o->updown && !m->ud)
+				    c->o->updown && !m->ud &&
+				    (!c->compute ||
+				     (c->compute[i] && c->compute[dn])))
 					kind = R_UPDOWN;
 			}
 			if (kind != R_OK)
@@ -494,11 +501,44 @@ static int report_no_lid(void *arg, int node, int port)
 	return ++nr->n < 10;
 }
 
+/* rank[] as the fat-tree engines route f (roles_ranks), or, where f is
+ * no fat tree, r->updown_skipped says why.  0, or -1 with err. */
+static int tree_ranks(const struct fabric *f, int *rank, uint8_t **compute,
+		      struct check_result *r, struct osmre_err *err)
+{
+	struct roles ro;
+	int rc = 0, i;
+
+	if (roles_compute(f, NULL, &ro, err))
+		return -1;
+	if (!ro.plain && roles_is_tree(f, &ro)) {
+		*compute = malloc((size_t)f->nnodes + 1);
+		if (!*compute) {
+			roles_free(&ro);
+			return osmre_fail(err, "out of memory");
+		}
+		for (i = 0; i < f->nnodes; i++)
+			(*compute)[i] = ro.role[i] == ROLE_COMPUTE;
+	}
+	if (!roles_is_tree(f, &ro))
+		snprintf(
+			r->updown_skipped, sizeof(r->updown_skipped), "%s",
+			ro.maxrank ?
+				"links between switches of one rank are part of its design (a megafly's spines?)" :
+				"every switch has hosts (a dragonfly?)");
+	else if (!ro.plain)
+		rc = roles_ranks(f, &ro, NULL, rank, err);
+	roles_free(&ro);
+	return rc;
+}
+
 int check_lfts(const struct fabric *f, const struct lft_set *s,
 	       const struct check_opts *o, struct check_result *r, FILE *report,
 	       struct osmre_err *err)
 {
-	struct ctx c = { .f = f, .s = s, .o = o };
+	struct check_opts oo = *o;
+	struct ctx c = { .f = f, .s = s, .o = &oo };
+	uint8_t *compute = NULL;
 	struct lid_owner *own = NULL;
 	uint64_t *joined = NULL;
 	int threads = o->threads > 0 ? o->threads : parallel_default_threads();
@@ -519,6 +559,14 @@ int check_lfts(const struct fabric *f, const struct lft_set *s,
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
+	/* the up-down rule under the fat-tree engines' own ranks (roles.h:
+	 * aggregation nodes, storage, edge switches and stray cables apart),
+	 * and only where the fabric is a fat tree; on a production tree, the
+	 * compute CAs' pairs */
+	if (oo.updown && tree_ranks(f, rank, &compute, r, err))
+		goto out;
+	c.compute = compute;
+	oo.updown = oo.updown && !r->updown_skipped[0];
 	c.nplanes = fabric_plane_numbers(f, comp, plane_no);
 	if (joined_pairs(f, comp, &joined, &c.njoined))
 		goto oom;
@@ -568,6 +616,7 @@ out:
 	free(c.prob);
 	free(own);
 	free(rank);
+	free(compute);
 	free(comp);
 	free(plane_no);
 	free(joined);

@@ -34,7 +34,10 @@ struct check_result {
 	long pairs; /* CA port -> CA LID pairs walked */
 	long unreachable;
 	long loops;
-	long updown;				 /* up-down violations */
+	long updown; /* up-down violations */
+	/* why the up-down rule was not applied though asked ("": it was):
+	 * the fabric is no fat tree */
+	char updown_skipped[128];
 	long sw_pairs, sw_unreachable, sw_loops; /* CA -> switch LID */
 	long no_lid;		/* switches and linked CA ports without a LID:
 				 * nobody reaches them (a partial dump) */

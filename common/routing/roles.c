@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+
 #include "components.h"
+#include "ranks.h"
 #include "roles.h"
 
 static int listed(const struct guidlist *l, const struct fab_node *n)
@@ -743,6 +746,34 @@ int roles_phantoms(struct fabric *c, const struct fabric *f,
 		}
 	}
 	return added;
+}
+
+int roles_ranks(const struct fabric *f, const struct roles *r,
+		const struct fabric *core, int *rank, struct osmre_err *err)
+{
+	struct fabric *own = NULL;
+	int *crank, i;
+
+	if (!core && !(core = own = roles_core(f, r, err)))
+		return -1;
+	crank = malloc(((size_t)core->nnodes + 1) * sizeof(int));
+	if (!crank || ranks_compute(core, crank) < 0) {
+		free(crank);
+		fabric_free(own);
+		return osmre_fail(err, "out of memory");
+	}
+	for (i = 0; i < f->nnodes; i++)
+		rank[i] = r->role[i] == ROLE_EDGE_SWITCH ? r->rank[i] :
+			  is_sw(f, i) && crank[i] >= 0	 ? crank[i] :
+							   INT_MIN;
+	free(crank);
+	fabric_free(own);
+	return 0;
+}
+
+int roles_is_tree(const struct fabric *f, const struct roles *r)
+{
+	return r->maxrank > 0 && (!r->stray_links || roles_strays_few(f, r));
 }
 
 void roles_summary(const struct roles *r, char *buf, size_t bufsz)

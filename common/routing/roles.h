@@ -112,6 +112,23 @@ int roles_phantoms(struct fabric *c, const struct fabric *f,
 /* 1 when some leaf of f has fewer compute CA ports than another. */
 int roles_short_leaves(const struct fabric *f, const struct roles *r);
 
+/*
+ * The up and down of f as the fat-tree engines route it (tree_core.h):
+ * each switch's rank in the tree of the compute CAs (ranks.h on
+ * roles_core), edge switches below the leaves (-1, -2, ...), INT_MIN
+ * for switches the tree does not rank and for the other nodes.  core:
+ * roles_core(f, r) when the caller has it, NULL to make one.  0, or -1
+ * with err.
+ */
+int roles_ranks(const struct fabric *f, const struct roles *r,
+		const struct fabric *core, int *rank, struct osmre_err *err);
+
+/* 1 when f is a fat tree to judge by the up-down rule: ranks above its
+ * leaves and no more same-rank links than strays (roles_strays_few); a
+ * dragonfly (every switch a leaf) or a megafly (spines linked to spines
+ * by design) is not. */
+int roles_is_tree(const struct fabric *f, const struct roles *r);
+
 /* "N compute CA(s), ..." for logs: what is not plain about f. */
 void roles_summary(const struct roles *r, char *buf, size_t bufsz);
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "components.h"
-#include "ranks.h"
 #include "roles.h"
 #include "tree_core.h"
 #include "updn.h"
@@ -166,7 +165,7 @@ static int fill_rest(const struct fabric *f, const struct fabric *c,
 		     struct osmre_err *err)
 {
 	size_t n = (size_t)f->nnodes + 1;
-	int *rank = malloc(n * sizeof(int)), *crank = NULL;
+	int *rank = malloc(n * sizeof(int));
 	unsigned top = 0;
 	uint8_t *want = NULL;
 	int i, d, rc = -1;
@@ -175,18 +174,14 @@ static int fill_rest(const struct fabric *f, const struct fabric *c,
 	for (i = 0; i < r->tables.n; i++)
 		if (r->tables.t[i].top > top)
 			top = r->tables.t[i].top;
-	crank = malloc(((size_t)c->nnodes + 1) * sizeof(int));
 	want = calloc((size_t)top + 1, 1);
-	if (!rank || !crank || !want || ranks_compute(c, crank) < 0) {
+	if (!rank || !want) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
 	/* the engine's up and down (the core's ranks), edge switches below */
-	for (i = 0; i < f->nnodes; i++)
-		rank[i] = ro->role[i] == ROLE_EDGE_SWITCH ? ro->rank[i] :
-			  fab_is_switch(&f->nodes[i]) && crank[i] >= 0 ?
-							    crank[i] :
-							    INT_MIN;
+	if (roles_ranks(f, ro, c, rank, err))
+		goto out;
 	for (i = 0; i < f->nnodes; i++) {
 		struct lft *t = lft_of_node(&r->tables, i);
 
@@ -212,7 +207,6 @@ static int fill_rest(const struct fabric *f, const struct fabric *c,
 	rc = 0;
 out:
 	free(rank);
-	free(crank);
 	free(want);
 	return rc;
 }

@@ -31,10 +31,20 @@ check() {	# check NAME CMD...: ok when CMD succeeds
 	if "$@"; then ok "$_name"; else ko "$_name"; fi
 }
 
-# the tests' directory: the sourcing script's parent, or what a script
-# outside tests/ sets (bench/)
+# the tests' directory: OSMRE_TESTS_DIR (a script outside tests/: bench/,
+# a researcher's own), else the sourcing script's parent or directory;
+# a clear refusal when none holds procs.sh
+for _td in "${OSMRE_TESTS_DIR:-}" "$(dirname "$0")/.." "$(dirname "$0")"; do
+	[ -n "$_td" ] && [ -f "$_td/procs.sh" ] && break
+	_td=
+done
+if [ -z "$_td" ]; then
+	echo "lib.sh: no procs.sh beside it: set OSMRE_TESTS_DIR to the tests/ directory of an osmre tree (e.g. OSMRE_TESTS_DIR=\$HOME/osmre/tests), and OSMRE_BIN, OSMRE_PLUGIN_DIR to a build's tools/osmre and plugins/.libs" >&2
+	rm -rf "$W"
+	exit 2
+fi
 # shellcheck disable=SC1091
-. "${OSMRE_TESTS_DIR:-$(dirname "$0")/..}/procs.sh"
+. "$_td/procs.sh"
 
 cleanup() {
 	# OpenSM first, while ibsim still answers: it exits, and umad2sim

@@ -26,7 +26,7 @@ RLFT=${RLFT:-36 11}
 "$OSMRE" gen rlft $RLFT -o "$D/one.net" 2>/dev/null || exit 1
 # shellcheck disable=SC2086
 "$OSMRE" gen rlft $RLFT --planes 2 -o "$D/two.net" 2>/dev/null || exit 1
-echo "fabric,engine,pattern,rail,planes,speeds_gbs,hosts,problems,flows,unrouted,aggregate_gbs,host_min_gbs,host_avg_gbs,host_max_gbs,seconds" >"$OUT"
+echo "fabric,engine,pattern,rail,planes,speeds_gbs,hosts,patterns,flows,unrouted,aggregate_gbs,host_min_gbs,host_avg_gbs,host_max_gbs,seconds" >"$OUT"
 
 # run FABRIC ENGINE NET LFTS SPEED RAIL...
 run() {

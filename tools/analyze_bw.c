@@ -155,23 +155,23 @@ int bw_report(FILE *out, const struct fabric *f, const struct lft_set *s,
 			 o.speed[i < o.nspeed ? i : o.nspeed - 1]);
 	if (fmt == AF_CSV) {
 		fprintf(out,
-			"pattern,rail,planes,speeds_gbs,hosts,problems,flows,unrouted,aggregate_gbs,host_min_gbs,host_avg_gbs,host_max_gbs\n"
+			"pattern,rail,planes,speeds_gbs,hosts,patterns,flows,unrouted,aggregate_gbs,host_min_gbs,host_avg_gbs,host_max_gbs\n"
 			"%s,%s,%d,\"%s\",%d,%d,%ld,%ld,%.3f,%.3f,%.3f,%.3f\n",
 			b->pattern, rail_name(o.rail), r.planes, speeds,
-			r.hosts, r.problems, r.flows, r.unrouted, r.aggregate,
+			r.hosts, r.patterns, r.flows, r.unrouted, r.aggregate,
 			r.host_min, r.host_avg, r.host_max);
 	} else if (fmt == AF_JSON) {
 		fprintf(out,
-			"{\"bandwidth\": {\"pattern\": \"%s\", \"rail\": \"%s\", \"planes\": %d, \"speeds_gbs\": [%s], \"hosts\": %d, \"problems\": %d, \"flows\": %ld, \"unrouted\": %ld, \"aggregate_gbs\": %.3f, \"host_min_gbs\": %.3f, \"host_avg_gbs\": %.3f, \"host_max_gbs\": %.3f}}\n",
+			"{\"bandwidth\": {\"pattern\": \"%s\", \"rail\": \"%s\", \"planes\": %d, \"speeds_gbs\": [%s], \"hosts\": %d, \"patterns\": %d, \"flows\": %ld, \"unrouted\": %ld, \"aggregate_gbs\": %.3f, \"host_min_gbs\": %.3f, \"host_avg_gbs\": %.3f, \"host_max_gbs\": %.3f}}\n",
 			b->pattern, rail_name(o.rail), r.planes, speeds,
-			r.hosts, r.problems, r.flows, r.unrouted, r.aggregate,
+			r.hosts, r.patterns, r.flows, r.unrouted, r.aggregate,
 			r.host_min, r.host_avg, r.host_max);
 	} else {
 		fprintf(out, "bandwidth (flow-level, max-min fair): %s",
 			b->pattern);
 		if (o.pattern == BW_PERM)
 			fprintf(out, " (%d random permutations, seed %ld)",
-				r.problems, seed);
+				r.patterns, seed);
 		fprintf(out,
 			", rail %s, %d plane(s) at %s GB/s, %d hosts, %ld flows%s: aggregate %.1f GB/s%s, per host min %.2f avg %.2f max %.2f GB/s; host pairs no plane routes: %ld\n",
 			rail_name(o.rail), r.planes, speeds, r.hosts, r.flows,

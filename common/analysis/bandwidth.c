@@ -434,7 +434,7 @@ static int solve(struct bw_work *w, double *hsum, struct bw_result *r,
 	}
 	r->aggregate += agg;
 	r->flows = w->nflows;
-	r->problems++;
+	r->patterns++;
 	free(rate);
 	return 0;
 }
@@ -561,7 +561,7 @@ int bw_estimate(const struct fabric *f, const struct lft_set *s,
 		if (solve(&w, hsum, r, err))
 			goto out;
 	}
-	r->aggregate /= r->problems;
+	r->aggregate /= r->patterns;
 	if (r->senders)
 		r->host_avg /= (double)r->senders;
 	rc = 0;

@@ -63,10 +63,10 @@ struct bw_opts {
 
 struct bw_result {
 	int planes, hosts;
-	int problems;	  /* patterns solved (permutations) */
+	int patterns;	  /* patterns solved (permutations) */
 	long flows;	  /* per problem, routed */
 	long unrouted;	  /* host pairs no plane routes (every problem) */
-	double aggregate; /* GB/s: the sum of the rates, mean over problems */
+	double aggregate; /* GB/s: the sum of the rates, mean over patterns */
 	/* per host and problem where it sends: the sum of its flows' rates,
 	 * GB/s; senders counts those (host, problem) pairs */
 	double host_min, host_avg, host_max;

@@ -115,6 +115,8 @@ for lv in 2 3; do
 	SIM_PID=
 	for q in $QUIRKS; do
 		"$OSMRE" degrade "$W/plain.net" --with "$q" --seed "$SEED" -o "$W/q.net" 2>/dev/null || continue
+		# (a host that is still there: hostless takes a leaf's)
+		SMHOST=$(awk '/^Hca/ { h = $3; gsub(/"/, "", h) } /^\[1\]/ && h != "" { print h; exit }' "$W/q.net")
 		sim_start "$W/q.net" >/dev/null || exit 1
 		for e in $ENGINES; do
 			set -- $(one "$W/q.net" "$e" "$q-$e")

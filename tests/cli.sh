@@ -885,6 +885,14 @@ $OSMRE roles -t "$T/q3-ae.net" --write-cn "$T/cn" --write-roots "$T/roots" --wri
 	ok "roles: the GUID files written" || ko "roles: the GUID files written"
 expect "roles: the files given back, the same roles" 0 "96 compute CA(s) on 16 leaf" \
 	$OSMRE roles -t "$T/q3-ae.net" --cn-guids "$T/cn" --root-guids "$T/roots"
+# analyze --engine: routed in memory, the same figures as through a file
+$OSMRE route -e sar -t "$T/q3.net" -o "$T/m.lfts" --sls "$T/m.sls" 2>/dev/null
+$OSMRE analyze -q --rp 20 -t "$T/q3.net" -l "$T/m.lfts" --sl-file "$T/m.sls" | sed 's/SLs from [^,]*,/SLs,/' >"$T/m1.out"
+$OSMRE analyze -q --rp 20 -t "$T/q3.net" -e sar | sed 's/SLs from [^,]*,/SLs,/' >"$T/m2.out"
+cmp -s "$T/m1.out" "$T/m2.out" && grep -q VALID "$T/m2.out" && ok "analyze --engine sar: the figures of route + analyze" ||
+	{ ko "analyze --engine sar"; diff "$T/m1.out" "$T/m2.out"; }
+expect "analyze --engine and --lfts: refused" 2 "--engine takes one --topo and no --lfts" \
+	$OSMRE analyze -t "$T/q3.net" -l "$T/m.lfts" -e dmodc
 expect "degrade --with: an unknown quirk named" 2 'unknown quirk "sharp" (known: aggregation' \
 	$OSMRE degrade "$T/q2.net" --with aggregation,sharp
 echo "cli: $fails failure(s)"

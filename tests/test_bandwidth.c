@@ -173,7 +173,7 @@ static void test_planes(void **state)
 	NEAR(r.aggregate, 16 * 12.5);
 
 	r = estimate(one, &s1, BW_PERM, BW_RAIL_RANDOM, edr, 1);
-	assert_int_equal(r.problems, 20);
+	assert_int_equal(r.patterns, 20);
 	assert_true(r.aggregate <= 16 * 12.5 + 1e-9);
 	assert_true(r.host_max <= 12.5 + 1e-9);
 	printf("PGFT(2;4,4;1,4) random permutations: aggregate %.1f GB/s, host min %.2f avg %.2f max %.2f\n",

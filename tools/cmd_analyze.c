@@ -17,6 +17,7 @@
 #include "check.h"
 #include "components.h"
 #include "congestion.h"
+#include "engine_table.h"
 #include "roles.h"
 #include "jobs.h"
 #include "lft.h"
@@ -39,6 +40,9 @@ static void analyze_usage(FILE *out)
 		"                        edge switches and stray cables left out;\n"
 		"                        osmre.conf(5), TOPOLOGY ROLES), or file:PATH\n"
 		"                        (one CA per line)\n"
+		"  -e, --engine NAME     route the topology here, in memory, with engine\n"
+		"                        NAME (its defaults; sar's layers as its SLs)\n"
+		"                        instead of reading --lfts: no table file\n"
 		"      --cn-guids F, --root-guids F, --io-guids F\n"
 		"                        --order compute's roles: OpenSM's cn_guid_file,\n"
 		"                        root_guid_file, io_guid_file\n"
@@ -79,8 +83,10 @@ struct analyze_args {
 	enum cong_order_kind kind;
 	enum analysis_format fmt;
 	int nperm, threads, updown, quiet;
-	int order_file;		       /* order is a file's path */
-	int compute;		       /* --order compute */
+	int order_file;	    /* order is a file's path */
+	int compute;	    /* --order compute */
+	const char *engine; /* --engine: route in memory, no --lfts */
+	char *sl_text;	    /* its SLs (an engine with layers), or NULL */
 	const char *cnf, *rootf, *iof; /* its roles' hints */
 	long seed;
 	struct bw_args bw;
@@ -132,13 +138,14 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		{ "heatmap", required_argument, NULL, 'H' },
 		{ "cn-guids", required_argument, NULL, 'C' },
 		{ "root-guids", required_argument, NULL, 'G' },
+		{ "engine", required_argument, NULL, 'e' },
 		{ "io-guids", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:l:j:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:l:j:e:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (tool_files_add(&a->topo, "--topo", optarg))
@@ -214,6 +221,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 		case 'C':
 			a->cnf = optarg;
 			break;
+		case 'e':
+			a->engine = optarg;
+			break;
 		case 'G':
 			a->rootf = optarg;
 			break;
@@ -239,9 +249,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
 			"osmre analyze: --sl-file and --against name LIDs of one subnet: they go with a single --lfts\n");
 		return EXIT_USAGE;
 	}
-	if (!a->topo.n || !a->lfts.n || optind != argc) {
+	if (!a->topo.n || (!a->lfts.n && !a->engine) || optind != argc) {
 		fprintf(stderr,
-			"osmre analyze: --topo and --lfts are required\n");
+			"osmre analyze: --topo and --lfts (or --engine) are required\n");
 		analyze_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -256,11 +266,26 @@ static int deadlock(const struct fabric *f, const struct lft_set *s,
 	struct cdg_result cdg;
 	int rc;
 
-	r->sl_source = a->slfile ? a->slfile : "one VL";
-	if (a->slfile && sl_map_read(a->slfile, f, &m, err))
+	FILE *mem = NULL;
+	int have = a->slfile || a->sl_text;
+
+	r->sl_source = a->slfile  ? a->slfile :
+		       a->sl_text ? "the engine's layers" :
+				    "one VL";
+	if (a->sl_text) {
+		mem = fmemopen(a->sl_text, strlen(a->sl_text), "r");
+		if (!mem || sl_map_read_stream(mem, "(the engine's layers)", f,
+					       &m, err)) {
+			if (mem)
+				fclose(mem);
+			return mem ? -1 : osmre_fail(err, "out of memory");
+		}
+		fclose(mem);
+	} else if (a->slfile && sl_map_read(a->slfile, f, &m, err)) {
 		return -1;
-	rc = cdg_check(f, s, a->slfile ? &m : NULL, &cdg, err);
-	if (a->slfile)
+	}
+	rc = cdg_check(f, s, have ? &m : NULL, &cdg, err);
+	if (have)
 		sl_map_free(&m);
 	if (rc)
 		return -1;
@@ -325,6 +350,71 @@ static int plane_patterns(const struct fabric *f, const struct lft_set *s,
 		r->max_shift = o->n - 1;
 	r->unroutable += a2a.unroutable + sp.unroutable + rp.unroutable;
 	return 0;
+}
+
+/*
+ * --engine NAME: the topology routed here, in memory (offline LIDs, the
+ * engine's defaults and the roles' files given), its tables into s and,
+ * for an engine with layers, its SLs into a->sl_text: no table file, at
+ * 35,000 hosts none of 19 GB.  0, or -1 (said).
+ */
+static int route_here(struct analyze_args *a, struct fabric **fp,
+		      struct lft_set *s)
+{
+	const struct engine *e = engine_find(a->engine);
+	struct guidlist cn = { 0 }, roots = { 0 }, io = { 0 };
+	struct route_result r;
+	struct engine_opts o;
+	struct osmre_err err;
+	struct fabric *f;
+	int rc = -1;
+
+	if (!e || a->lfts.n || a->topo.n != 1) {
+		fprintf(stderr,
+			e ? "osmre analyze: --engine takes one --topo and no --lfts\n" :
+			    "osmre analyze: --engine: unknown engine \"%s\" (available: %s)\n",
+			a->engine, engine_names());
+		return -1;
+	}
+	f = tool_load_topo(a->topo.path[0], 0);
+	if (!f)
+		return -1;
+	engine_opts_defaults(&o);
+	o.threads = a->threads;
+	o.cn = &cn;
+	o.roots = &roots;
+	o.io = &io;
+	if ((a->cnf && guidlist_read(a->cnf, &cn, &err)) ||
+	    (a->rootf && guidlist_read(a->rootf, &roots, &err)) ||
+	    (a->iof && guidlist_read(a->iof, &io, &err)) ||
+	    engine_route(e, &o, f, &r, &err)) {
+		fprintf(stderr, "osmre analyze: %s: %s\n", a->engine, err.msg);
+		route_result_free(&r);
+		goto out;
+	}
+	if (r.layers.have && !a->slfile) {
+		size_t len;
+		FILE *mf = open_memstream(&a->sl_text, &len);
+
+		if (!mf || route_layers_write_sls(mf, f, &r.layers, e->name) ||
+		    fclose(mf)) {
+			fprintf(stderr, "osmre analyze: out of memory\n");
+			route_result_free(&r);
+			goto out;
+		}
+	}
+	*s = r.tables;
+	memset(&r.tables, 0, sizeof(r.tables));
+	route_result_free(&r);
+	*fp = f;
+	f = NULL;
+	rc = 0;
+out:
+	fabric_free(f);
+	guidlist_free(&cn);
+	guidlist_free(&roots);
+	guidlist_free(&io);
+	return rc;
 }
 
 /* The up-down rule applies to fat trees: where check_lfts found none,
@@ -513,9 +603,14 @@ int cmd_analyze(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (tool_load_planes("analyze", &a.topo, &a.lfts, 0, &f, &s))
+	if (a.engine) {
+		if (route_here(&a, &f, &s))
+			return EXIT_USAGE;
+	} else if (tool_load_planes("analyze", &a.topo, &a.lfts, 0, &f, &s)) {
 		return EXIT_USAGE;
-	if (tool_tables_empty("analyze", a.lfts.path[0], &s)) {
+	}
+	if (tool_tables_empty("analyze", a.engine ? a.engine : a.lfts.path[0],
+			      &s)) {
 		lft_set_free(&s);
 		fabric_free(f);
 		return EXIT_INVALID;
@@ -560,6 +655,7 @@ int cmd_analyze(int argc, char **argv)
 	rc = analysis_valid(&r) && r.acyclic ? 0 : EXIT_INVALID;
 out:
 	free(r.cycle);
+	free(a.sl_text);
 	lft_set_free(&s);
 	fabric_free(f);
 	return rc;

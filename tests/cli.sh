@@ -492,7 +492,7 @@ expect "sar dragonfly, 1 VL" 0 "over the VL budget: 3078 destination LID(s) on t
 expect "analyze dragonfly, 1 VL" 0 "acyclic" \
 	$OSMRE analyze --no-updown --topo "$T/df.net" --lfts "$T/df.lfts" --sl-file "$T/df.sls"
 # over a budget of 2 on a small dragonfly less 40 % of its links: the
-# two ways tried (osmre(1), SAR), their risks logged, the one kept acyclic
+# two ways tried (osmre-engines(7), SAR), their risks logged, the one kept acyclic
 $OSMRE gen dragonfly 7 6 3 3 --fail-links 40 --seed 2 -o "$T/sdf.net" 2>/dev/null
 expect "sar over the budget: the ways logged" 0 "the ways' A2A / RP, spread by groups: by load [0-9]* / [0-9]*, by path weight [0-9]* / [0-9]*" \
 	$OSMRE route -e sar --max-vls 2 --topo "$T/sdf.net" --out "$T/sdf.lfts" --sls "$T/sdf.sls"

@@ -12,7 +12,7 @@
  *  - Algorithm 2: topological NIDs of the CA ports;
  *  - eq. (1)-(4): the output port of every switch for every destination.
  *
- * Decisions where the paper is silent (documented in osmre(1)):
+ * Decisions where the paper is silent (documented in osmre-engines(7)):
  *  - destinations are CA (and router) ports; a CA with several ports gives
  *    several destinations, each with its own leaf lambda_d.
  *  - "closer" in eq. (1) is read under the up-down restriction that defines

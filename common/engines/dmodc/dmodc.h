@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Dmodc (Gliksberg et al., HOTI 2019): fault-resilient closed-form routing
- * for parallel generalized fat trees.  See dmodc.c and osmre(1) for the
+ * for parallel generalized fat trees.  See dmodc.c and osmre-engines(7) for the
  * decisions taken where the paper is silent.
  */
 #ifndef OSMRE_DMODC_H

@@ -15,6 +15,7 @@
 #include "cdg.h"
 #include "check.h"
 #include "congestion.h"
+#include "dragonfly.h"
 #include "engine_table.h"
 #include "lids.h"
 #include "quirks.h"
@@ -257,6 +258,39 @@ static void test_files(void **state)
 	fabric_free(t);
 }
 
+/* A megafly's links between spines hold its groups together: not stray
+ * cables, whatever their number; a dragonfly is no tree at all. */
+static void test_not_trees(void **state)
+{
+	struct df_params mp = { .megafly = 1,
+				.groups = 5,
+				.routers = 4,
+				.spines = 4,
+				.hosts = 2,
+				.global = 1 };
+	struct df_params dp = { .groups = 5,
+				.routers = 4,
+				.hosts = 2,
+				.global = 1 };
+	struct fabric *m = tu_df_failed(&mp, 0, 1);
+	struct fabric *d = tu_df_failed(&dp, 0, 1);
+	struct roles ro;
+	struct osmre_err err;
+
+	(void)state;
+	assert_int_equal(roles_compute(m, NULL, &ro, &err), 0);
+	assert_true(ro.stray_links > 0);
+	assert_false(roles_strays_few(m, &ro));
+	assert_false(roles_is_tree(m, &ro));
+	roles_free(&ro);
+	assert_int_equal(roles_compute(d, NULL, &ro, &err), 0);
+	assert_int_equal(ro.maxrank, 0);
+	assert_false(roles_is_tree(d, &ro));
+	roles_free(&ro);
+	fabric_free(m);
+	fabric_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_plain_untouched),
 		cmocka_unit_test(test_sar_stray),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_not_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

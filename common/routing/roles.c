@@ -673,12 +673,54 @@ struct fabric *roles_without_strays(const struct fabric *f,
 	return c;
 }
 
+/* The connected parts of f's switches that hold CAs. */
+static int hosted_parts(const struct fabric *f, const int *comp)
+{
+	int i, p, n = 0;
+	char *seen = calloc((size_t)f->nnodes + 1, 1);
+
+	if (!seen)
+		return -1;
+	for (i = 0; i < f->nnodes; i++) {
+		const struct fab_node *nd = &f->nodes[i];
+
+		for (p = 1;
+		     p <= nd->nports && !fab_is_switch(nd) && !nd->removed;
+		     p++) {
+			int b = nd->ports[p].rnode;
+
+			if (b >= 0 && comp[b] >= 0 && !seen[comp[b]]) {
+				seen[comp[b]] = 1;
+				n++;
+			}
+		}
+	}
+	free(seen);
+	return n;
+}
+
 int roles_strays_few(const struct fabric *f, const struct roles *r)
 {
 	struct fab_counts cnt;
+	struct osmre_err err;
+	struct fabric *c;
+	int *comp, few = 0, before;
 
 	fabric_count(f, &cnt);
-	return r->stray_links > 0 && 20L * r->stray_links <= cnt.sw_links;
+	if (!r->stray_links || 4L * r->stray_links > cnt.sw_links)
+		return 0;
+	/* without them, every part with hosts stays one: a megafly's few
+	 * global links would split its groups */
+	comp = malloc(((size_t)f->nnodes + 1) * sizeof(int));
+	c = comp ? roles_without_strays(f, r, &err) : NULL;
+	if (c && !switch_components(f, comp)) {
+		before = hosted_parts(f, comp);
+		few = before > 0 && !switch_components(c, comp) &&
+		      hosted_parts(c, comp) == before;
+	}
+	fabric_free(c);
+	free(comp);
+	return few;
 }
 
 /* Compute CA ports cabled to leaf l of f (each port an endpoint). */

@@ -96,9 +96,10 @@ struct fabric *roles_without_strays(const struct fabric *f,
 				    const struct roles *r,
 				    struct osmre_err *err);
 
-/* 1 when f's stray cables are few enough to be strays (at most one
- * switch link in 20): a megafly's links between its spines are its
- * design, not strays. */
+/* 1 when f's stray cables are strays, not part of its design: at most
+ * one switch link in 4, and the fabric without them still one piece
+ * wherever it has hosts (a megafly's links between its spines hold its
+ * groups together). */
 int roles_strays_few(const struct fabric *f, const struct roles *r);
 
 /* Fills every leaf of c (a roles_core of f) up to the most compute CA

@@ -16,31 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lids.h"
 #include "passcheck.h"
-
-/* OpenSM's tables of the pass (new_lft), one per switch of f. */
-static int configured_lfts(osm_opensm_t *osm, const struct fabric *f,
-			   struct lft_set *s, struct osmre_err *err)
-{
-	int i;
-
-	if (lft_set_for_fabric(f, lids_max(f), s, err))
-		return -1;
-	for (i = 0; i < s->n; i++) {
-		struct lft *t = &s->t[i];
-		osm_switch_t *sw =
-			osm_get_switch_by_guid(&osm->subn, cl_hton64(t->guid));
-
-		if (sw && sw->new_lft)
-			memcpy(t->port, sw->new_lft,
-			       (size_t)(t->top < sw->max_lid_ho ?
-						t->top :
-						sw->max_lid_ho) +
-				       1);
-	}
-	return 0;
-}
 
 static int with_sls(const char *name)
 {
@@ -70,7 +46,7 @@ void inforce_check(struct osmre *p)
 		goto out;
 	}
 	f = subnet_to_fabric(osm, &err);
-	if (!f || configured_lfts(osm, f, &r.tables, &err)) {
+	if (!f || subnet_configured_lfts(osm, f, &r.tables, &err)) {
 		snprintf(p->in_force, sizeof(p->in_force),
 			 "%.32s (after %s refused): not checked: %.200s", name,
 			 p->refused, err.msg);

@@ -178,6 +178,9 @@ int subnet_full_pushes(osm_opensm_t *osm);
  * one per switch of f, for a stable re-route. */
 int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
 			struct lft_set *s, struct osmre_err *err);
+/* The tables OpenSM's last routing configured (new_lft), as above. */
+int subnet_configured_lfts(osm_opensm_t *osm, const struct fabric *f,
+			   struct lft_set *s, struct osmre_err *err);
 
 /* reroute.c: SIGUSR2 */
 int reroute_start(struct osmre *p);

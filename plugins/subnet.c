@@ -340,8 +340,12 @@ int subnet_settle_switches(osm_opensm_t *osm)
 	return n;
 }
 
-int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
-			struct lft_set *s, struct osmre_err *err)
+/* OpenSM's tables of each switch of f into s: its copy of what the
+ * switches hold (sw->lft), or, with configured, what the last routing
+ * put in new_lft. */
+static int switch_tables(osm_opensm_t *osm, const struct fabric *f,
+			 int configured, struct lft_set *s,
+			 struct osmre_err *err)
 {
 	int i;
 
@@ -351,13 +355,28 @@ int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
 		struct lft *t = &s->t[i];
 		osm_switch_t *sw =
 			osm_get_switch_by_guid(&osm->subn, cl_hton64(t->guid));
+		const uint8_t *from = !sw	 ? NULL :
+				      configured ? sw->new_lft :
+						   sw->lft;
 
-		if (sw && sw->lft)
-			memcpy(t->port, sw->lft,
+		if (from)
+			memcpy(t->port, from,
 			       (size_t)(t->top < sw->max_lid_ho ?
 						t->top :
 						sw->max_lid_ho) +
 				       1);
 	}
 	return 0;
+}
+
+int subnet_current_lfts(osm_opensm_t *osm, const struct fabric *f,
+			struct lft_set *s, struct osmre_err *err)
+{
+	return switch_tables(osm, f, 0, s, err);
+}
+
+int subnet_configured_lfts(osm_opensm_t *osm, const struct fabric *f,
+			   struct lft_set *s, struct osmre_err *err)
+{
+	return switch_tables(osm, f, 1, s, err);
 }

@@ -155,6 +155,20 @@ static int key_cmp(const void *x, const void *y)
 	return a->guid < b->guid ? -1 : a->guid > b->guid;
 }
 
+/* The order of the keys k (one per switch, freed here): u->ord and
+ * u->by_ord. */
+static void ud_order_keys(struct ud *u, struct key *k)
+{
+	int i;
+
+	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
+	for (i = 0; i < u->sg->nsw; i++) {
+		u->by_ord[i] = k[i].sw;
+		u->ord[k[i].sw] = i;
+	}
+	free(k);
+}
+
 /*
  * The order from a set of roots (root[i] set): BFS distance, then GUID.
  * A switch the roots do not reach starts a BFS of its own (another
@@ -196,12 +210,7 @@ static int ud_order(struct ud *u, const char *root)
 	for (i = 0; i < u->sg->nsw; i++)
 		k[i] = (struct key){ u->dd[i], i,
 				     u->f->nodes[u->sg->node[i]].guid };
-	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
-	for (i = 0; i < u->sg->nsw; i++) {
-		u->by_ord[i] = k[i].sw;
-		u->ord[k[i].sw] = i;
-	}
-	free(k);
+	ud_order_keys(u, k);
 	return 0;
 }
 
@@ -225,12 +234,7 @@ static int ud_order_ranked(struct ud *u, const int *rank)
 		k[i] = (struct key){ rk == INT_MIN ? INT_MAX : top - rk, i,
 				     u->f->nodes[u->sg->node[i]].guid };
 	}
-	qsort(k, (size_t)u->sg->nsw, sizeof(*k), key_cmp);
-	for (i = 0; i < u->sg->nsw; i++) {
-		u->by_ord[i] = k[i].sw;
-		u->ord[k[i].sw] = i;
-	}
-	free(k);
+	ud_order_keys(u, k);
 	return 0;
 }
 

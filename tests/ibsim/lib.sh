@@ -194,29 +194,18 @@ count_log() { grep -c -- "$1" "$W/osm.log" 2>/dev/null; }
 # OSM_DEBUG (default 0x43).  Its PID in SM<K>; OSM_PID holds every
 # plane's, for cleanup.
 plane_start() {
-	_d=$W/p$1
 	_k=$1 _h=$2
 	shift 2
-	mkdir -p "$_d/cache" "$_d/dump"
-	{
-		echo "force_log_flush TRUE"
-		echo "event_plugin_name osmre"
-		echo "routing_engine ${ROUTING:-dmodc}"
-		echo "dump_files_dir $_d/dump"
-		for l in "$@"; do echo "$l"; done
-	} >"$_d/opensm.conf"
-	_g=$(printf "0x%016x" $((0x5A0000 + 2 * _k + 1)))
-	(cd "$W" && exec env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
-		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
-		opensm -g "$_g" -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
-		>"$_d/opensm.out" 2>&1 &
-	eval "SM$_k=\$!"
-	OSM_PID="${OSM_PID:-} $!"
+	SM_BIND="-g $(printf "0x%016x" $((0x5A0000 + 2 * _k + 1)))"
+	sm_start "$_k" "$_h" "$@"
+	SM_BIND=
 }
 
 # sm_start K SM_HOST [LINE...]: OpenSM number K of one subnet (a master
-# and standbys), on SM_HOST's HCA, in $W/pK as plane_start's (no -g:
-# the HCA's first port); its PID in SM<K>, added to OSM_PID
+# and standbys), on SM_HOST's HCA (SM_BIND: opensm's -g, plane_start's;
+# else the HCA's first port), in $W/pK with its opensm.conf (LINEs
+# added), cache, dump directory and osm.log; ROUTING (default dmodc),
+# OSM_DEBUG (default 0x43).  Its PID in SM<K>, added to OSM_PID.
 sm_start() {
 	_d=$W/p$1
 	_k=$1 _h=$2
@@ -229,9 +218,10 @@ sm_start() {
 		echo "dump_files_dir $_d/dump"
 		for l in "$@"; do echo "$l"; done
 	} >"$_d/opensm.conf"
+	# shellcheck disable=SC2086
 	(cd "$W" && exec env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
 		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
-		opensm -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
+		opensm ${SM_BIND:-} -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
 		>"$_d/opensm.out" 2>&1 &
 	eval "SM$_k=\$!"
 	OSM_PID="${OSM_PID:-} $!"

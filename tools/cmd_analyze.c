@@ -362,7 +362,7 @@ static int route_here(struct analyze_args *a, struct fabric **fp,
 		      struct lft_set *s)
 {
 	const struct engine *e = engine_find(a->engine);
-	struct guidlist cn = { 0 }, roots = { 0 }, io = { 0 };
+	struct tool_roles t = { 0 };
 	struct route_result r;
 	struct engine_opts o;
 	struct osmre_err err;
@@ -381,13 +381,14 @@ static int route_here(struct analyze_args *a, struct fabric **fp,
 		return -1;
 	engine_opts_defaults(&o);
 	o.threads = a->threads;
-	o.cn = &cn;
-	o.roots = &roots;
-	o.io = &io;
-	if ((a->cnf && guidlist_read(a->cnf, &cn, &err)) ||
-	    (a->rootf && guidlist_read(a->rootf, &roots, &err)) ||
-	    (a->iof && guidlist_read(a->iof, &io, &err)) ||
-	    engine_route(e, &o, f, &r, &err)) {
+	o.cn = &t.cn;
+	o.roots = &t.roots;
+	o.io = &t.io;
+	if (tool_roles_read(a->cnf, a->rootf, a->iof, &t, &err)) {
+		fprintf(stderr, "osmre analyze: %s\n", err.msg);
+		goto out;
+	}
+	if (engine_route(e, &o, f, &r, &err)) {
 		fprintf(stderr, "osmre analyze: %s: %s\n", a->engine, err.msg);
 		route_result_free(&r);
 		goto out;
@@ -411,9 +412,7 @@ static int route_here(struct analyze_args *a, struct fabric **fp,
 	rc = 0;
 out:
 	fabric_free(f);
-	guidlist_free(&cn);
-	guidlist_free(&roots);
-	guidlist_free(&io);
+	tool_roles_free(&t);
 	return rc;
 }
 
@@ -434,14 +433,13 @@ static int updown_rule(struct analysis *r)
 static int compute_order(const struct fabric *f, const struct analyze_args *a,
 			 struct cong_order *o, struct osmre_err *err)
 {
-	struct guidlist cn = { 0 }, roots = { 0 }, io = { 0 };
-	struct roles_hints h = { &cn, &roots, &io };
+	struct tool_roles t;
+	struct roles_hints h = { &t.cn, &t.roots, &t.io };
 	int others = 0, rc = -1;
 
-	if ((a->cnf && guidlist_read(a->cnf, &cn, err)) ||
-	    (a->rootf && guidlist_read(a->rootf, &roots, err)) ||
-	    (a->iof && guidlist_read(a->iof, &io, err)) ||
-	    cong_order_compute(f, &h, o, &others, err))
+	if (tool_roles_read(a->cnf, a->rootf, a->iof, &t, err))
+		return -1;
+	if (cong_order_compute(f, &h, o, &others, err))
 		goto out;
 	if (others && !a->quiet)
 		fprintf(stderr,
@@ -449,9 +447,7 @@ static int compute_order(const struct fabric *f, const struct analyze_args *a,
 			others);
 	rc = 0;
 out:
-	guidlist_free(&cn);
-	guidlist_free(&roots);
-	guidlist_free(&io);
+	tool_roles_free(&t);
 	return rc;
 }
 

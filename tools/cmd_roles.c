@@ -96,8 +96,8 @@ int cmd_roles(int argc, char **argv)
 	};
 	const char *topo = NULL, *cnf = NULL, *rootf = NULL, *iof = NULL;
 	const char *wcn = NULL, *wroots = NULL, *wio = NULL;
-	struct guidlist cn = { 0 }, roots = { 0 }, io = { 0 };
-	struct roles_hints h = { &cn, &roots, &io };
+	struct tool_roles t = { 0 };
+	struct roles_hints h = { &t.cn, &t.roots, &t.io };
 	struct roles r;
 	struct osmre_err err;
 	struct fabric *f;
@@ -149,9 +149,7 @@ int cmd_roles(int argc, char **argv)
 	f = tool_load_topo(topo, 0);
 	if (!f)
 		return EXIT_USAGE;
-	if ((cnf && guidlist_read(cnf, &cn, &err)) ||
-	    (rootf && guidlist_read(rootf, &roots, &err)) ||
-	    (iof && guidlist_read(iof, &io, &err)) ||
+	if (tool_roles_read(cnf, rootf, iof, &t, &err) ||
 	    roles_compute(f, &h, &r, &err)) {
 		fprintf(stderr, "osmre roles: %s\n", err.msg);
 		goto out;
@@ -179,9 +177,7 @@ int cmd_roles(int argc, char **argv)
 		rc = EXIT_USAGE;
 	roles_free(&r);
 out:
-	guidlist_free(&cn);
-	guidlist_free(&roots);
-	guidlist_free(&io);
+	tool_roles_free(&t);
 	fabric_free(f);
 	return rc;
 }

@@ -266,7 +266,7 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	const char *statef = NULL, *cnf = NULL, *rootf = NULL;
 	struct lft_set prev = { 0 };
 	const struct engine *e;
-	struct guidlist io = { 0 }, cn = { 0 }, roots = { 0 };
+	struct tool_roles roles = { 0 };
 	int partial = 0;
 	struct jobs jobs = { 0 };
 	struct route_result r = { 0 };
@@ -413,9 +413,7 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	}
 	if (((e->needs & ENGINE_TAKES_JOBS) && jobsf &&
 	     jobs_read(jobsf, f, &jobs, &err)) ||
-	    (iof && guidlist_read(iof, &io, &err)) ||
-	    (cnf && guidlist_read(cnf, &cn, &err)) ||
-	    (rootf && guidlist_read(rootf, &roots, &err))) {
+	    tool_roles_read(cnf, rootf, iof, &roles, &err)) {
 		fprintf(stderr, "osmre route: %s\n", err.msg);
 		goto out;
 	}
@@ -434,9 +432,9 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 		o.stable = 1;
 	}
 	o.jobs = &jobs;
-	o.io = &io;
-	o.cn = &cn;
-	o.roots = &roots;
+	o.io = &roles.io;
+	o.cn = &roles.cn;
+	o.roots = &roles.roots;
 	if (statef &&
 	    !(o.state = strcmp(statef, "-") ? fopen(statef, "w") : stdout)) {
 		fprintf(stderr, "osmre route: %s: %s\n", statef,
@@ -506,9 +504,7 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 out:
 	route_result_free(&r);
 	jobs_free(&jobs);
-	guidlist_free(&io);
-	guidlist_free(&cn);
-	guidlist_free(&roots);
+	tool_roles_free(&roles);
 	lft_set_free(&ls);
 	lft_set_free(&prev);
 	fabric_free(f);

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "guidlist.h"
+
 #include "fabric.h"
 
 /* The subcommand running ("route", ...), for "osmre CMD: ..." messages. */
@@ -53,6 +55,15 @@ struct tool_files {
 };
 /* Appends path (the value of option opt); -1 after a message when full. */
 int tool_files_add(struct tool_files *l, const char *opt, const char *path);
+/* The roles' files (roles.h: OpenSM's cn_guid_file, root_guid_file,
+ * io_guid_file; NULL paths: none) into the lists of r, which
+ * tool_roles_free frees.  0, or -1 with err naming file:line. */
+struct tool_roles {
+	struct guidlist cn, roots, io;
+};
+int tool_roles_read(const char *cnf, const char *rootf, const char *iof,
+		    struct tool_roles *r, struct osmre_err *err);
+void tool_roles_free(struct tool_roles *r);
 int tool_load_planes(const char *cmd, const struct tool_files *topo,
 		     const struct tool_files *lfts, int lmc, struct fabric **f,
 		     struct lft_set *s);

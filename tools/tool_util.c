@@ -167,3 +167,23 @@ void tool_csv_field(FILE *fp, const char *s)
 	}
 	fputc('"', fp);
 }
+
+int tool_roles_read(const char *cnf, const char *rootf, const char *iof,
+		    struct tool_roles *r, struct osmre_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	if ((cnf && guidlist_read(cnf, &r->cn, err)) ||
+	    (rootf && guidlist_read(rootf, &r->roots, err)) ||
+	    (iof && guidlist_read(iof, &r->io, err))) {
+		tool_roles_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void tool_roles_free(struct tool_roles *r)
+{
+	guidlist_free(&r->cn);
+	guidlist_free(&r->roots);
+	guidlist_free(&r->io);
+}

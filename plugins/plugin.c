@@ -16,7 +16,7 @@
 #include <opensm/osm_version.h>
 
 #include "lids.h"
-#include "passcheck.h"
+#include "pass.h"
 #include "clock.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
@@ -53,30 +53,6 @@ static void say_log(void *arg, const char *fmt, ...)
 }
 
 /*
- * deadlock_check 1: the pass's routes on the SLs and VLs the plugin hands
- * out, checked by the analyzer's channel dependency graph apart from the
- * engine (passcheck.h).  0 when acyclic (logged), -1 with err naming a
- * cycle (or out of memory).
- */
-static int check_pass(struct osmre_engine *oe, const struct fabric *f,
-		      const struct engine_opts *o, const struct route_result *r,
-		      struct osmre_err *err)
-{
-	struct osmre *p = oe->p;
-	struct cdg_result c;
-	double t0 = clock_mono();
-	char line[256];
-
-	if (pass_deadlock_check(f, r, o->escape_vl, &c, err))
-		return -1;
-	pass_deadlock_line(line, sizeof(line), &c, (clock_mono() - t0) * 1e3);
-	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: %s: %s\n", oe->e->name,
-		line);
-	cdg_result_free(&c);
-	return 0;
-}
-
-/*
  * Runs the engine on f into s (the tables to install, by the staging
  * object's rules); 0, or -1 with err (refused: "not routable" set).
  */
@@ -91,7 +67,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	struct lft_set prev = { 0 };
 	struct jobs jobs = { 0 };
 	struct engine_opts o;
-	int rc = -1, jobs_changed = 0, routed;
+	int rc = -1, jobs_changed = 0, routed, why;
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.keep = oe->keep;
@@ -134,11 +110,12 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 		o.prev = &prev;
 	}
 	o.state = dump_open(p, e->name);
-	routed = !engine_route(e, &o, f, &r, err);
-	if (!routed && e->refused)
-		e->refused(&o, &r, err);
-	if (routed && p->opt.deadlock_check && check_pass(oe, f, &o, &r, err)) {
-		routed = 0;
+	if (e->needs & ENGINE_TAKES_JOBS)
+		jobfile_report(p, &jobs);
+	/* route, check (deadlock_check), report: pass.h's one order */
+	routed = !pass_run(e, &o, f, p->opt.deadlock_check, &r, say_log, p,
+			   &why, err);
+	if (why == PASS_CYCLE) {
 		/* what the engine kept of this pass is not in force: a new
 		 * state where one can be had, else the old one stays (sar's
 		 * memo checks its tables against those in force anyway) */
@@ -155,9 +132,6 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	if (!routed)
 		goto out;
 	*refused = 0;
-	if (e->needs & ENGINE_TAKES_JOBS)
-		jobfile_report(p, &jobs);
-	engine_report(e, &o, &r, say_log, p);
 	qos_report(p, e, &r);
 	if (o.prev && !p->last_sig)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,

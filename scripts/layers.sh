@@ -12,7 +12,7 @@ allowed() {	# allowed PART: the parts PART may include
 	engines/sar) echo "$base engines/sar engines/dmodc" ;;
 	engines/*) echo "$base $1" ;; # an engine: its own folder
 	run) echo "$base run" ;;
-	analysis) echo "$base engines/dmodc analysis" ;;
+	analysis) echo "$base engines/dmodc run analysis" ;;
 	slurm) echo "util model formats slurm" ;;
 	*) echo "" ;;
 	esac

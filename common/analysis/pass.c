@@ -7,9 +7,8 @@
 #include "passcheck.h"
 
 int pass_run(const struct engine *e, const struct engine_opts *o,
-	     const struct fabric *f, int deadlock_check,
-	     struct route_result *r, engine_say say, void *arg, int *why,
-	     struct osmre_err *err)
+	     const struct fabric *f, int deadlock_check, struct route_result *r,
+	     engine_say say, void *arg, int *why, struct osmre_err *err)
 {
 	struct cdg_result c;
 	char line[256];

@@ -29,8 +29,7 @@ enum pass_failure {
  * routed and was checked.  0, or -1 with err and *why.
  */
 int pass_run(const struct engine *e, const struct engine_opts *o,
-	     const struct fabric *f, int deadlock_check,
-	     struct route_result *r, engine_say say, void *arg, int *why,
-	     struct osmre_err *err);
+	     const struct fabric *f, int deadlock_check, struct route_result *r,
+	     engine_say say, void *arg, int *why, struct osmre_err *err);
 
 #endif

@@ -41,7 +41,39 @@ struct osmre_client {
 	int no_ackwait;
 	char key[UPDW_KEY_MAX + 1]; /* "": none */
 	char err[256];
+	double sm_checked; /* when the SM LID was last asked (ms) */
 };
+
+static double mono_ms(void)
+{
+	return clock_mono() * 1e3;
+}
+
+/* How often a client waiting on the SM asks its port who the master is
+ * (a failover or handover moves it): ms. */
+#define SM_CHECK_MS 2000
+
+/*
+ * 1 when the master SM is no longer the one this client talks to (the
+ * port's MasterSMLID moved): the client then forgets its session, which
+ * was the old master's, and registers with the new one at its next
+ * step, keeping its own state (on the escape or not).
+ */
+static int sm_moved(struct osmre_client *c)
+{
+	unsigned lid;
+
+	c->sm_checked = mono_ms();
+	if (umadport_sm_lid(&c->l, &lid, 200) || !lid || lid == c->l.sm_lid)
+		return 0;
+	snprintf(c->err, sizeof(c->err),
+		 "the master SM moved (LID %u to %u): registering with it",
+		 c->l.sm_lid, lid);
+	c->l.sm_lid = lid;
+	c->sub = 0;
+	c->pend = 0;
+	return 1;
+}
 
 /* What a result code means, for messages. */
 static const char *result_name(int r)
@@ -68,10 +100,6 @@ static const char *result_name(int r)
 	}
 }
 
-static double mono_ms(void)
-{
-	return clock_mono() * 1e3;
-}
 
 static void fail(struct osmre_client *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -180,6 +208,11 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 				fail(c, "cancelled");
 				return -1;
 			}
+			/* a WAIT is held long: is the SM still the master? */
+			if (op != UPDW_REGISTER &&
+			    mono_ms() - c->sm_checked >= SM_CHECK_MS &&
+			    sm_moved(c))
+				return -1;
 			/* in slices: a WAIT may be held for long */
 			n = umadport_recv(&c->l, in, sizeof(in), &slid,
 					  left > 100 ? 100 : (int)left + 1);
@@ -207,8 +240,15 @@ static int call(struct osmre_client *c, int op, uint32_t epoch, int phase,
 			return 0;
 		}
 	}
+	if (sm_moved(c))
+		return -1;
 	fail(c, "no answer from the SM (LID %u) in %d tries of %d ms", dlid,
 	     c->retries, wait_ms);
+	/* a session the SM may have lost (restarted): registered again at
+	 * the next step */
+	if (op != UPDW_REGISTER)
+		c->sub = 0;
+	c->pend = 0;
 	return -1;
 }
 
@@ -216,15 +256,26 @@ int osmre_client_register(struct osmre_client *c)
 {
 	struct updw_msg r;
 	umad_port_t pt;
+	unsigned sm;
 
-	/* the SM may have moved since the port was opened */
+	/* the port's LIDs, and the SM, which may have moved since the port
+	 * was opened (umadport_sm_lid: the port's own PortInfo) */
 	if (!umad_get_port(c->l.ca, c->l.port, &pt)) {
 		c->l.lid = pt.base_lid;
 		c->l.lmc = pt.lmc;
-		c->l.sm_lid = pt.sm_lid;
 		umad_release_port(&pt);
 	}
+	if (!umadport_sm_lid(&c->l, &sm, 200) && sm)
+		c->l.sm_lid = sm;
 	c->sub = 0;
+	/* a new session, maybe of another SM: no (epoch, phase) of it has
+	 * been answered yet, whatever the numbers (epochs of two SMs
+	 * collide); the client's own state (on the escape or not) stays */
+	c->acked_epoch = 0;
+	c->acked_phase = -1;
+	c->seen_epoch = 0;
+	c->seen_phase = 0;
+	c->pend = 0;
 	if (call(c, UPDW_REGISTER, 0, 0, 0, &r))
 		return -1;
 	if (r.result != UPDW_OK || !r.sub) {
@@ -412,8 +463,14 @@ int osmre_client_step(struct osmre_client *c,
 		    c->sub, (unsigned long long)c->l.guid, c->l.lid,
 		    escape_lid(c->l.lid, c->l.lmc));
 	}
-	if (osmre_client_poll(c, &epoch, &phase))
-		return c->sub ? -1 : 0; /* forgotten: registers next time */
+	if (osmre_client_poll(c, &epoch, &phase)) {
+		if (c->sub)
+			return -1;
+		/* forgotten (the SM lost the session, or the master
+		 * moved): said, and registered again at the next step */
+		say(h, "%s", c->err);
+		return 0;
+	}
 	/* a hook runs once per (epoch, phase): a failed one is NACKed, and
 	 * the SM goes on without this client (osmre(8)) */
 	switch (phase) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -58,6 +59,7 @@ int umadport_open(struct umad_link *l, const char *ca, int port, uint64_t guid,
 
 	memset(l, 0, sizeof(*l));
 	l->fd = l->agent = -1;
+	l->smp_agent = -1;
 	if (umad_init() < 0) {
 		snprintf(err, errlen, "cannot initialise libibumad");
 		return -1;
@@ -132,6 +134,14 @@ int umadport_recv(struct umad_link *l, uint8_t *mad, size_t size,
 {
 	int len = MAD_SIZE, rc;
 
+	if (l->stash_len) {
+		len = l->stash_len > (int)size ? (int)size : l->stash_len;
+		memcpy(mad, l->stash, (size_t)len);
+		*slid = l->stash_slid;
+		l->stash_len = 0;
+		return len;
+	}
+
 	rc = umad_recv(l->fd, l->buf, &len, timeout_ms);
 	if (rc < 0)
 		return rc == -ETIMEDOUT ? 0 : -1;
@@ -142,4 +152,84 @@ int umadport_recv(struct umad_link *l, uint8_t *mad, size_t size,
 	memcpy(mad, umad_get_mad(l->buf), (size_t)len);
 	*slid = be16toh(umad_get_mad_addr(l->buf)->lid);
 	return len;
+}
+
+#define SMP_CLASS_DR	  0x81
+#define SMP_ATTR_PORTINFO 0x0015
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int umadport_sm_lid(struct umad_link *l, unsigned *sm_lid, int timeout_ms)
+{
+	uint8_t mad[MAD_SIZE];
+	umad_port_t pt;
+	uint64_t tid = ((uint64_t)0x534d << 32) | (uint32_t)rand();
+	int got = -1, len;
+
+	/* the port's attributes first: the answer when no SMP can go */
+	if (!umad_get_port(l->ca, l->port, &pt)) {
+		*sm_lid = pt.sm_lid;
+		umad_release_port(&pt);
+		got = 0;
+	}
+	if (l->smp_agent == -1) {
+		l->smp_agent = umad_register(l->fd, SMP_CLASS_DR, 1, 0, NULL);
+		if (l->smp_agent < 0)
+			l->smp_agent = -2; /* not allowed here: sysfs only */
+	}
+	if (l->smp_agent < 0)
+		return got;
+	/* SubnGet(PortInfo) of this port, directed route of no hop */
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = SMP_CLASS_DR;
+	mad[2] = 1;
+	mad[3] = 0x01; /* Get */
+	put64(mad + 8, tid);
+	mad[16] = SMP_ATTR_PORTINFO >> 8;
+	mad[17] = SMP_ATTR_PORTINFO & 0xff;
+	mad[23] = (uint8_t)l->port;
+	mad[32] = mad[33] = mad[34] = mad[35] = 0xff; /* DrSLID, DrDLID */
+	memset(l->buf, 0, umad_size() + MAD_SIZE);
+	memcpy(umad_get_mad(l->buf), mad, MAD_SIZE);
+	umad_set_addr(l->buf, 0xffff, 0, 0, 0);
+	if (umad_send(l->fd, l->smp_agent, l->buf, MAD_SIZE, timeout_ms, 0) < 0)
+		return got;
+	for (;;) {
+		const uint8_t *in;
+
+		len = MAD_SIZE;
+		if (umad_recv(l->fd, l->buf, &len, timeout_ms) < 0 ||
+		    umad_status(l->buf))
+			return got;
+		in = umad_get_mad(l->buf);
+		/* a MAD of the protocol's: kept for umadport_recv */
+		if (in[1] != SMP_CLASS_DR) {
+			memcpy(l->stash, in, MAD_SIZE);
+			l->stash_len = len > MAD_SIZE ? MAD_SIZE : len;
+			l->stash_slid = be16toh(umad_get_mad_addr(l->buf)->lid);
+			continue;
+		}
+		/* (the kernel and the simulator own the TID's high 32 bits) */
+		if (in[3] != 0x81 || (uint32_t)get64(in + 8) != (uint32_t)tid)
+			continue;
+		*sm_lid = (unsigned)in[64 + 18] << 8 | in[64 + 19];
+		return 0;
+	}
 }

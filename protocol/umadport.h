@@ -16,7 +16,13 @@ struct umad_link {
 	int port;
 	uint64_t guid; /* port GUID, host order */
 	unsigned lid, lmc, sm_lid;
-	void *buf; /* umad buffer, one MAD */
+	void *buf;     /* umad buffer, one MAD */
+	int smp_agent; /* umadport_sm_lid's (-1: none yet, -2: refused) */
+	/* a MAD of the protocol's that came while umadport_sm_lid waited:
+	 * umadport_recv's next (stash_len 0: none) */
+	uint8_t stash[256];
+	int stash_len;
+	unsigned stash_slid;
 };
 
 /*
@@ -36,5 +42,16 @@ int umadport_send(struct umad_link *l, const uint8_t *mad, unsigned dlid,
  * error; *slid is the sender's LID. */
 int umadport_recv(struct umad_link *l, uint8_t *mad, size_t size,
 		  unsigned *slid, int timeout_ms);
+
+/*
+ * The port's master SM LID now (a new master sets it in every port's
+ * PortInfo): the port's own PortInfo, asked with a directed-route SMP of
+ * no hop where this process may send SMPs (an agent of class 0x81), else
+ * the port's attributes (sysfs: the kernel follows the SM; under ibsim's
+ * umad2sim a snapshot of the start, which the SMP is not).  Into
+ * *sm_lid; 0, or -1 when neither answered.  Not in the SM's own process
+ * (its agent of class 0x81 is OpenSM's).
+ */
+int umadport_sm_lid(struct umad_link *l, unsigned *sm_lid, int timeout_ms);
 
 #endif

@@ -52,6 +52,29 @@ static void say_log(void *arg, const char *fmt, ...)
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: %s\n", line);
 }
 
+/* The LFTs read back (lft_readback's first read) and compared with the
+ * protocol's saved committed tables: 1 when those differ (and are
+ * forgotten, staging_matches). */
+static int saved_not_held(struct osmre *p, const struct fabric *f)
+{
+	struct lftread_report lr;
+	struct lft_set held = { 0 };
+	struct osmre_err err;
+	int differ = 0;
+
+	if (!staging_has_committed(&p->stage))
+		return 0; /* nothing saved */
+	p->read_back = 1;
+	lftread_all(p, lids_max(f), &lr);
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"osmre: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent)\n",
+		lr.switches, lr.blocks, lr.secs, lr.failed);
+	if (!subnet_current_lfts(p->osm, f, &held, &err))
+		differ = !staging_matches(&p->stage, &held);
+	lft_set_free(&held);
+	return differ;
+}
+
 /*
  * Runs the engine on f into s (the tables to install, by the staging
  * object's rules); 0, or -1 with err (refused: "not routable" set).
@@ -86,14 +109,17 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	 * and a stable engine starts from it (a failover after a stable
 	 * re-route changes nothing) */
 	if ((e->produces & ENGINE_STABLE) && o.stable && !p->last_sig &&
-	    p->opt.lft_readback && !p->read_back) {
+	    p->opt.lft_readback) {
 		struct lftread_report lr;
 
-		p->read_back = 1;
-		lftread_all(p, lids_max(f), &lr);
-		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: %s: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent); a stable route from them\n",
-			e->name, lr.switches, lr.blocks, lr.secs, lr.failed);
+		if (!p->read_back) { /* (saved_not_held may have read) */
+			p->read_back = 1;
+			lftread_all(p, lids_max(f), &lr);
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: %s: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent); a stable route from them\n",
+				e->name, lr.switches, lr.blocks, lr.secs,
+				lr.failed);
+		}
 		if (subnet_current_lfts(p->osm, f, &prev, err))
 			goto out;
 		/* switches that hold nothing yet: a first routing */
@@ -193,6 +219,12 @@ static int routing_pass(void *ctx)
 	if (!f)
 		goto fail;
 	sig = fabric_signature(f);
+	/* the first pass as master with the protocol's saved tables: they
+	 * are installed again only when they are what the switches hold */
+	if (p->opt.update_protocol && !p->last_sig && p->opt.lft_readback &&
+	    !p->read_back && saved_not_held(p, f))
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: update: the saved committed tables are not what the switches hold (another SM routed since they were saved): not installed; the first pass starts from the switches' tables\n");
 	/* a new topology: is the fallback safe on it? */
 	if (sig != p->last_sig && sig != p->fallback_sig) {
 		p->fallback_sig = sig;

@@ -472,7 +472,7 @@ static void restore(struct osmre *p)
 		u->restored = 1;
 		p->proto.tables_gen = staging_generation(&p->stage);
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-			"osmre: update: restored the committed tables (%d switch(es)): installed again on the same topology, then an epoch brings in the current configuration\n",
+			"osmre: update: restored the committed tables (%d switch(es)): installed again on the same topology if the switches hold them (lft_readback), then an epoch brings in the current configuration\n",
 			p->stage.cur.tables.n);
 	}
 	fclose(fp);

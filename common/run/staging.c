@@ -178,6 +178,31 @@ void staging_failed(struct staging *st)
 	pthread_mutex_unlock(&st->lock);
 }
 
+int staging_has_committed(struct staging *st)
+{
+	int have;
+
+	pthread_mutex_lock(&st->lock);
+	have = st->have_cur;
+	pthread_mutex_unlock(&st->lock);
+	return have;
+}
+
+int staging_matches(struct staging *st, const struct lft_set *held)
+{
+	int same;
+
+	pthread_mutex_lock(&st->lock);
+	same = !st->have_cur || lft_set_equal(&st->cur.tables, held, NULL, 0);
+	if (!same) {
+		staging_pass_free(&st->cur);
+		st->have_cur = 0;
+		st->cur_sig = 0;
+	}
+	pthread_mutex_unlock(&st->lock);
+	return same;
+}
+
 void staging_drop(struct staging *st)
 {
 	pthread_mutex_lock(&st->lock);

@@ -81,6 +81,12 @@ int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
 		   struct lft_set *s, struct osmre_err *err);
 /* A pass that failed: a STAGE pass waited for ends with staged -1. */
 void staging_failed(struct staging *st);
+/* 1 when there are committed tables (routed, or restored from a file). */
+int staging_has_committed(struct staging *st);
+/* 1 when the committed tables (none: 1 too) are those of held, what the
+ * switches hold; else 0, and they are forgotten: saved tables that are
+ * not in force must not be installed again as if they were. */
+int staging_matches(struct staging *st, const struct lft_set *held);
 /* next is dropped with its changed blocks; the mode back to normal. */
 void staging_drop(struct staging *st);
 

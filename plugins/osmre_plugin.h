@@ -48,6 +48,8 @@ struct proto {
 	/* under lock: SUBNET UP seen (the base tables in force); ports
 	 * without the escape VL at the last pass (-1: not checked yet) */
 	int ready, escape_bad;
+	double ready_at; /* the first SUBNET UP as master (clock_mono) */
+	int grace_said;
 	/* the thread's alone: refused and dropped requests, the rates */
 	/* one log rate limit per kind of line */
 	struct updw_ratelimit rejlog, esclog, ratelog, alienlog, sendlog;

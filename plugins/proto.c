@@ -561,6 +561,8 @@ void proto_pass_done(struct osmre *p)
 void proto_ready(struct osmre *p)
 {
 	pthread_mutex_lock(&p->proto.lock);
+	if (!p->proto.ready)
+		p->proto.ready_at = clock_mono();
 	p->proto.ready = 1;
 	pthread_mutex_unlock(&p->proto.lock);
 }
@@ -627,7 +629,23 @@ static void *proto_thread(void *arg)
 		if (topo)
 			update_topology(&u->sm);
 		if (!ready)
-			continue;  /* requests wait for SUBNET UP */
+			continue; /* requests wait for SUBNET UP */
+		/* a new master (a first start, a failover, a handover): the
+		 * subscribers of the old one register with it first (they
+		 * see the master move within about 2 s) */
+		if ((req || u->restored) &&
+		    clock_mono() - u->ready_at <
+			    p->opt.update_grace_ms / 1000.0) {
+			if (!u->grace_said++)
+				OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+					"osmre: update: a new master: the first epoch waits update_grace_ms (%d ms) for the subscribers to register\n",
+					p->opt.update_grace_ms);
+			pthread_mutex_lock(&u->lock);
+			u->request |= req;
+			pthread_mutex_unlock(&u->lock);
+			req = 0;
+			goto tick;
+		}
 		if (u->restored) { /* bring the current configuration in */
 			u->restored = 0;
 			req = 1;
@@ -638,6 +656,7 @@ static void *proto_thread(void *arg)
 				escape_bad, p->opt.update_escape_vl);
 		else if (req)
 			update_request(&u->sm);
+tick:
 		now = clock_mono();
 		update_tick(&u->sm, now);
 		busy = open && notify(p, &l, clock_mono());

@@ -263,6 +263,7 @@ static void test_each(void **state)
 		"update_mgmt_class 9",
 		"update_max_subscribers 4096",
 		"update_max_sessions_per_port 16",
+		"update_grace_ms 5000",
 		"update_keepalive_ms 30000",
 		"update_idle_rate 500",
 		"update_notice_rate 20000",

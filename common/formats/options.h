@@ -76,6 +76,7 @@ struct osmre_options {
 	int update_max_sessions_per_port;
 	int update_port_rate;	 /* requests/s one port may make */
 	int update_refused_rate; /* answers/s to refused requests */
+	int update_grace_ms;	 /* a new master's wait before its 1st epoch */
 	int update_keepalive_ms; /* a WAIT held at most (0: none) */
 	int update_idle_rate;	 /* WAIT exchanges/s between epochs */
 	int update_notice_rate;	 /* answers/s to held WAITs */

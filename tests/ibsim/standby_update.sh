@@ -46,6 +46,7 @@ awk '!/^#/ && NF == 2 { print $1, "m" ($2 % 3) }' "$DATA/blk216.jobs" >"$J.new"
 mv "$J.new" "$J"
 kill -USR2 "$SM1"
 check "the new master's epoch commits" plane_wait 1 "osmre: update: epoch [0-9]* committed" 1 120
+check "after its grace period for the subscribers" grep -q "osmre: update: a new master: the first epoch waits update_grace_ms" "$W/p1/osm.log"
 grep "osmre: update: epoch [0-9]* committed" "$W/p1/osm.log" | sed 's/.*osmre: update: //'
 check "with the client asked, acks from it" grep -q "committed.*subscribers 1, acks 2, nacks 0, timeouts 0, dropped 0; changed before 0 session" "$W/p1/osm.log"
 check "its unpath hook ran" grep -q "^unpath " "$W/a.events"

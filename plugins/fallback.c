@@ -12,6 +12,7 @@
 #include "osmre_plugin.h"
 #include "roles.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,4 +121,29 @@ void rolefiles_load(struct osmre *p, struct guidlist *cn,
 		 pick(p->opt.root_guid_file, o->root_guid_file), roots);
 	load_one(p, "io_guid_file", pick(p->opt.io_guid_file, o->io_guid_file),
 		 io);
+}
+
+void other_sms_check(struct osmre *p)
+{
+	osm_opensm_t *osm = p->osm;
+	cl_qmap_t *t = &osm->subn.sm_guid_tbl;
+	cl_map_item_t *it;
+
+	for (it = cl_qmap_head(t); it != cl_qmap_end(t);
+	     it = cl_qmap_next(it)) {
+		const osm_remote_sm_t *sm = (const osm_remote_sm_t *)it;
+		uint64_t g = cl_ntoh64(sm->smi.guid);
+		int k;
+
+		for (k = 0; k < p->nother_sms && p->other_sms[k] != g; k++)
+			;
+		if (k < p->nother_sms || g == cl_ntoh64(osm->subn.sm_port_guid))
+			continue;
+		if (p->nother_sms < OSMRE_MAX_OTHER_SMS)
+			p->other_sms[p->nother_sms++] = g;
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmre ERR: another SM on the subnet: port 0x%016" PRIx64
+			" (priority %u): osmre cannot tell what it runs; every SM of a subnet needs the osmre plugin with the same osmre.conf and job file, or a failover to it replaces these tables (osmre(8), SM HIGH AVAILABILITY)\n",
+			g, ib_sminfo_get_priority(&sm->smi));
+	}
 }

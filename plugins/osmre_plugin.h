@@ -96,6 +96,10 @@ struct osmre {
 	uint64_t last_sig;     /* topology of the last routed pass (0: none) */
 	uint64_t fallback_sig; /* topology fallback_check last saw */
 	int read_back;	       /* lftread_all done (first pass as master) */
+			       /* other_sms_check: the other SMs already said */
+#define OSMRE_MAX_OTHER_SMS 16
+	uint64_t other_sms[OSMRE_MAX_OTHER_SMS];
+	int nother_sms;
 	/* inforce.c: the engine that refused the last pass ("": none),
 	 * why, and what configured the tables in force instead */
 	char refused[32];
@@ -209,6 +213,9 @@ void jobfile_free(struct osmre *p);
 void fallback_check(struct osmre *p, const char *engine,
 		    const struct fabric *f);
 void fallback_check_all(struct osmre *p, const struct fabric *f);
+/* An error-level line, once per SM, for each other SM OpenSM knows of
+ * (sm_guid_tbl): its configuration cannot be vouched for. */
+void other_sms_check(struct osmre *p);
 /* The roles files (roles.h) of osmre.conf, else opensm.conf's
  * cn_guid_file, root_guid_file and io_guid_file; one that cannot be read
  * is logged at error level and left empty. */

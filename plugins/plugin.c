@@ -219,6 +219,7 @@ static int routing_pass(void *ctx)
 	if (!f)
 		goto fail;
 	sig = fabric_signature(f);
+	other_sms_check(p);
 	/* the first pass as master with the protocol's saved tables: they
 	 * are installed again only when they are what the switches hold */
 	if (p->opt.update_protocol && !p->last_sig && p->opt.lft_readback &&
@@ -512,8 +513,10 @@ static void osmre_report(void *data, osm_epi_event_id_t id, void *event)
 	/* the end of a re-route, or of a heavy sweep with its routing */
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
 		inforce_check(data);
-	if (id == OSM_EVENT_ID_STATE_CHANGE)
+	if (id == OSM_EVENT_ID_STATE_CHANGE) {
 		status_sm_state(data);
+		other_sms_check(data);
+	}
 	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
 	    id == OSM_EVENT_ID_SUBNET_UP)
 		reroute_pass_done(data);

@@ -28,6 +28,8 @@ plane_wait 0 "SUBNET UP" 1 || { ko "master: SUBNET UP"; exit 1; }
 sm_start 1 H_1_0 "sm_priority 1" "$POLL" "$RETRY" "hops_background 0"
 plane_wait 1 "osmre: SM state: standby" 1 60 || { ko "standby: STANDBY"; exit 1; }
 sleep 1
+check "the standby says it cannot vouch for the master's configuration" grep -q \
+	"osmre ERR: another SM on the subnet: port 0x0*100001 (priority 10): osmre cannot tell what it runs" "$W/p1/osm.log"
 "$OSMRE" status --pid "$SM1" >"$W/st1" 2>&1
 cat "$W/st1"
 check "status: standby, the master named" grep -q "^SM state: standby (master: port 0x" "$W/st1"

@@ -876,6 +876,42 @@ for q in aggregation storage gateway edge stray-leaf stray-spine dual; do
 		quirk_case q3 $e $q
 	done
 done
+# sar and a stray cable: VALID, acyclic on its SLs, the compute SP
+# within 2x of sar's on the tree without the cable
+sar_stray() {	# sar_stray TREE QUIRK
+	qn="$T/$1-$2.net"
+	[ -f "$qn" ] || $OSMRE degrade "$T/$1.net" --with "$2" --seed 7 -o "$qn" 2>/dev/null
+	$OSMRE route -e sar -t "$T/$1.net" -o "$T/s0.lfts" --sls "$T/s0.sls" 2>/dev/null
+	$OSMRE analyze -q --rp 50 --order compute -t "$T/$1.net" -l "$T/s0.lfts" --sl-file "$T/s0.sls" >"$T/ref.out" 2>&1
+	$OSMRE route -e sar -t "$qn" -o "$T/s1.lfts" --sls "$T/s1.sls" >"$T/q.log" 2>&1 ||
+		{ ko "quirk $1 $2 sar: refused"; cat "$T/q.log"; return; }
+	$OSMRE analyze -q --rp 50 --no-updown --order compute -t "$qn" -l "$T/s1.lfts" --sl-file "$T/s1.sls" >"$T/q.out" 2>&1
+	set -- "$1" "$2" $(risk "$T/q.out") x $(risk "$T/ref.out")
+	if ! grep -q "^validity: VALID" "$T/q.out" || ! grep -q "graph acyclic" "$T/q.out" ||
+		[ -z "$8" ] || [ "$4" -gt $(($8 * 2)) ]; then
+		ko "quirk $1 $2 sar: SP $4 against $8 without it, or not valid and acyclic"
+		cat "$T/q.out"; return
+	fi
+	ok "quirk $1 $2 sar: SP $4 against $8 without it, valid and acyclic"
+}
+# a leaf whose hosts are all down: routed, valid and acyclic (its
+# figures are not those of the full tree: fewer hosts)
+hostless_case() {	# hostless_case ENGINE
+	$OSMRE degrade "$T/q3.net" --with hostless --seed 7 -o "$T/q3-h.net" 2>/dev/null
+	if ! $OSMRE route -e "$1" -t "$T/q3-h.net" -o "$T/h.lfts" --deadlock-check >"$T/q.log" 2>&1; then
+		ko "quirk q3 hostless $1: refused"; cat "$T/q.log"; return
+	fi
+	$OSMRE analyze -q --rp 5 --no-updown -t "$T/q3-h.net" -l "$T/h.lfts" >"$T/q.out" 2>&1
+	grep -q "^validity: VALID" "$T/q.out" && grep -q "(one VL): channel dependency graph acyclic" "$T/q.out" &&
+		ok "quirk q3 hostless $1: valid and acyclic on one VL" ||
+		{ ko "quirk q3 hostless $1"; cat "$T/q.out"; }
+}
+for q in stray-leaf stray-spine; do
+	sar_stray q2 $q
+	sar_stray q3 $q
+done
+hostless_case dmodc
+hostless_case pqft
 $OSMRE degrade "$T/q3.net" --with aggregation,edge --seed 7 -o "$T/q3-ae.net" 2>/dev/null
 expect "roles: aggregation nodes and an edge switch found" 0 \
 	"96 compute CA(s) on 16 leaf switch(es) (0 without hosts), 44 other CA(s) (40 aggregation node(s)), 1 edge switch(es)" \

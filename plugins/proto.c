@@ -427,6 +427,15 @@ static int write_tables(FILE *fp, void *arg)
 	return staging_save(arg, fp, &err);
 }
 
+/* The commit line's word on the subscribers of an SM that kept none
+ * (a first start, a failover to a standby) or refused its file: clients
+ * of another master, or of this one before, that did not register again
+ * are not counted. */
+#define KNOWN_NEW                                                              \
+	"subscribers known: those registered since this SM started (no sessions file)"
+#define KNOWN_REFUSED                                                          \
+	"subscribers known: those registered since this SM started (its sessions file was refused)"
+
 /* What a restarted SM needs: the sessions and the epoch, the committed
  * tables.  Either may be missing (a fresh fabric: nothing to keep). */
 static void restore(struct osmre *p)
@@ -440,15 +449,18 @@ static void restore(struct osmre *p)
 
 	fp = cachefile_open(SESSIONS_FILE, SESSIONS_MAX, &size, &missing, err,
 			    sizeof(err));
+	u->sm.known = missing ? KNOWN_NEW : KNOWN_REFUSED;
 	if (fp) {
 		if (updstate_read(fp, &u->sm, err, sizeof(err)))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: %s: %s: not used\n",
 				SESSIONS_FILE, err);
-		else
+		else {
+			u->sm.known = NULL;
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 				"osmre: update: restored %d session(s) and epoch %u from the cache directory\n",
 				u->sm.nsub, u->sm.epoch);
+		}
 		fclose(fp);
 		u->saved_digest = updstate_digest(&u->sm);
 	} else if (!missing) {

@@ -492,11 +492,11 @@ static void commit(struct update *u, double now)
 		u->ops.commit(u->ctx);
 	u->runs++;
 	say(u, 0,
-	    "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, nacks %d, timeouts %d, dropped %d; changed before %d session(s) had moved; restarts %d",
+	    "epoch %u committed in %.3f s: compute %.3f s, unpath %.3f s, update %.3f s, repath %.3f s; %ld block(s) changed; subscribers %d, acks %d, nacks %d, timeouts %d, dropped %d; changed before %d session(s) had moved; restarts %d%s%s",
 	    u->epoch, now - u->t_run, u->dur[UPD_COMPUTE], u->dur[UPD_UNPATH],
 	    u->dur[UPD_UPDATE], u->dur[UPD_REPATH], u->blocks, u->nsub,
 	    u->acked, u->nacked, u->timed_out, u->dropped, u->unmoved,
-	    u->restarts);
+	    u->restarts, u->known ? "; " : "", u->known ? u->known : "");
 	enter(u, UPD_IDLE, now);
 }
 

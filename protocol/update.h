@@ -182,6 +182,10 @@ struct update {
 	double last_answer;    /* when the last ack or NACK of the phase came */
 	unsigned long resent;  /* answers sent again */
 	unsigned long notices; /* held WAITs answered */
+	/* what the subscriber count covers, said on every commit line
+	 * (NULL: every session, none lost): a new master or a refused
+	 * sessions file knows only the clients that registered with it */
+	const char *known;
 };
 
 void update_init(struct update *u, const struct upd_ops *ops, void *ctx,

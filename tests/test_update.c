@@ -174,6 +174,8 @@ static void test_run(void **state)
 	assert_int_equal(f.pushes, 1);
 	assert_int_equal(f.commits, 1);
 	assert_non_null(strstr(f.log, "epoch 2: no base-LID block changes"));
+	/* every session known: nothing after the restarts */
+	assert_non_null(strstr(f.log, "had moved; restarts 0\n"));
 	update_free(&u);
 }
 
@@ -187,6 +189,29 @@ static void two_and_run(struct update *u, struct fake *f, uint32_t *a,
 	update_request(u);
 	update_tick(u, 0.0);
 	assert_int_equal(u->phase, UPD_UNPATH);
+}
+
+/* A new master, or one that refused its sessions file: the commit line
+ * says which subscribers its count covers. */
+static void test_known(void **state)
+{
+	struct update u;
+	struct fake f;
+	uint32_t a, b;
+
+	(void)state;
+	two_and_run(&u, &f, &a, &b);
+	u.known = "subscribers known: those registered since this SM started";
+	ack_both(&u, a, b, 0.1);
+	update_tick(&u, 0.1);
+	assert_int_equal(phase_of(&u, a, 0.2, NULL), UPD_REPATH);
+	ack_both(&u, a, b, 0.2);
+	update_tick(&u, 0.2);
+	assert_int_equal(f.commits, 1);
+	assert_non_null(strstr(
+		f.log,
+		"subscribers 2, acks 4, nacks 0, timeouts 0, dropped 0; changed before 0 session(s) had moved; restarts 0; subscribers known: those registered since this SM started\n"));
+	update_free(&u);
 }
 
 /* Lost, duplicated, late and stale acks. */
@@ -1293,6 +1318,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_acks),
 		cmocka_unit_test(test_death),
 		cmocka_unit_test(test_topology),

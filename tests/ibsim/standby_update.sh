@@ -53,6 +53,7 @@ echo "the master's death to the new master's first epoch commit: $(awk -v a="$t_
 check "after its grace period for the subscribers" grep -q "osmre: update: a new master: the first epoch waits update_grace_ms" "$W/p1/osm.log"
 grep "osmre: update: epoch [0-9]* committed" "$W/p1/osm.log" | sed 's/.*osmre: update: //'
 check "with the client asked, acks from it" grep -q "committed.*subscribers 1, acks 2, nacks 0, timeouts 0, dropped 0; changed before 0 session" "$W/p1/osm.log"
+check "the commit line says which subscribers it knows" grep -q "committed.*; subscribers known: those registered since this SM started (no sessions file)" "$W/p1/osm.log"
 check "its unpath hook ran" grep -q "^unpath " "$W/a.events"
 check "its repath hook ran" grep -q "^repath " "$W/a.events"
 kill "$SUB" 2>/dev/null

@@ -32,8 +32,7 @@ struct hopfill_job {
 	struct osmre_err err;
 };
 
-/* One (switch, LID) hop count at the routed port. */
-static void set_hops(osm_switch_t *sw, unsigned lid, int h)
+void hopfill_set_one(osm_switch_t *sw, unsigned lid, int h)
 {
 	uint8_t port = lid <= sw->max_lid_ho ? sw->new_lft[lid] : OSM_NO_PATH;
 
@@ -61,7 +60,7 @@ static void hops_block(void *arg, long blk, int tid)
 
 		for (i = b; i < e; i++)
 			if (sw[i - b] && hc[i] != LFT_HOPS_BYTE_NONE)
-				set_hops(sw[i - b], m->lid[t], hc[i]);
+				hopfill_set_one(sw[i - b], m->lid[t], hc[i]);
 	}
 }
 

@@ -144,6 +144,9 @@ struct hopfill_report {
 	struct osmre_err err;
 };
 void hopfill_init(struct hopfill *h);
+/* One hop count into OpenSM: h hops from sw to lid at the port its
+ * new_lft routes lid to (nothing where there is none, or h < 0). */
+void hopfill_set_one(osm_switch_t *sw, unsigned lid, int h);
 /*
  * Sets OpenSM's hop counts towards every switch LID along the routes of s
  * (already in new_lft) for the switches by_node[node] (NULL: none) of f,

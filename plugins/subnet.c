@@ -176,16 +176,6 @@ fail:
 	return NULL;
 }
 
-/* One (switch, LID) hop count at the routed port. */
-static void set_hops(osm_switch_t *sw, unsigned lid, int h)
-{
-	uint8_t port = lid <= sw->max_lid_ho ? sw->new_lft[lid] : OSM_NO_PATH;
-
-	if (port == OSM_NO_PATH || h < 0)
-		return;
-	osm_switch_set_hops(sw, (uint16_t)lid, port, (uint8_t)h);
-}
-
 /*
  * A switch's entries into its new LFT, each route counted on its port's
  * profile (osm_switch_count_path's count, one add per port: OpenSM's
@@ -278,7 +268,7 @@ int lfts_to_subnet(osm_opensm_t *osm, const struct fabric *f,
 			c = cost(ctx, swnode[i],
 				 f->nodes[dn].ports[own[lid].port].rnode);
 			if (c >= 0)
-				set_hops(sw, lid, c + 1);
+				hopfill_set_one(sw, lid, c + 1);
 		}
 	}
 	*sws_out = by_node;

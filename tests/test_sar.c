@@ -21,6 +21,7 @@
 #include "dmodc.h"
 #include "dragonfly.h"
 #include "efipolish.h"
+#include "swgraph.h"
 #include "jobs.h"
 #include "lids.h"
 #include "risk.h"
@@ -93,6 +94,25 @@ static void test_deadlock_free(void **state)
 	/* paths of up to 300 switch hops: every dependency counts */
 	route_text(tu_ring(600, 10), "ring of 600, a host on every 10th");
 	route_text(tu_hyperx(8, 2), "2D HyperX 8x8");
+}
+
+/* efi_polish_on on a switch graph of f built here. */
+static int efi_polish(const struct fabric *f, const struct jobs *j,
+		      struct lft_set *s, int max_rounds, long max_trials,
+		      struct risk_guard *guard, struct efi_polish_stats *st,
+		      struct osmre_err *err)
+{
+	struct swgraph sg;
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (swgraph_build(f, &sg) || swgraph_groups(&sg))
+		osmre_fail(err, "out of memory");
+	else
+		rc = efi_polish_on(&sg, j, s, max_rounds, max_trials, guard, st,
+				   err);
+	swgraph_free(&sg);
+	return rc;
 }
 
 /*

@@ -251,7 +251,7 @@ static void test_no_kept_tables(void **state)
 	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
 	assert_null(r.tables.t); /* taken */
 	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
-	assert_true(staging_has_layers(&st));
+	assert_true(st.cur.layers.have);
 	assert_null(st.cur.tables.t);
 	/* never reused: every pass runs the engine */
 	lft_set_free(&s);
@@ -259,7 +259,7 @@ static void test_no_kept_tables(void **state)
 	/* an engine without layers: SL 0 everywhere */
 	route("dmodc", f, -1, &r);
 	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
-	assert_false(staging_has_layers(&st));
+	assert_false(st.cur.layers.have);
 	assert_int_equal(staging_path_sl(&st, 1, 2), 0);
 	lft_set_free(&s);
 	lft_set_free(&want);
@@ -305,7 +305,7 @@ static void test_stage_and_apply(void **state)
 	assert_int_equal(staging_wait(&st, 1), changed);
 	assert_int_equal(staging_mode(&st), STAGING_NORMAL);
 	/* the old layers (none) still give the SLs */
-	assert_false(staging_has_layers(&st));
+	assert_false(st.cur.layers.have);
 	/* a pass in between (a heavy sweep): still the committed tables */
 	lft_set_free(&s);
 	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
@@ -317,7 +317,7 @@ static void test_stage_and_apply(void **state)
 	lft_set_free(&s);
 	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_APPLIED);
 	assert_int_equal(lft_set_equal(&s, &new, NULL, 0), 1);
-	assert_true(staging_has_layers(&st));
+	assert_true(st.cur.layers.have);
 	if (some_layered_path(&st.cur.layers, &slid, &dlid))
 		assert_int_equal(staging_path_sl(&st, slid, dlid),
 				 route_layers_sl(&st.cur.layers, slid, dlid));
@@ -419,7 +419,7 @@ static void test_topology_change(void **state)
 	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
 	assert_false(st.have_next);
 	assert_null(st.changed);
-	assert_false(staging_has_layers(&st)); /* sar's were staged only */
+	assert_false(st.cur.layers.have); /* sar's were staged only */
 	/* a STAGE pass asked before the change ends with nothing staged */
 	staging_ask(&st, STAGING_STAGE);
 	route("pqft", f, -1, &r);

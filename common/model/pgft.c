@@ -225,16 +225,6 @@ long pgft_links_at(const struct pgft_params *t, int l)
 	return pgft_level_size(t, l) * t->m[l] * t->p[l];
 }
 
-long pgft_links(const struct pgft_params *t)
-{
-	long n = 0;
-	int l;
-
-	for (l = 1; l <= t->h; l++)
-		n += pgft_links_at(t, l);
-	return n;
-}
-
 /* Radix of digit i for a node of level l (eq. 2-3). */
 static int radix(const struct pgft_params *t, int l, int i)
 {

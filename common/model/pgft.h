@@ -72,9 +72,8 @@ int qft_cross_level(const struct pgft_params *t);
 /* Eq. (1): nodes at level l (0 = hosts). */
 long pgft_level_size(const struct pgft_params *t, int l);
 long pgft_switches(const struct pgft_params *t);
-/* Links between levels l and l-1, and all links. */
+/* Links between levels l and l-1. */
 long pgft_links_at(const struct pgft_params *t, int l);
-long pgft_links(const struct pgft_params *t);
 
 /* Builds the PGFT, or the QFT when t->qft. */
 int pgft_build(const struct pgft_params *t, struct fabric **out,

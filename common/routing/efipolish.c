@@ -679,21 +679,3 @@ out:
 	polish_free(&P);
 	return rc;
 }
-
-int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
-	       int max_rounds, long max_trials, struct risk_guard *guard,
-	       struct efi_polish_stats *st, struct osmre_err *err)
-{
-	struct swgraph sg;
-	int rc;
-
-	if (swgraph_build(f, &sg) || swgraph_groups(&sg)) {
-		memset(st, 0, sizeof(*st));
-		rc = osmre_fail(err, "out of memory");
-	} else {
-		rc = efi_polish_on(&sg, j, s, max_rounds, max_trials, guard, st,
-				   err);
-	}
-	swgraph_free(&sg);
-	return rc;
-}

@@ -44,16 +44,12 @@ struct efi_polish_stats {
 	int rounds;
 };
 
-/* Polishes s (bound to f, shortest paths) for jobs j as above; 0, or -1
- * with err (no memory).  max_rounds / max_trials <= 0: 8 / unbounded.
- * With a guard (risk.h, counting s), a change is kept only when no link
- * it adds routes to passes the guard's A2A or SP risk. */
-int efi_polish(const struct fabric *f, const struct jobs *j, struct lft_set *s,
-	       int max_rounds, long max_trials, struct risk_guard *guard,
-	       struct efi_polish_stats *st, struct osmre_err *err);
-
-/* efi_polish on switch graph sg of s's fabric, built (swgraph_build and
- * swgraph_groups) by the caller: sar hands its own. */
+/* Polishes s (shortest paths on switch graph sg of s's fabric, built by
+ * the caller with swgraph_build and swgraph_groups: sar hands its own)
+ * for jobs j as above; 0, or -1 with err (no memory).  max_rounds /
+ * max_trials <= 0: 8 / unbounded.  With a guard (risk.h, counting s), a
+ * change is kept only when no link it adds routes to passes the guard's
+ * A2A or SP risk. */
 int efi_polish_on(const struct swgraph *sg, const struct jobs *j,
 		  struct lft_set *s, int max_rounds, long max_trials,
 		  struct risk_guard *guard, struct efi_polish_stats *st,

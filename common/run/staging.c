@@ -284,13 +284,3 @@ uint8_t staging_path_sl(struct staging *st, unsigned slid, unsigned dlid)
 	pthread_mutex_unlock(&st->lock);
 	return sl;
 }
-
-int staging_has_layers(struct staging *st)
-{
-	int have;
-
-	pthread_mutex_lock(&st->lock);
-	have = st->cur.layers.have;
-	pthread_mutex_unlock(&st->lock);
-	return have;
-}

@@ -125,7 +125,5 @@ int staging_load(struct staging *st, FILE *fp, long size,
 
 /* The committed layers' SL of the path slid -> dlid (0: no layers). */
 uint8_t staging_path_sl(struct staging *st, unsigned slid, unsigned dlid);
-/* 1 when the committed pass has layers. */
-int staging_has_layers(struct staging *st);
 
 #endif

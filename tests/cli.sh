@@ -678,7 +678,7 @@ expect "dmodc with the escape" 0 "" \
 	$OSMRE route -e dmodc --topo "$T/sar.net" --lmc 1 --escape-vl 3 \
 	--sls "$T/escd.sls" --out "$T/escd.lfts"
 expect "dmodc escape SL file" 0 "^default 0$" cat "$T/escd.sls"
-expect "sls needs sar or an escape" 2 "needs --engine sar or --escape-vl" \
+expect "sls needs an engine that sets SLs or an escape" 2 "engine dmodc sets no SLs; needs an engine that does (sar) or --escape-vl" \
 	$OSMRE route -e dmodc --topo "$T/sar.net" --sls "$T/x.sls" --out "$T/x.lfts"
 
 # a piece of a plane is not a plane: one leaf cut off from every uplink

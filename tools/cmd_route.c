@@ -39,7 +39,8 @@ static const struct {
 	{ "jobs",
 	  "      --jobs FILE     sar: the job file (without: DFSSSP)\n" },
 	{ "sls",
-	  "      --sls FILE      sar: write the paths' SLs there (analyze --sl-file)\n" },
+	  "      --sls FILE      the paths' SLs, of an engine that layers (sar) or\n"
+	  "                      of --escape-vl, there (analyze --sl-file)\n" },
 	{ "state",
 	  "      --state FILE    the engine's state dump, as the plugin writes\n"
 	  "                      osmre-ENGINE.dump (osmre(8), FILES; '-': stdout)\n" },
@@ -256,6 +257,16 @@ static int route_strings(struct osmre_options *conf, const struct engine *e,
 }
 
 /* osmre route with the engines' settings in conf */
+/* The engines that set SLs (their row's ENGINE_LAYERS), ", " between. */
+static void layer_engines(FILE *fp)
+{
+	int i, n = 0;
+
+	for (i = 0; engines[i]; i++)
+		if (engines[i]->produces & ENGINE_LAYERS)
+			fprintf(fp, "%s%s", n++ ? ", " : "", engines[i]->name);
+}
+
 static int route_with(int argc, char **argv, struct osmre_options *conf)
 {
 	struct option opts[NGENERAL + ROW_FLAGS + 1];
@@ -369,7 +380,10 @@ static int route_with(int argc, char **argv, struct osmre_options *conf)
 	}
 	if (slsf && o.escape_vl < 0 && !(e->produces & ENGINE_LAYERS)) {
 		fprintf(stderr,
-			"osmre route: --sls needs --engine sar or --escape-vl\n");
+			"osmre route: --sls: engine %s sets no SLs; needs an engine that does (",
+			engine);
+		layer_engines(stderr);
+		fprintf(stderr, ") or --escape-vl\n");
 		return EXIT_USAGE;
 	}
 	if (route_strings(conf, e, flags, nflags))

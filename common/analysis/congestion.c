@@ -124,6 +124,19 @@ static int key_cmp(const void *a, const void *b)
 	return x->port - y->port;
 }
 
+/* Sorts the n keys k and writes their (node, port) into o, in order. */
+static void keys_to_order(struct sortkey *k, int n, struct cong_order *o)
+{
+	int i;
+
+	qsort(k, (size_t)n, sizeof(*k), key_cmp);
+	for (i = 0; i < n; i++) {
+		o->node[i] = k[i].node;
+		o->port[i] = k[i].port;
+	}
+	o->n = n;
+}
+
 /* CA ports with a LID and a link, in fabric order: the order's universe. */
 static int is_order_port(const struct fabric *f, int i, int p)
 {
@@ -175,12 +188,7 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 			};
 			n++;
 		}
-	qsort(k, (size_t)n, sizeof(*k), key_cmp);
-	for (i = 0; i < n; i++) {
-		o->node[i] = k[i].node;
-		o->port[i] = k[i].port;
-	}
-	o->n = n;
+	keys_to_order(k, n, o);
 	free(k);
 	dmodc_free(d);
 	return 0;
@@ -248,12 +256,7 @@ int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
 						 NULL, i, p };
 			n++;
 		}
-	qsort(k, (size_t)n, sizeof(*k), key_cmp);
-	for (i = 0; i < n; i++) {
-		o->node[i] = k[i].node;
-		o->port[i] = k[i].port;
-	}
-	o->n = n;
+	keys_to_order(k, n, o);
 	rc = 0;
 out:
 	if (rc)

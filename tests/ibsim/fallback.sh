@@ -8,6 +8,9 @@
 #    otherwise take opensm.conf's root, see the end.)  The same root in
 #    opensm.conf alone is dmodc's too: it routes the ring as a tree from
 #    that root, up*-down*, and updn does not run.
+#    Last, a ring of five with "dmodc,minhop": an error at start says
+#    minhop is not deadlock-free; dmodc refuses, minhop's tables have a
+#    cycle on one VL, and the log (error level) and osmre status say so.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -69,4 +72,30 @@ check "LFTs read back" read_lfts HC "$W/rooted.lfts"
 check "valid" "$OSMRE" check --no-updown --topo "$NET" --lfts "$W/rooted.lfts"
 "$OSMRE" analyze -q --no-updown --topo "$NET" --lfts "$W/rooted.lfts" >"$W/rooted.out" 2>&1
 check "acyclic on one VL" grep -q "channel dependency graph acyclic" "$W/rooted.out"
+
+# a ring of five, "dmodc,minhop": minhop's shortest paths go round it
+osm_stop rooted
+stop_pids "$SIM_PID"
+SIM_PID=
+NET=$W/ring5.net
+for s in A B C D E; do
+	n=$(echo ABCDEA | sed "s/.*$s\(.\).*/\1/")
+	p=$(echo EABCDE | sed "s/.*\(.\)$s.*/\1/")
+	printf 'Switch\t4 "%s"\n[1]\t"%s"[2]\n[2]\t"%s"[1]\n[3]\t"H%s"[1]\n\n' "$s" "$n" "$p" "$s"
+done >"$NET"
+for s in A B C D E; do printf 'Hca\t2 "H%s"\n[1]\t"%s"[3]\n\n' "$s" "$s"; done >>"$NET"
+sim_start "$NET" || exit 1
+osmre_conf "root_guid_file $W/noroots"
+ROUTING=dmodc,minhop osm_start HA || { ko "SUBNET UP on the ring of five"; exit 1; }
+check "at start: minhop next, said at error level" grep -q "osmre ERR: .*minhop" "$W/osm.log"
+check "dmodc refuses the ring of five" grep -q "osmre ERR: dmodc: fabric not routable" "$W/osm.log"
+check "minhop configures" grep -q "minhop tables configured on all switches" "$W/osm.log"
+check "its cycle said at error level" grep -q "osmre ERR: the tables in force were configured by minhop after dmodc refused the fabric, and their channel dependency graph has a cycle on one VL" "$W/osm.log"
+"$OSMRE" status --pid "$OSM_PID" >"$W/status5.out" 2>&1
+check "status: minhop's tables can deadlock" grep -q \
+	"^tables in force: by minhop (after dmodc refused): CAN DEADLOCK on one VL" "$W/status5.out"
+sleep 1
+check "LFTs read back" read_lfts HC "$W/ring5.lfts"
+"$OSMRE" analyze -q --no-updown --topo "$NET" --lfts "$W/ring5.lfts" >"$W/ring5.out" 2>&1
+check "the analyzer finds the cycle too" grep -q "deadlock freedom (one VL): CYCLE in the channel dependency graph" "$W/ring5.out"
 finish

@@ -46,8 +46,15 @@ check "SIGUSR2 on the standby: said at error level" grep -q "osmre ERR: SIGUSR2:
 check "the standby made no pass" sh -c "! grep -q 'osmre: dmodc routed' '$W/p1/osm.log'"
 # a link lost: a stable re-route on the master
 console 'Unlink "S1_0_0"[7]'
-plane_wait 0 "the topology changed: stable re-route" 1 60 ||
-	ko "the master's stable re-route"
+# (a trap or a light sweep brings the loss in; where neither came within
+# 30 s, seen once on a loaded machine, SIGHUP makes OpenSM sweep: this
+# test is about the failover that follows, not OpenSM's traps)
+if ! plane_wait 0 "the topology changed: stable re-route" 1 30; then
+	echo "no sweep saw the link loss within 30 s: SIGHUP (a heavy sweep)"
+	kill -HUP "$SM0"
+	plane_wait 0 "the topology changed: stable re-route" 1 60 ||
+		ko "the master's stable re-route"
+fi
 sleep 2
 check "LFTs read back" read_lfts H_5_0 "$W/before.lfts"
 

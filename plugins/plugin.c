@@ -158,6 +158,13 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	if (!routed)
 		goto out;
 	*refused = 0;
+	/* the tables in force are this pass's (no fallback's line stays) */
+	snprintf(
+		p->in_force, sizeof(p->in_force),
+		p->opt.deadlock_check ?
+			"%s (this SM's pass): the pass check found no cycle on its VLs" :
+			"%s (this SM's pass): not checked (deadlock_check 0)",
+		e->name);
 	qos_report(p, e, &r);
 	if (o.prev && !p->last_sig)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,

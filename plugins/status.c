@@ -119,7 +119,8 @@ static void write_status(struct osmre *p, const char *engine,
 		fprintf(fp, "master_guid 0x%016" PRIx64 "\n",
 			cl_ntoh64(p->osm->sm.master_sm_guid));
 	fprintf(fp, "routed_here %d\n", p->st_routed && sm_is_master(p));
-	/* a refusal: what configured the tables in force (inforce.c) */
+	/* what configured the tables in force: this SM's pass, or after a
+	 * refusal OpenSM's engine, checked (inforce.c) */
 	if (p->in_force[0])
 		fprintf(fp, "in_force %.*s\n", (int)strcspn(p->in_force, "\n"),
 			p->in_force);

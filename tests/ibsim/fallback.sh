@@ -63,9 +63,12 @@ check "LID-routed query across the ring" diag HB smpquery -L nodedesc 1
 
 # opensm.conf's root_guid_file alone: dmodc's roles take it
 osm_stop refused
-osmre_conf
+osmre_conf "deadlock_check 1"
 osm_start HA "root_guid_file $W/roots" || { ko "SUBNET UP with a root"; exit 1; }
 check "dmodc routes the ring from the root given" grep -q "dmodc tables configured on all switches" "$W/osm.log"
+"$OSMRE" status --pid "$OSM_PID" >"$W/status2.out" 2>&1
+check "status: dmodc's tables in force, checked" grep -q \
+	"^tables in force: by dmodc (this SM's pass): the pass check found no cycle on its VLs" "$W/status2.out"
 check "as a tree with a stray cable" grep -q "osmre: dmodc: routed the tree of the compute CAs: 2 compute CA(s) on 2 leaf switch(es) (0 without hosts), 1 other CA(s) (0 aggregation node(s)), 0 edge switch(es), 1 stray cable(s)" "$W/osm.log"
 sleep 1
 check "LFTs read back" read_lfts HC "$W/rooted.lfts"

@@ -146,23 +146,28 @@ static int is_order_port(const struct fabric *f, int i, int p)
 	       nd->ports[p].rnode >= 0;
 }
 
-int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
-		    struct cong_order *o, struct osmre_err *err)
+/* dmodc run on f for its NIDs; NULL when it cannot rank f (the orders
+ * then fall back to GUIDs) or out of memory. */
+static struct dmodc *ranked(const struct fabric *f)
 {
-	struct dmodc *d = NULL;
+	struct dmodc_opts opts = { .threads = 1 };
+	struct dmodc *d = dmodc_new();
+
+	if (d && dmodc_run(d, f, &opts, NULL, NULL)) {
+		dmodc_free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+/* Room for f's order ports: o's arrays and the keys returned (NULL, and
+ * nothing allocated, when out of memory). */
+static struct sortkey *order_alloc(const struct fabric *f,
+				   struct cong_order *o)
+{
 	struct sortkey *k;
 	int i, p, n = 0;
 
-	memset(o, 0, sizeof(*o));
-	if (kind == CONG_ORDER_NID) {
-		struct dmodc_opts opts = { .threads = 1 };
-
-		d = dmodc_new();
-		if (!d || dmodc_run(d, f, &opts, NULL, NULL)) {
-			dmodc_free(d);
-			d = NULL; /* not a fat tree dmodc can rank: GUIDs */
-		}
-	}
 	for (i = 0; i < f->nnodes; i++)
 		for (p = 1; p <= f->nodes[i].nports; p++)
 			n += is_order_port(f, i, p);
@@ -171,11 +176,24 @@ int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
 	o->port = malloc(((size_t)n + 1) * sizeof(int));
 	if (!k || !o->node || !o->port) {
 		free(k);
-		dmodc_free(d);
 		cong_order_free(o);
-		return osmre_fail(err, "out of memory");
+		return NULL;
 	}
-	n = 0;
+	return k;
+}
+
+int cong_order_make(const struct fabric *f, enum cong_order_kind kind,
+		    struct cong_order *o, struct osmre_err *err)
+{
+	struct dmodc *d = NULL;
+	struct sortkey *k;
+	int i, p, n = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!(k = order_alloc(f, o)))
+		return osmre_fail(err, "out of memory");
+	if (kind == CONG_ORDER_NID)
+		d = ranked(f);
 	for (i = 0; i < f->nnodes; i++)
 		for (p = 1; p <= f->nodes[i].nports; p++) {
 			const struct fab_node *nd = &f->nodes[i];
@@ -212,7 +230,6 @@ static long core_nid(const struct dmodc *d, const struct fabric *f,
 int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
 		       struct cong_order *o, int *others, struct osmre_err *err)
 {
-	struct dmodc_opts opts = { .threads = 1 };
 	struct dmodc *d = NULL;
 	struct fabric *c = NULL;
 	struct sortkey *k = NULL;
@@ -226,22 +243,11 @@ int cong_order_compute(const struct fabric *f, const struct roles_hints *h,
 	c = roles_core(f, &ro, err);
 	if (!c)
 		goto out;
-	d = dmodc_new();
-	if (d && dmodc_run(d, c, &opts, NULL, NULL)) {
-		dmodc_free(d);
-		d = NULL; /* not a tree dmodc can rank: GUIDs */
-	}
-	for (i = 0; i < f->nnodes; i++)
-		for (p = 1; p <= f->nodes[i].nports; p++)
-			n += is_order_port(f, i, p);
-	k = malloc(((size_t)n + 1) * sizeof(*k));
-	o->node = malloc(((size_t)n + 1) * sizeof(int));
-	o->port = malloc(((size_t)n + 1) * sizeof(int));
-	if (!k || !o->node || !o->port) {
+	if (!(k = order_alloc(f, o))) {
 		osmre_fail(err, "out of memory");
 		goto out;
 	}
-	n = 0;
+	d = ranked(c);
 	for (i = 0; i < f->nnodes; i++)
 		for (p = 1; p <= f->nodes[i].nports; p++) {
 			if (!is_order_port(f, i, p))

@@ -8,15 +8,8 @@
 # e.g. sh ../bench/lftread.sh 3 18,9,36 1,9,18 1,2,1   (5,832 hosts)
 set -u
 h=$1 m=$2 w=$3 p=${4:-}
-top=$(cd "$(dirname "$0")/.." && pwd)
-OSMRE_TESTS_DIR=$top/tests
-OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
-OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
-IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
-OSM_UP_TIMEOUT=3600
-SIM_START_TIMEOUT=600
 OSM_DEBUG=0x07
-. "$top/tests/ibsim/lib.sh"
+. "$(dirname "$0")/big.sh"
 # shellcheck disable=SC2086
 "$OSMRE" gen pgft $h $m $w $p -o "$W/f.net" 2>"$W/gen.err" || { cat "$W/gen.err"; exit 1; }
 echo "# bench/lftread.sh $h $m $w $p: $(cat "$W/gen.err")"

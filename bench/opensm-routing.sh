@@ -28,19 +28,12 @@ if [ -z "${GEN_ARGS:-}" ]; then
 	h=$1 m=$2 w=$3 p=$4
 	shift 4
 fi
-top=$(cd "$(dirname "$0")/.." && pwd)
-OSMRE_TESTS_DIR=$top/tests
-OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
-OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
-IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
-OSM_UP_TIMEOUT=3600
-SIM_START_TIMEOUT=600
 OSM_DEBUG=0x07	# verbose: "building routing with ..."
 # a stop need not be clean here: OpenSM 3.3.23 can take minutes to exit
 # after a large fabric's sweep (lib.sh osm_stop), and nothing of it is
 # measured; killed after 10 s
 OSM_STOP_TIMEOUT=${OSM_STOP_TIMEOUT:-10}
-. "$top/tests/ibsim/lib.sh"
+. "$(dirname "$0")/big.sh"
 . "$top/bench/peer-check"
 KIND=${KIND:-pgft}
 NET=$W/$KIND.net

@@ -8,13 +8,7 @@
 # Summit approximation, rlft 36 11 --planes 2).
 #   sh bench/planes-opensm.sh [ENGINE [GEN ARGS...]]   (from a build directory)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-OSMRE_TESTS_DIR=$top/tests
-OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
-OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
-IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
-SIM_START_TIMEOUT=600
-. "$top/tests/ibsim/lib.sh"
+. "$(dirname "$0")/big.sh"
 engine=${1:-dmodc}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- rlft 36 11 --planes 2

@@ -22,14 +22,7 @@ set -u
 h=$1 m=$2 w=$3 p=$4
 shift 4
 ENGINES=${*:-dmodc dmodc-stable pqft sar ftree updn}
-top=$(cd "$(dirname "$0")/.." && pwd)
-OSMRE_TESTS_DIR=$top/tests
-OSMRE_BIN=${OSMRE_BIN:-$PWD/tools/osmre}
-OSMRE_PLUGIN_DIR=${OSMRE_PLUGIN_DIR:-$PWD/plugins/.libs}
-IBSIM_ARGS="-N 60000 -S 10000 -P 500000 -L 49152"
-OSM_UP_TIMEOUT=3600
-SIM_START_TIMEOUT=600
-. "$top/tests/ibsim/lib.sh"
+. "$(dirname "$0")/big.sh"
 NET=$W/f.net
 SPEC="pgft($h;$m;$w;$p)"
 "$OSMRE" gen pgft "$h" "$m" "$w" "$p" -o "$NET" 2>/dev/null || exit 1

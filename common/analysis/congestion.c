@@ -162,8 +162,7 @@ static struct dmodc *ranked(const struct fabric *f)
 
 /* Room for f's order ports: o's arrays and the keys returned (NULL, and
  * nothing allocated, when out of memory). */
-static struct sortkey *order_alloc(const struct fabric *f,
-				   struct cong_order *o)
+static struct sortkey *order_alloc(const struct fabric *f, struct cong_order *o)
 {
 	struct sortkey *k;
 	int i, p, n = 0;

@@ -274,7 +274,10 @@ int osmre_client_register(struct osmre_client *c)
 	c->acked_epoch = 0;
 	c->acked_phase = -1;
 	c->seen_epoch = 0;
-	c->seen_phase = 0;
+	/* on the escape: as if it last saw UNPATH, so that an idle SM
+	 * answers its first WAIT at once (come back) rather than holding
+	 * it for the keep-alive period */
+	c->seen_phase = c->on_escape ? OSMRE_UNPATH : 0;
 	c->pend = 0;
 	if (call(c, UPDW_REGISTER, 0, 0, 0, &r))
 		return -1;

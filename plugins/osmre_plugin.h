@@ -57,6 +57,7 @@ struct proto {
 	struct updw_bucket *by_lid; /* one per source LID */
 	struct updw_bucket refused, notice;
 	int restored;	       /* committed tables restored: an epoch */
+	int file_refused;      /* the sessions file was refused */
 	uint64_t saved_digest; /* the sessions last saved */
 	double saved_at, stats_at;
 	unsigned long stats_runs; /* commits when the last stats line went */
@@ -254,6 +255,9 @@ int proto_start(struct osmre *p);
 void proto_stop(struct osmre *p);
 /* a re-route asked (SIGUSR2): a protocol run */
 void proto_request(struct osmre *p);
+/* A first pass as master kept the switches' tables: an epoch brings this
+ * SM's routing in, after the grace period (update_grace_ms). */
+void proto_bring_in(struct osmre *p);
 /* a pass found a new topology: a run in progress restarts */
 void proto_topology(struct osmre *p);
 /* After a routing pass (OpenSM's lock held): checks that every port has
@@ -261,6 +265,9 @@ void proto_topology(struct osmre *p);
 void proto_pass_done(struct osmre *p);
 /* SUBNET UP: the tables of the first pass are in force. */
 void proto_ready(struct osmre *p);
+/* Master again after a standby spell: the protocol waits for SUBNET UP
+ * again, and its grace period (update_grace_ms) starts anew then. */
+void proto_not_master(struct osmre *p);
 unsigned proto_epoch(struct osmre *p);
 /* The SL of a path to dlid: the escape's for a high LID, sl otherwise
  * (0 where sl would name the escape's). */

@@ -15,8 +15,10 @@
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_version.h>
 
+#include "lft_reach.h"
 #include "lids.h"
 #include "pass.h"
+#include "passcheck.h"
 #include "clock.h"
 
 #define DEFAULT_CONF "/etc/opensm/osmre.conf"
@@ -76,6 +78,42 @@ static int saved_not_held(struct osmre *p, const struct fabric *f)
 }
 
 /*
+ * With the update protocol, the first pass as master keeps the tables
+ * the switches hold (held) in force when they deliver on f, and, where
+ * the engine's result r has several layers, are deadlock-free with r's
+ * SLs; 1 then.  0, logged: this pass's tables go in at once (as after a
+ * topology change: routes that do not deliver cannot wait).
+ */
+static int held_usable(struct osmre *p, const struct fabric *f,
+		       const struct lft_set *held, const struct route_result *r,
+		       int escape_vl)
+{
+	struct route_result t = { 0 };
+	struct cdg_result c;
+	struct osmre_err e;
+	long bad = lft_set_undelivered(f, held, &e);
+
+	if (bad) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: first pass as master: %s%ld switch-to-LID route(s) of the tables the switches hold do not deliver on this topology: this pass's tables go in at once, before the subscribers can move\n",
+			bad < 0 ? e.msg : "", bad < 0 ? 0 : bad);
+		return 0;
+	}
+	if (!r->layers.have || r->layers.layers <= 1)
+		return 1;
+	t.tables = *held;
+	t.layers = r->layers;
+	if (pass_deadlock_check(f, &t, escape_vl, &c, &e)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"osmre ERR: first pass as master: the tables the switches hold with this pass's SLs: %s: this pass's tables go in at once, before the subscribers can move\n",
+			e.msg);
+		return 0;
+	}
+	cdg_result_free(&c);
+	return 1;
+}
+
+/*
  * Runs the engine on f into s (the tables to install, by the staging
  * object's rules); 0, or -1 with err (refused: "not routable" set).
  */
@@ -87,10 +125,11 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	const struct engine *e = oe->e;
 	struct route_result r = { 0 };
 	struct guidlist io = { 0 }, cn = { 0 }, roots = { 0 };
-	struct lft_set prev = { 0 };
+	struct lft_set prev = { 0 }, held = { 0 };
 	struct jobs jobs = { 0 };
 	struct engine_opts o;
-	int rc = -1, jobs_changed = 0, routed, why;
+	int rc = -1, jobs_changed = 0, routed, why, stable, have_held = 0;
+	long changed = 0;
 
 	engine_opts_from_options(&p->opt, e, &o);
 	o.keep = oe->keep;
@@ -105,28 +144,30 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 		goto out;
 	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
 		rolefiles_load(p, &cn, &roots, &io);
-	/* the first pass as master: what the switches hold is read back,
-	 * and a stable engine starts from it (a failover after a stable
-	 * re-route changes nothing) */
-	if ((e->produces & ENGINE_STABLE) && o.stable && !p->last_sig &&
-	    p->opt.lft_readback) {
+	/* the first pass as master: what the switches hold is read back; a
+	 * stable engine starts from it (a failover after a stable re-route
+	 * changes nothing), and with the update protocol it stays in force
+	 * until an epoch brings this SM's routing in (held_usable) */
+	stable = (e->produces & ENGINE_STABLE) && o.stable;
+	if (!p->last_sig && p->opt.lft_readback &&
+	    (stable || p->opt.update_protocol)) {
 		struct lftread_report lr;
 
 		if (!p->read_back) { /* (saved_not_held may have read) */
 			p->read_back = 1;
 			lftread_all(p, lids_max(f), &lr);
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-				"osmre: %s: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent); a stable route from them\n",
+				"osmre: %s: the LFTs read back from %ld switch(es): %ld block(s) asked in %.3f s (%ld not sent)%s\n",
 				e->name, lr.switches, lr.blocks, lr.secs,
-				lr.failed);
+				lr.failed,
+				stable ? "; a stable route from them" : "");
 		}
-		if (subnet_current_lfts(p->osm, f, &prev, err))
+		if (subnet_current_lfts(p->osm, f, &held, err))
 			goto out;
 		/* switches that hold nothing yet: a first routing */
-		if (lft_set_any_route(&prev))
-			o.prev = &prev;
-		else
-			lft_set_free(&prev);
+		have_held = lft_set_any_route(&held);
+		if (have_held && stable)
+			o.prev = &held;
 	}
 	/* a new topology, the same jobs: the routes that still work stay */
 	if ((e->produces & ENGINE_STABLE) && o.stable && p->last_sig &&
@@ -166,10 +207,12 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 			"%s (this SM's pass): not checked (deadlock_check 0)",
 		e->name);
 	qos_report(p, e, &r);
-	if (o.prev && !p->last_sig)
+	if (have_held)
+		changed = lft_set_entries_changed(&r.tables, &held);
+	if (have_held)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: first pass as master, from the tables the switches hold: %ld entries changed\n",
-			e->name, lft_set_entries_changed(&r.tables, &prev));
+			e->name, changed);
 	else if (o.prev)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed%s: stable re-route, %ld entries changed\n",
@@ -179,6 +222,23 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 			lft_set_entries_changed(&r.tables, &prev));
 	p->stable_pass = o.prev != NULL && r.kept > 0;
 	p->last_sig = sig;
+	if (changed > 0 && p->opt.update_protocol &&
+	    held_usable(p, f, &held, &r, o.escape_vl)) {
+		/* nothing moves before the subscribers are asked */
+		rc = staging_adopt(&p->stage, sig, &held, &r, s, err);
+		if (!rc) {
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"osmre: %s: the tables the switches hold stay in force; the %ld entries this SM's routing changes come by an epoch once the subscribers had update_grace_ms to register\n",
+				e->name, changed);
+			snprintf(
+				p->in_force, sizeof(p->in_force),
+				"%s (as the switches held them at this SM's first pass as master; its own routing comes by an epoch)",
+				e->name);
+			p->stable_pass = 1;
+			proto_bring_in(p);
+		}
+		goto out;
+	}
 	rc = staging_routed(&p->stage, sig, &r, s, err);
 	if (rc > 0) { /* a new topology under committed tables */
 		proto_topology(p);
@@ -191,6 +251,7 @@ out:
 	guidlist_free(&cn);
 	guidlist_free(&roots);
 	lft_set_free(&prev);
+	lft_set_free(&held);
 	return rc;
 }
 
@@ -222,6 +283,18 @@ static int routing_pass(void *ctx)
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"osmre ERR: the last pass's hop tables were still being filled (%.3f ms more)\n",
 			hr.waited * 1e3);
+	/* master again after a standby spell (a handover back, a failover
+	 * back: OpenSM's first sweep as master, which it reports no event
+	 * for): a first pass as master, as at a start: the switches' tables
+	 * read back, kept tables only if they are what the switches hold,
+	 * the subscribers' grace period anew */
+	if (p->osm->subn.first_time_master_sweep && p->last_sig) {
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"osmre: master again: this pass starts from the tables the switches hold\n");
+		p->last_sig = 0;
+		p->read_back = 0;
+		proto_not_master(p);
+	}
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f)
 		goto fail;
@@ -250,6 +323,9 @@ static int routing_pass(void *ctx)
 	p->stable_pass = 0;
 	if (!kept && run_engine(oe, f, sig, &s, &refused, &err))
 		goto fail;
+	/* (the committed tables kept: this topology's pass is done too, and
+	 * the next is no first pass as master) */
+	p->last_sig = sig;
 	/* CA hop counts follow the engine's costs: not where a stable
 	 * re-route kept older routes */
 	hops = (e->produces & ENGINE_CA_HOPS) && e->ca_hops && oe->keep &&

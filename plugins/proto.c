@@ -450,12 +450,14 @@ static void restore(struct osmre *p)
 	fp = cachefile_open(SESSIONS_FILE, SESSIONS_MAX, &size, &missing, err,
 			    sizeof(err));
 	u->sm.known = missing ? KNOWN_NEW : KNOWN_REFUSED;
+	u->file_refused = !missing;
 	if (fp) {
 		if (updstate_read(fp, &u->sm, err, sizeof(err)))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: %s: %s: not used\n",
 				SESSIONS_FILE, err);
 		else {
+			u->file_refused = 0;
 			u->sm.known = NULL;
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 				"osmre: update: restored %d session(s) and epoch %u from the cache directory\n",
@@ -579,6 +581,38 @@ void proto_ready(struct osmre *p)
 	pthread_mutex_unlock(&p->proto.lock);
 }
 
+/*
+ * 1 while the first epoch of a new master (a first start, a failover, a
+ * handover, a restart) must wait, since_ready s after its SUBNET UP: for
+ * update_grace_ms, so that the old master's subscribers register with
+ * it; then, up to the keep-alive period more, while a session it knew
+ * before (a restart's, a standby spell's) has not been heard from (its
+ * client's WAIT was held by the old process: it sends again when that
+ * times out), or for all of it when the sessions file was refused (it
+ * cannot know who is missing).
+ */
+static int in_grace(struct osmre *p, double since_ready)
+{
+	struct proto *u = &p->proto;
+	double grace = p->opt.update_grace_ms / 1000.0;
+
+	if (since_ready < grace)
+		return 1;
+	if (since_ready >= grace + update_keepalive(&u->sm))
+		return 0;
+	return u->file_refused || update_unheard(&u->sm, u->ready_at) > 0;
+}
+
+void proto_not_master(struct osmre *p)
+{
+	if (!p->proto.inited)
+		return;
+	pthread_mutex_lock(&p->proto.lock);
+	p->proto.ready = 0;
+	p->proto.grace_said = 0;
+	pthread_mutex_unlock(&p->proto.lock);
+}
+
 static void *proto_thread(void *arg)
 {
 	struct osmre *p = arg;
@@ -646,12 +680,16 @@ static void *proto_thread(void *arg)
 		 * subscribers of the old one register with it first (they
 		 * see the master move within about 2 s) */
 		if ((req || u->restored) &&
-		    clock_mono() - u->ready_at <
-			    p->opt.update_grace_ms / 1000.0) {
+		    in_grace(p, clock_mono() - u->ready_at)) {
 			if (!u->grace_said++)
 				OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-					"osmre: update: a new master: the first epoch waits update_grace_ms (%d ms) for the subscribers to register\n",
-					p->opt.update_grace_ms);
+					"osmre: update: a new master: the first epoch waits update_grace_ms (%d ms) for the subscribers to register%s\n",
+					p->opt.update_grace_ms,
+					u->file_refused ?
+						", and the keep-alive period for those it forgot (its sessions file was refused)" :
+					update_unheard(&u->sm, u->ready_at) ?
+						", and up to the keep-alive period for the sessions it knew to be heard from" :
+						"");
 			pthread_mutex_lock(&u->lock);
 			u->request |= req;
 			pthread_mutex_unlock(&u->lock);
@@ -687,6 +725,13 @@ void proto_request(struct osmre *p)
 	pthread_mutex_unlock(&p->proto.lock);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"osmre: update: re-route requested\n");
+}
+
+void proto_bring_in(struct osmre *p)
+{
+	pthread_mutex_lock(&p->proto.lock);
+	p->proto.request = 1;
+	pthread_mutex_unlock(&p->proto.lock);
 }
 
 void proto_topology(struct osmre *p)

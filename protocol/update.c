@@ -407,8 +407,18 @@ int update_restore(struct update *u, const struct upd_sub *s)
 		return -1;
 	c.asked = c.acked = 0;
 	c.wait_since = 0;
+	c.seen = 0; /* not heard from by this process yet */
 	c.from_epoch = u->epoch + 1;
 	return insert(u, &c);
+}
+
+int update_unheard(const struct update *u, double t)
+{
+	int i, n = 0;
+
+	for (i = 0; i < u->nsub; i++)
+		n += u->sub[i].seen < t;
+	return n;
 }
 
 int update_restore_strike(struct update *u, const struct upd_strike *k)

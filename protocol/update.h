@@ -228,6 +228,9 @@ const struct upd_sub *update_session(const struct update *u, uint64_t guid,
 void update_resume(struct update *u, uint32_t epoch);
 /* Restores a session (a restart): 0, or -1 (no memory, a duplicate). */
 int update_restore(struct update *u, const struct upd_sub *s);
+/* Sessions that sent nothing since time t (a restored session's client
+ * sends again when the WAIT it had held by the old process times out). */
+int update_unheard(const struct update *u, double t);
 /* Restores a dropped session's counts for its port: 0, or -1. */
 int update_restore_strike(struct update *u, const struct upd_strike *k);
 

@@ -15,6 +15,7 @@
 
 #include "dmodc.h"
 #include "engine_table.h"
+#include "lft_reach.h"
 #include "lids.h"
 #include "options.h"
 #include "passcheck.h"
@@ -436,6 +437,101 @@ static void test_topology_change(void **state)
 	fabric_free(f);
 }
 
+/* The first pass as master keeps what the switches hold (held): it is
+ * committed with the pass's layers, the pass's tables come by a STAGE
+ * and APPLY later; lft_set_undelivered says when held cannot stay. */
+static void test_adopt_held(void **state)
+{
+	struct fabric *f = fab(1);
+	struct staging st;
+	struct route_result r;
+	struct lft_set s = { 0 }, held = { 0 }, want = { 0 }, sarl = { 0 };
+	struct osmre_err err;
+	struct lft *t, *u;
+	int node, p, up = -1;
+	unsigned lid = 0;
+	uint8_t e1;
+
+	(void)state;
+	route("dmodc", f, 7, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &held, &err), 0);
+	route_result_free(&r);
+	/* dmodc's tables, with the escape, deliver everywhere */
+	assert_int_equal(lft_set_undelivered(f, &held, &err), 0);
+	assert_int_equal(lft_set_clone(&held, &want, &err), 0);
+	assert_int_equal(staging_init(&st, 1), 0);
+	route("sar", f, 7, &r);
+	assert_int_equal(lft_set_clone(&r.tables, &sarl, &err), 0);
+	assert_true(lft_set_entries_changed(&sarl, &held) > 0);
+	assert_int_equal(staging_adopt(&st, SIG_A, &held, &r, &s, &err), 0);
+	assert_int_equal(held.n, 0); /* taken */
+	assert_int_equal(r.tables.n, 0);
+	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
+	assert_true(st.cur.layers.have); /* sar's */
+	/* the same topology: what the switches held stays */
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_KEPT);
+	assert_int_equal(lft_set_equal(&s, &want, NULL, 0), 1);
+	/* the epoch: sar's tables staged, then applied */
+	staging_ask(&st, STAGING_STAGE);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_RUN);
+	route("sar", f, 7, &r);
+	lft_set_free(&s);
+	assert_int_equal(staging_routed(&st, SIG_A, &r, &s, &err), 0);
+	assert_true(staging_wait(&st, 1) > 0);
+	staging_ask(&st, STAGING_APPLY);
+	lft_set_free(&s);
+	assert_int_equal(staging_reuse(&st, SIG_A, &s, &err), STAGING_APPLIED);
+	assert_int_equal(lft_set_equal(&s, &sarl, NULL, 0), 1);
+
+	/* held that does not deliver: an entry to a port without a link,
+	 * a missing entry, a loop between two switches */
+	for (node = 0; node < f->nnodes; node++) /* a leaf */
+		if (fab_is_switch(&f->nodes[node]) &&
+		    f->nodes[node].ports[1].rnode >= 0 &&
+		    !fab_is_switch(&f->nodes[f->nodes[node].ports[1].rnode]))
+			break;
+	assert_true(node < f->nnodes);
+	t = lft_of_node(&want, node);
+	assert_non_null(t);
+	e1 = t->port[1];
+	for (p = 1; p <= f->nodes[node].nports; p++)
+		if (f->nodes[node].ports[p].rnode < 0)
+			break;
+	if (p <= f->nodes[node].nports) {
+		t->port[1] = (uint8_t)p;
+		assert_true(lft_set_undelivered(f, &want, &err) >= 1);
+	}
+	t->port[1] = LFT_NONE;
+	/* (and every switch whose route to that LID went through it) */
+	assert_true(lft_set_undelivered(f, &want, &err) >= 1);
+	t->port[1] = e1;
+	assert_int_equal(lft_set_undelivered(f, &want, &err), 0);
+	/* a leaf and a switch above it point at each other for the LID of
+	 * a CA on the leaf: both fail (and any switch routed through them) */
+	for (p = 1; p <= f->nodes[node].nports; p++) {
+		int rn = f->nodes[node].ports[p].rnode;
+
+		if (rn >= 0 && fab_is_switch(&f->nodes[rn]))
+			up = p;
+		else if (rn >= 0 && !lid)
+			lid = f->nodes[rn]
+				      .ports[f->nodes[node].ports[p].rport]
+				      .lid;
+	}
+	assert_true(up > 0 && lid > 0);
+	u = lft_of_node(&want, f->nodes[node].ports[up].rnode);
+	assert_non_null(u);
+	t->port[lid] = (uint8_t)up;
+	u->port[lid] = f->nodes[node].ports[up].rport;
+	assert_true(lft_set_undelivered(f, &want, &err) >= 2);
+	lft_set_free(&s);
+	lft_set_free(&want);
+	lft_set_free(&sarl);
+	staging_free(&st);
+	fabric_free(f);
+}
+
 /* A STAGE pass that fails, or never comes. */
 static void test_failed_pass(void **state)
 {
@@ -647,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_stage_and_apply),
 		cmocka_unit_test(test_changed_blocks),
 		cmocka_unit_test(test_topology_change),
+		cmocka_unit_test(test_adopt_held),
 		cmocka_unit_test(test_failed_pass),
 		cmocka_unit_test(test_wait_across_threads),
 		cmocka_unit_test(test_save_and_load),

@@ -644,8 +644,13 @@ static void test_saved_sessions(void **state)
 	assert_string_equal(text, again);
 	assert_int_equal(v.epoch, 1u);
 	assert_int_equal(v.nsub, 2);
+	/* the restored sessions are not heard from until they send */
+	assert_int_equal(update_unheard(&v, 0.5), 2);
 	assert_int_equal(update_poll(&v, 0x10, a, 1.0, &e, &ph), 0);
 	assert_int_equal(e, 1u);
+	assert_int_equal(update_unheard(&v, 0.5), 1);
+	/* a last sent at 0.2, the new session of 0x20 at 0.3 */
+	assert_int_equal(update_unheard(&u, 0.25), 1);
 	/* the next epoch is 2, and asks the restored sessions */
 	update_request(&v);
 	update_tick(&v, 1.0);

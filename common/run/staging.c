@@ -168,6 +168,26 @@ int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
 	return rc ? rc : moved;
 }
 
+int staging_adopt(struct staging *st, uint64_t sig, struct lft_set *held,
+		  struct route_result *r, struct lft_set *s,
+		  struct osmre_err *err)
+{
+	int rc;
+
+	lft_set_free(&r->tables);
+	r->tables = *held;
+	memset(held, 0, sizeof(*held));
+	pthread_mutex_lock(&st->lock);
+	rc = commit_locked(st, sig, r, s, err);
+	memset(&r->tables, 0, sizeof(r->tables));
+	memset(&r->layers, 0, sizeof(r->layers));
+	route_result_free(r);
+	st->mode = STAGING_NORMAL;
+	pthread_cond_broadcast(&st->cond);
+	pthread_mutex_unlock(&st->lock);
+	return rc;
+}
+
 void staging_failed(struct staging *st)
 {
 	pthread_mutex_lock(&st->lock);

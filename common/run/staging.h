@@ -79,6 +79,16 @@ int staging_reuse(struct staging *st, uint64_t sig, struct lft_set *s,
  */
 int staging_routed(struct staging *st, uint64_t sig, struct route_result *r,
 		   struct lft_set *s, struct osmre_err *err);
+/*
+ * The first pass as master keeps what the switches hold (the update
+ * protocol on): held becomes the committed tables of topology sig, with
+ * r's layers; r's tables are dropped (an epoch routes again to bring
+ * them in), held and r are left empty; s gets a copy of the committed
+ * tables.  0, or -1 (no memory) with err.
+ */
+int staging_adopt(struct staging *st, uint64_t sig, struct lft_set *held,
+		  struct route_result *r, struct lft_set *s,
+		  struct osmre_err *err);
 /* A pass that failed: a STAGE pass waited for ends with staged -1. */
 void staging_failed(struct staging *st);
 /* 1 when there are committed tables (routed, or restored from a file). */

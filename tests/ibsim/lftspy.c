@@ -23,11 +23,17 @@
  * exists, the next ACKWAIT (op 7, an ack that waits) that reaches the SM
  * is swallowed (umad_recv waits for the next MAD instead), the file is
  * removed and "T dropack LID TID" logged: an ack lost on the wire.
+ *
+ * And it kills OpenSM in the middle of an update on demand: once the file
+ * $LFTSPY_DIE exists (it holds a number N), the N-th LFT Set sent from
+ * then on is the last: "T die N" is logged and OpenSM killed with
+ * SIGKILL right after that Set left (the file is removed).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,9 +210,45 @@ static int lose(const uint8_t *mad, const struct ib_user_mad *u)
 	       lose_if("LFTSPY_DROP", "drop", METHOD_GET_RESP, 6, mad, u);
 }
 
+/* After an LFT Set left: the countdown of $LFTSPY_DIE, SIGKILL at 0. */
+static void die_after(const uint8_t *mad)
+{
+	static int left = -1;
+	const char *f = getenv("LFTSPY_DIE");
+	struct timespec ts;
+	char line[128];
+	FILE *fp;
+	int n = 0;
+
+	if (!f || mad[3] != METHOD_SET ||
+	    (unsigned)(mad[16] << 8 | mad[17]) != ATTR_LFT)
+		return;
+	if (left < 0) {
+		fp = fopen(f, "r");
+		if (!fp)
+			return;
+		if (fscanf(fp, "%d", &n) != 1 || n < 1)
+			n = 1;
+		fclose(fp);
+		unlink(f);
+		left = n;
+	}
+	if (--left)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(line, sizeof(line), "%ld.%09ld die\n", (long)ts.tv_sec,
+		 ts.tv_nsec);
+	pthread_mutex_lock(&mu);
+	emit(line);
+	pthread_mutex_unlock(&mu);
+	kill(getpid(), SIGKILL);
+}
+
 int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 	      int retries)
 {
+	int rc;
+
 	if (!real_send)
 		real_send = (int (*)(int, int, void *, int, int,
 				     int))dlsym(RTLD_NEXT, "umad_send");
@@ -218,7 +260,10 @@ int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
 		if (lose(mad, umad))
 			return 0;
 	}
-	return real_send(portid, agentid, umad, length, timeout_ms, retries);
+	rc = real_send(portid, agentid, umad, length, timeout_ms, retries);
+	if (umad && length >= 256)
+		die_after((const uint8_t *)umad + sizeof(struct ib_user_mad));
+	return rc;
 }
 
 /* An ACKWAIT that reaches the SM, while $LFTSPY_DROP_ACK exists. */

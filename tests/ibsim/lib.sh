@@ -205,7 +205,8 @@ plane_start() {
 # and standbys), on SM_HOST's HCA (SM_BIND: opensm's -g, plane_start's;
 # else the HCA's first port), in $W/pK with its opensm.conf (LINEs
 # added), cache, dump directory and osm.log; ROUTING (default dmodc),
-# OSM_DEBUG (default 0x43).  Its PID in SM<K>, added to OSM_PID.
+# OSM_DEBUG (default 0x43), OSM_WRAPPER (as osm_start's).  Its PID in
+# SM<K>, added to OSM_PID.
 sm_start() {
 	_d=$W/p$1
 	_k=$1 _h=$2
@@ -221,7 +222,7 @@ sm_start() {
 	# shellcheck disable=SC2086
 	(cd "$W" && exec env OSM_CACHE_DIR="$_d/cache" OSM_TMP_DIR="$_d/cache" \
 		${PLUGIN_DIR:+LD_LIBRARY_PATH=$PLUGIN_DIR} LD_PRELOAD="$UMAD2SIM" SIM_HOST="$_h" \
-		opensm ${SM_BIND:-} -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
+		${OSM_WRAPPER:-} opensm ${SM_BIND:-} -F "$_d/opensm.conf" -f "$_d/osm.log" -D "${OSM_DEBUG:-0x43}") \
 		>"$_d/opensm.out" 2>&1 &
 	eval "SM$_k=\$!"
 	OSM_PID="${OSM_PID:-} $!"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sar's inputs inside OpenSM: the job file (read under a shared flock of
+ * An ENGINE_TAKES_JOBS engine's inputs inside OpenSM (sar's, by its options
+ * sar_job_file and sar_io_guid_file): the job file (read under a shared flock of
  * "<job file>.lock", the lock osmre jobwatch takes to replace it; a
  * malformed file is logged with file:line and the last good job set stays
  * in force) and the I/O nodes.  The engine is common/engines/sar/, run through
@@ -88,26 +89,29 @@ static int parse_jobs(char *text, const char *name, const struct fabric *f,
 	return rc;
 }
 
-int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
-		 struct guidlist *io, int *changed, struct osmre_err *err)
+int jobfile_load(struct osmre_engine *oe, const struct engine_opts *o,
+		 const struct fabric *f, struct jobs *jobs, struct guidlist *io,
+		 int *changed, struct osmre_err *err)
 {
-	const char *path = p->opt.sar_job_file;
+	struct osmre *p = oe->p;
+	const char *engine = oe->e->name, *path = o->job_file;
 
 	*changed = 0;
-	if (path[0]) {
+	if (path) {
 		char *text = read_job_file(path, err);
 
 		if (text && !parse_jobs(text, path, f, jobs, err)) {
-			*changed = !p->jobs_text || strcmp(p->jobs_text, text);
-			free(p->jobs_text);
-			p->jobs_text = text;
+			*changed =
+				!oe->jobs_text || strcmp(oe->jobs_text, text);
+			free(oe->jobs_text);
+			oe->jobs_text = text;
 		} else {
 			free(text);
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-				"osmre ERR: sar: %s; the last good job set stays in force\n",
-				err->msg);
-			if (p->jobs_text &&
-			    parse_jobs(p->jobs_text, path, f, jobs, err))
+				"osmre ERR: %s: %s; the last good job set stays in force\n",
+				engine, err->msg);
+			if (oe->jobs_text &&
+			    parse_jobs(oe->jobs_text, path, f, jobs, err))
 				return -1;
 		}
 		if (jobs->unknown) {
@@ -116,29 +120,29 @@ int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
 			/* down nodes are normal: logged, not an error */
 			jobs_unknown_msg(jobs, msg, sizeof(msg));
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-				"osmre: sar: job file %s: %s\n", path, msg);
+				"osmre: %s: job file %s: %s\n", engine, path,
+				msg);
 		}
 	}
-	if (p->opt.sar_io_guid_file[0] &&
-	    guidlist_read(p->opt.sar_io_guid_file, io, err)) {
+	if (o->io_file && guidlist_read(o->io_file, io, err)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"osmre ERR: sar: %s; I/O nodes are not told apart\n",
-			err->msg);
+			"osmre ERR: %s: %s; I/O nodes are not told apart\n",
+			engine, err->msg);
 		guidlist_free(io);
 	}
 	return 0;
 }
 
-void jobfile_report(struct osmre *p, const struct jobs *jobs)
+void jobfile_report(struct osmre_engine *oe, const struct engine_opts *o,
+		    const struct jobs *jobs)
 {
-	const char *path = p->opt.sar_job_file;
-
-	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "osmre: sar: %d job(s) from %s\n",
-		jobs->njobs, path[0] ? path : "(no job file)");
+	OSM_LOG(&oe->p->osm->log, OSM_LOG_INFO,
+		"osmre: %s: %d job(s) from %s\n", oe->e->name, jobs->njobs,
+		o->job_file ? o->job_file : "(no job file)");
 }
 
-void jobfile_free(struct osmre *p)
+void jobfile_free(struct osmre_engine *oe)
 {
-	free(p->jobs_text);
-	p->jobs_text = NULL;
+	free(oe->jobs_text);
+	oe->jobs_text = NULL;
 }

@@ -80,8 +80,10 @@ struct hopfill {
 struct osmre_engine {
 	struct osmre *p;
 	const struct engine *e;
-	void *keep;  /* what it keeps between passes (engine.keep_new) */
-	int threads; /* its threads, for the hop tables too */
+	void *keep;	 /* what it keeps between passes (engine.keep_new) */
+	int threads;	 /* its threads, for the hop tables too */
+	int ca_hops;	 /* engine_opts.ca_hops: hop counts to CA LIDs */
+	char *jobs_text; /* ENGINE_TAKES_JOBS: the last good job file */
 	external_routing_engine_module_t module;
 };
 
@@ -90,7 +92,6 @@ struct osmre {
 	struct osmre_options opt;
 	struct reroute rr;
 	struct staging stage; /* the committed (and staged) results */
-	char *jobs_text;      /* sar: the last good job file */
 	struct proto proto;
 	struct osmre_engine *engines; /* one per row of engines[] */
 	int nengines;
@@ -197,18 +198,22 @@ int reroute_start(struct osmre *p);
 void reroute_stop(struct osmre *p);
 void reroute_pass_done(struct osmre *p);
 
-/* jobfile.c: sar's job file and I/O nodes */
+/* jobfile.c: the job file and I/O nodes of an ENGINE_TAKES_JOBS engine */
 /*
- * The job file of sar_job_file (the last good one when it does not parse,
- * with the error logged) and the I/O nodes of sar_io_guid_file, for a
- * pass on f; *changed: the job file's text differs from the last good
- * one (or is the first); -1 with err when no job set parses.
+ * The job file of o->job_file (the engine's option, sar_job_file; the
+ * last good one when it does not parse, with the error logged) and the
+ * I/O nodes of o->io_file, for engine's pass on f; *changed: the job
+ * file's text differs from the last good one (or is the first); -1 with
+ * err when no job set parses.
  */
-int jobfile_load(struct osmre *p, const struct fabric *f, struct jobs *jobs,
-		 struct guidlist *io, int *changed, struct osmre_err *err);
+int jobfile_load(struct osmre_engine *oe, const struct engine_opts *o,
+		 const struct fabric *f, struct jobs *jobs, struct guidlist *io,
+		 int *changed, struct osmre_err *err);
 /* One log line: the jobs of the pass and where they came from. */
-void jobfile_report(struct osmre *p, const struct jobs *jobs);
-void jobfile_free(struct osmre *p);
+void jobfile_report(struct osmre_engine *oe, const struct engine_opts *o,
+		    const struct jobs *jobs);
+/* The last good job file forgotten (the plugin's end). */
+void jobfile_free(struct osmre_engine *oe);
 
 /* fallback.c: an error-level line when the engine after engine in
  * routing_engine (minhop after the last) is not deadlock-free on f (NULL:

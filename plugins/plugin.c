@@ -140,7 +140,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	o.roots = &roots;
 	*refused = 1;
 	if ((e->needs & ENGINE_TAKES_JOBS) &&
-	    jobfile_load(p, f, &jobs, &io, &jobs_changed, err))
+	    jobfile_load(oe, &o, f, &jobs, &io, &jobs_changed, err))
 		goto out;
 	if (e->needs & (ENGINE_NEEDS_TREE | ENGINE_NEEDS_TOPOLOGY))
 		rolefiles_load(p, &cn, &roots, &io);
@@ -178,7 +178,7 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 	}
 	o.state = dump_open(p, e->name);
 	if (e->needs & ENGINE_TAKES_JOBS)
-		jobfile_report(p, &jobs);
+		jobfile_report(oe, &o, &jobs);
 	/* route, check (deadlock_check), report: pass.h's one order */
 	routed = !pass_run(e, &o, f, p->opt.deadlock_check, &r, say_log, p,
 			   &why, err);
@@ -329,7 +329,7 @@ static int routing_pass(void *ctx)
 	/* CA hop counts follow the engine's costs: not where a stable
 	 * re-route kept older routes */
 	hops = (e->produces & ENGINE_CA_HOPS) && e->ca_hops && oe->keep &&
-	       p->opt.dmodc_ca_hops && !p->stable_pass;
+	       oe->ca_hops && !p->stable_pass;
 	t1 = clock_mono();
 	if (lfts_to_subnet(p->osm, f, &s, hops ? engine_hops_cost : NULL, oe,
 			   &sws, &err))
@@ -447,6 +447,7 @@ static int register_engines(struct osmre *p)
 		oe->e = engines[i];
 		engine_opts_from_options(&p->opt, oe->e, &o);
 		oe->threads = o.threads;
+		oe->ca_hops = o.ca_hops;
 		if (oe->e->keep_new && !(oe->keep = oe->e->keep_new()))
 			return -1;
 		oe->module.name = oe->e->name;
@@ -557,10 +558,11 @@ static void osmre_delete(void *data)
 	reroute_stop(p);
 	proto_stop(p);
 	staging_free(&p->stage);
-	jobfile_free(p);
-	for (i = 0; i < p->nengines; i++)
+	for (i = 0; i < p->nengines; i++) {
+		jobfile_free(&p->engines[i]);
 		if (p->engines[i].keep)
 			p->engines[i].e->keep_free(p->engines[i].keep);
+	}
 	free(p->engines);
 	options_free(&p->opt);
 	free(p);

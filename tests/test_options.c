@@ -138,16 +138,16 @@ static void test_key_and_bounds(void **state)
 	assert_non_null(strstr(r.msg[0], ":1: line longer than 4096 bytes"));
 	unlink(path);
 	/* switches take OpenSM's TRUE and FALSE too, nothing else */
-	path = write_conf("update_protocol TRUE\ndmodc_ca_hops false\n"
-			  "dmodc_ca_hops yes\n");
+	path = write_conf("update_protocol TRUE\nhops_background false\n"
+			  "hops_background yes\n");
 	r.n = 0;
-	o.dmodc_ca_hops = 1;
+	o.hops_background = 1;
 	assert_int_equal(options_read(path, 0, &o, collect, &r), 1);
 	assert_int_equal(o.update_protocol, 1);
-	assert_int_equal(o.dmodc_ca_hops, 0);
+	assert_int_equal(o.hops_background, 0);
 	assert_non_null(strstr(
 		r.msg[0],
-		":3: dmodc_ca_hops: expected 0 or 1 (TRUE or FALSE), got \"yes\""));
+		":3: hops_background: expected 0 or 1 (TRUE or FALSE), got \"yes\""));
 	unlink(path);
 	/* a directory and a device: refused */
 	r.n = 0;
@@ -245,12 +245,9 @@ static void test_each(void **state)
 {
 	static const char *const want[] = {
 		"reroute_coalesce_ms 200",
-		"dmodc_ca_hops 0",
 		"hops_background 1",
 		"lft_readback 1",
 		"deadlock_check 0",
-		"sar_job_file (none)",
-		"sar_io_guid_file (none)",
 		"cn_guid_file (none)",
 		"root_guid_file (none)",
 		"io_guid_file (none)",
@@ -272,12 +269,15 @@ static void test_each(void **state)
 		"update_key (none)",
 		"dmodc_threads 3",
 		"dmodc_stable 0",
+		"dmodc_ca_hops 0",
 		"pqft_threads 0",
 		"pqft_seed 1",
 		"pqft_topology (none)",
 		"sar_max_vls 8",
 		"sar_job_all_pairs 0",
 		"sar_threads 0",
+		"sar_job_file (none)",
+		"sar_io_guid_file (none)",
 	};
 	const char *path = write_conf("dmodc_threads 3\n");
 	struct osmre_options o;

@@ -146,14 +146,13 @@ static int is_order_port(const struct fabric *f, int i, int p)
 	       nd->ports[p].rnode >= 0;
 }
 
-/* dmodc run on f for its NIDs; NULL when it cannot rank f (the orders
- * then fall back to GUIDs) or out of memory. */
+/* dmodc's NIDs of f (no routing); NULL when it cannot rank f (the
+ * orders then fall back to GUIDs) or out of memory. */
 static struct dmodc *ranked(const struct fabric *f)
 {
-	struct dmodc_opts opts = { .threads = 1 };
 	struct dmodc *d = dmodc_new();
 
-	if (d && dmodc_run(d, f, &opts, NULL, NULL)) {
+	if (d && dmodc_nids(d, f, NULL)) {
 		dmodc_free(d);
 		d = NULL;
 	}

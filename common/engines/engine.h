@@ -56,6 +56,10 @@ struct engine_opts {
 	/* ENGINE_TAKES_JOBS: the caller's inputs */
 	const struct jobs *jobs;   /* NULL or empty: no jobs */
 	const struct guidlist *io; /* NULL: no I/O nodes */
+	/* ENGINE_TAKES_JOBS: the files a caller that watches them (the
+	 * plugin) reads them from, set by engine.from_options (sar's
+	 * sar_job_file, sar_io_guid_file); NULL: none */
+	const char *job_file, *io_file;
 	/* the fat-tree engines' roles (roles.h): compute nodes and root
 	 * switches as OpenSM's cn_guid_file and root_guid_file; NULL or
 	 * empty: found from the structure (io above counts too) */
@@ -72,6 +76,10 @@ struct engine_opts {
 	const struct lft_set *prev;
 	/* use prev (engine.from_options: dmodc only with dmodc_stable) */
 	int stable;
+	/* ENGINE_CA_HOPS: the caller fills hop counts to CA LIDs from the
+	 * engine's costs (engine.ca_hops; engine.from_options: dmodc with
+	 * dmodc_ca_hops) */
+	int ca_hops;
 	/* the engine's state dump (NAME_state.c) written there; NULL:
 	 * none */
 	FILE *state;

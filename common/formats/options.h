@@ -52,13 +52,10 @@ struct options_set {
 
 struct osmre_options {
 	int reroute_coalesce_ms; /* SIGUSR2 bursts closer than this: one pass */
-	int dmodc_ca_hops;	 /* also fill OpenSM's hop tables for CA LIDs */
 	int hops_background; /* switch LIDs' hop tables on a plugin thread */
 	int lft_readback;    /* first pass as master: the switches' LFTs read */
 	int deadlock_check;  /* each pass checked apart (passcheck.h) */
 	/* an ENGINE_TAKES_JOBS engine's inputs, watched by the plugin */
-	char sar_job_file[256];	    /* "": no jobs (DFSSSP) */
-	char sar_io_guid_file[256]; /* "": no I/O nodes apart */
 	/* the fat-tree engines' roles (roles.h), OpenSM's formats; "":
 	 * opensm.conf's option of the same name, else none */
 	char cn_guid_file[256];

@@ -1050,13 +1050,11 @@ static int alloc_scratch(struct dmodc *d)
 	return 0;
 }
 
-int dmodc_run(struct dmodc *d, const struct fabric *f,
-	      const struct dmodc_opts *o, struct lft_set *out,
-	      struct osmre_err *err)
+/* Ranks, port groups, costs and NIDs of f on threads, and the validity
+ * check: what dmodc_nids gives, the first half of dmodc_run. */
+static int prepare(struct dmodc *d, const struct fabric *f, int threads,
+		   struct osmre_err *err)
 {
-	int threads =
-		o && o->threads > 0 ? o->threads : parallel_default_threads();
-
 	reset(d);
 	pthread_once(&small_div_once, init_small_div);
 	d->f = f;
@@ -1074,13 +1072,27 @@ int dmodc_run(struct dmodc *d, const struct fabric *f,
 	if (components(d, err))
 		return -1;
 	if (build_groups(d) || order_leaves(d) || compute_costs(d) ||
-	    compute_nids(d) || compute_anchors(d) || build_targets(d) ||
-	    alloc_scratch(d))
+	    compute_nids(d))
 		return osmre_fail(err, "out of memory");
-	if (check_validity(d, err))
+	return check_validity(d, err);
+}
+
+int dmodc_nids(struct dmodc *d, const struct fabric *f, struct osmre_err *err)
+{
+	return prepare(d, f, 1, err);
+}
+
+int dmodc_run(struct dmodc *d, const struct fabric *f,
+	      const struct dmodc_opts *o, struct lft_set *out,
+	      struct osmre_err *err)
+{
+	int threads =
+		o && o->threads > 0 ? o->threads : parallel_default_threads();
+
+	if (prepare(d, f, threads, err))
 		return -1;
-	if (!out)
-		return 0;
+	if (compute_anchors(d) || build_targets(d) || alloc_scratch(d))
+		return osmre_fail(err, "out of memory");
 	d->out = out;
 	parallel_for(threads, d->S, route_switch, d);
 	d->out = NULL;

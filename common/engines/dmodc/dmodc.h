@@ -25,13 +25,20 @@ struct dmodc;
 /*
  * Computes ranks, port groups, costs, dividers and NIDs of f, checks
  * validity and fills out (one table per switch, every LID of f; LIDs must
- * be assigned).  out may be NULL to stop after the validity check.  On an
- * invalid fabric returns -1 with err naming an unreachable leaf pair; the
- * state stays readable through the accessors below.
+ * be assigned).  On an invalid fabric returns -1 with err naming an
+ * unreachable leaf pair; the state stays readable through the accessors
+ * below.
  */
 int dmodc_run(struct dmodc *d, const struct fabric *f,
 	      const struct dmodc_opts *o, struct lft_set *out,
 	      struct osmre_err *err);
+/*
+ * The first half of dmodc_run alone, on one thread: ranks, port groups,
+ * costs, dividers and the topological NIDs (the paper's Algorithms 1
+ * and 2), and the validity check; no routing.  For the host order of the
+ * analyzer and sar (dmodc_nid).  0, or -1 with err as dmodc_run.
+ */
+int dmodc_nids(struct dmodc *d, const struct fabric *f, struct osmre_err *err);
 struct dmodc *dmodc_new(void);
 void dmodc_free(struct dmodc *d);
 

@@ -54,6 +54,7 @@ static int dmodc_engine(const struct engine_opts *o, const struct fabric *f,
 struct dmodc_settings {
 	int threads; /* 0: online CPUs */
 	int stable;  /* re-route after a change by whole destinations */
+	int ca_hops; /* the plugin fills OpenSM's hop tables for CA LIDs */
 };
 
 /* clang-format off */
@@ -64,6 +65,9 @@ static const struct opt_desc dmodc_options[] = {
 	{ .key = "dmodc_stable", .type = OPT_INT, .min = 0, .max = 1,
 	  .def = 0, .what = "0 or 1 (TRUE or FALSE)",
 	  .off = offsetof(struct dmodc_settings, stable) },
+	{ .key = "dmodc_ca_hops", .type = OPT_INT, .min = 0, .max = 1,
+	  .def = 0, .what = "0 or 1 (TRUE or FALSE)",
+	  .off = offsetof(struct dmodc_settings, ca_hops) },
 	{ .key = NULL },
 };
 /* clang-format on */
@@ -74,6 +78,7 @@ static void dmodc_from_options(const void *settings, struct engine_opts *o)
 
 	o->threads = s->threads;
 	o->stable = s->stable;
+	o->ca_hops = s->ca_hops;
 }
 
 static void *dmodc_keep_new(void)

@@ -16,11 +16,10 @@ static long nid_of(const void *arg, int node, int port)
 int dmodc_host_order(const struct fabric *f, struct risk_order *o,
 		     struct osmre_err *err)
 {
-	struct dmodc_opts opts = { .threads = 1 };
 	struct dmodc *d = dmodc_new();
 	int rc;
 
-	if (d && dmodc_run(d, f, &opts, NULL, NULL)) {
+	if (d && dmodc_nids(d, f, NULL)) {
 		dmodc_free(d);
 		d = NULL; /* not a fat tree dmodc can rank: GUIDs */
 	}

@@ -16,6 +16,9 @@ struct sar_settings {
 	/* with jobs, the tables' A2A and SP risks at most those of the
 	 * tables without them (sar.h, all_pairs) */
 	int all_pairs;
+	/* its inputs, which the caller reads and watches (engine_opts) */
+	char job_file[256];	/* "": no jobs (DFSSSP) */
+	char io_guid_file[256]; /* "": no I/O nodes apart */
 };
 
 /* clang-format off */
@@ -36,6 +39,14 @@ static const struct opt_desc sar_options[] = {
 	{ .key = "sar_threads", .type = OPT_INT, .min = 0, .max = 1024,
 	  .def = 0, .what = "an integer 0..1024 (0: one per online CPU)",
 	  .off = offsetof(struct sar_settings, threads) },
+	{ .key = "sar_job_file", .type = OPT_PATH,
+	  .what = "the path of a job file",
+	  .off = offsetof(struct sar_settings, job_file),
+	  .size = sizeof(((struct sar_settings *)0)->job_file) },
+	{ .key = "sar_io_guid_file", .type = OPT_PATH,
+	  .what = "the path of a GUID file",
+	  .off = offsetof(struct sar_settings, io_guid_file),
+	  .size = sizeof(((struct sar_settings *)0)->io_guid_file) },
 	{ .key = NULL },
 };
 /* clang-format on */
@@ -130,6 +141,8 @@ static void sar_from_options(const void *settings, struct engine_opts *o)
 
 	o->threads = s->threads;
 	o->stable = 1;
+	o->job_file = s->job_file[0] ? s->job_file : NULL;
+	o->io_file = s->io_guid_file[0] ? s->io_guid_file : NULL;
 }
 
 /* The shortest-path candidates' names (sar.h, SAR_SP_*). */

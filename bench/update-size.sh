@@ -38,7 +38,11 @@ link_up() {	# link_up LEVEL: "SWITCH PORT PEER PEERPORT" of a level's first upli
 }
 LEAF=$(link_up 1)
 SPINE=$(link_up 2)
-SW=$(echo "$SPINE" | cut -d' ' -f1)
+# the first level-2 switch (a top switch of a 2-level tree, which has no
+# spine link: that failure is left out there)
+SW=$(awk '/^Switch/ { n = $3; gsub(/"/, "", n); if (n ~ /^S2_/) { print n; exit } }' "$NET")
+FAILURES="leaf spine switch"
+[ -n "$SPINE" ] || FAILURES="leaf switch"
 # without NET LINK|SWITCH: the net file less that link or all the switch's
 without() {
 	if [ $# -eq 4 ]; then
@@ -51,7 +55,7 @@ without() {
 	fi
 }
 without $LEAF >"$W/leaf.net"
-without $SPINE >"$W/spine.net"
+[ -z "$SPINE" ] || without $SPINE >"$W/spine.net"
 without "$SW" >"$W/switch.net"
 q=""
 [ "${ANALYZE:-0}" = 1 ] && q=",valid,hops_max,a2a,sp,rp"
@@ -88,7 +92,7 @@ for e in $ENGINES; do
 		eng=${e%-stable}
 		# shellcheck disable=SC2086
 		"$OSMRE" route -e "$eng" $x $LIDS --topo "$NET" -o "$W/$e.lfts" 2>/dev/null || continue
-		for fl in leaf spine switch; do
+		for fl in $FAILURES; do
 			prev=""
 			[ "$e" = sar ] || [ "$e" = dmodc-stable ] && prev="--previous $W/$e.lfts"
 			# shellcheck disable=SC2086
@@ -106,7 +110,7 @@ for e in $ENGINES; do
 		sleep 2
 		[ "$(by)" = "$e" ] || echo "$e: the intact fabric was routed by $(by)" >&2
 		read_lfts "$reader" "$W/$e.lfts" || continue
-		for fl in leaf spine switch; do
+		for fl in $FAILURES; do
 			n=$(count_log "tables configured on all switches")
 			case $fl in
 			leaf) set -- $LEAF; console "Unlink \"$1\"[$2]"; what=$LEAF ;;

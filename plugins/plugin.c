@@ -80,8 +80,8 @@ static int saved_not_held(struct osmre *p, const struct fabric *f)
 /*
  * With the update protocol, the first pass as master keeps the tables
  * the switches hold (held) in force when they deliver on f, and, where
- * the engine's result r has several layers, are deadlock-free with r's
- * SLs; 1 then.  0, logged: this pass's tables go in at once (as after a
+ * the engine's result r has several layers (or deadlock_check is on),
+ * are deadlock-free with r's SLs; 1 then.  0, logged: this pass's tables go in at once (as after a
  * topology change: routes that do not deliver cannot wait).
  */
 static int held_usable(struct osmre *p, const struct fabric *f,
@@ -99,7 +99,10 @@ static int held_usable(struct osmre *p, const struct fabric *f,
 			bad < 0 ? e.msg : "", bad < 0 ? 0 : bad);
 		return 0;
 	}
-	if (!r->layers.have || r->layers.layers <= 1)
+	/* one layer: shortest up*-down* routes mixed stay up*-down*; the
+	 * check on one VL where the pass is checked anyway */
+	if ((!r->layers.have || r->layers.layers <= 1) &&
+	    !p->opt.deadlock_check)
 		return 1;
 	t.tables = *held;
 	t.layers = r->layers;

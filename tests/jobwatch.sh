@@ -6,6 +6,13 @@
 # only on change and then OpenSM signalled; errors leave everything as it
 # was; one instance at a time; a reader never sees a partial file.
 set -u
+# reroute --auto looks at every opensm of the machine: as root, the test
+# runs in a PID namespace of its own (and its own /proc), where it sees
+# its own processes only, whatever else runs here
+if [ -z "${OSMRE_JW_NS:-}" ] && [ "$(id -u)" = 0 ] &&
+	unshare --pid --fork --mount-proc true 2>/dev/null; then
+	OSMRE_JW_NS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
+fi
 # shellcheck disable=SC1091
 . "$(dirname "$0")/procs.sh"
 OSMRE=${OSMRE_BIN:-tools/osmre}
@@ -134,8 +141,9 @@ grep -q "opensm $ver is OpenSM 3.3.99, the osmre plugin was built for OpenSM " "
 	ok "status: an OpenSM of another version named" ||
 	{ ko "status: an OpenSM of another version"; cat "$T/out"; }
 kill "$ver"; wait "$ver" 2>/dev/null
-# (--auto sees the whole machine: a real OpenSM with the plugin started by
-# a test running beside this one makes these two checks moot; skipped then)
+# (--auto sees the whole machine outside a PID namespace of its own, as
+# a user who cannot make one: a real OpenSM with the plugin started by a
+# test running beside this one makes these two checks moot; skipped then)
 foreign() {	# opensm processes with a libosmre.so other than this test's
 	for q in $(pgrep -x opensm); do
 		grep -q '/libosmre\.so' "/proc/$q/maps" 2>/dev/null || continue

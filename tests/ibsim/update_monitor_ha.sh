@@ -22,8 +22,9 @@
 #     epoch's push (lftspy, after the 30th block), restarted on its
 #     cache: its first pass changes no block before an epoch;
 #  E. a refused sessions file: the SM stopped, its sessions file
-#     truncated, restarted: the client registers again and a change
-#     (SIGUSR2 during the grace period) moves it first;
+#     truncated, made a symlink, made world-writable (three rounds),
+#     restarted: the client registers again and a change (SIGUSR2
+#     during the grace period) moves it first;
 #  F. a handover to an SM whose engine routes otherwise (dmodc, not
 #     stable, where sar routed): its first pass keeps the switches'
 #     tables in force, and an epoch brings its own in, the clients
@@ -223,8 +224,10 @@ caseD() {
 	verdict "$(no_failover_change "the restart")"
 }
 
+# caseE KIND: the sessions file made one OpenSM refuses (truncated, a
+# symlink to a good copy, group- and world-writable)
 caseE() {
-	case_begin "a refused sessions file"
+	case_begin "a refused sessions file ($1)"
 	client e1 H_7_7 "sleep 0.5" true
 	wait_regs 1 e1 || echo "# e1 did not register"
 	sleep 1.5
@@ -233,8 +236,15 @@ caseE() {
 	wait "$SM1" 2>/dev/null
 	_f=$W/p1/cache/osmre-sessions
 	[ -s "$_f" ] || echo "# no sessions file saved"
-	head -c "$(($(wc -c <"$_f") / 2))" "$_f" >"$_f.half" && mv "$_f.half" "$_f"
-	chmod 600 "$_f"
+	case $1 in
+	truncated)
+		head -c "$(($(wc -c <"$_f") / 2))" "$_f" >"$_f.half" && mv "$_f.half" "$_f"
+		chmod 600 "$_f" ;;
+	symlink)
+		mv "$_f" "$W/sessions.copy" && ln -s "$W/sessions.copy" "$_f" ;;
+	writable)
+		chmod 666 "$_f" ;;
+	esac
 	jobs_next
 	_t=$(now)
 	sm_restart 1 H_1_0 1 || echo "# the SM did not come back"
@@ -243,11 +253,13 @@ caseE() {
 	plane_wait 1 "osmre: update: epoch [0-9]* committed" 1 90 || echo "# no commit"
 	wait_back e1 || echo "# e1 is not back"
 	client_stop e1
-	grep -q "osmre ERR: update: osmre-sessions: .*not used" "$W/p1/osm.log" ||
-		echo "# the damaged sessions file was not refused"
+	grep -q "osmre ERR: update: .*osmre-sessions.*not used" "$W/p1/osm.log" ||
+		echo "# the sessions file was not refused"
+	echo "#   $(grep "osmre ERR: update: .*osmre-sessions.*not used" "$W/p1/osm.log" | head -1 | sed 's/.*osmre ERR: update: //' | cut -c1-150)"
 	echo "#   $(grep "osmre: update: epoch [0-9]* committed" "$W/p1/osm.log" | tail -1 | sed 's/.*osmre: update: //')"
+	rm -f "$_f" "$W/sessions.copy"
 	collect
-	report "$_t" 1 "restart with a refused file"
+	report "$_t" 1 "restart with a refused file ($1)"
 	verdict "$(no_failover_change "the restart")"
 }
 
@@ -276,7 +288,10 @@ caseF() {
 }
 
 for n in ${UPDATE_MONITOR_CASES:-A B C D E F}; do
-	"case$n"
+	case $n in
+	E) for k in truncated symlink writable; do caseE "$k"; done ;;
+	*) "case$n" ;;
+	esac
 done
 echo "# $(($(date +%s) - T_START)) s"
 finish

@@ -198,7 +198,8 @@ static void test_engine_refuses(void **state)
 	struct osmre_options opt;
 	struct engine_opts o;
 	struct osmre_err err;
-	char why[256];
+	char conf[] = "pqft_topology pgft(1;3;1;1)\n";
+	FILE *fp;
 
 	(void)state;
 	engine_opts_defaults(&o);
@@ -208,9 +209,10 @@ static void test_engine_refuses(void **state)
 	route_result_free(&r);
 	options_defaults(&opt);
 	assert_int_equal(engine_options_add(&opt), 0);
-	assert_int_equal(options_set_key(&opt, "pqft_topology", "pgft(1;3;1;1)",
-					 why, sizeof(why)),
-			 0);
+	fp = fmemopen(conf, strlen(conf), "r");
+	assert_non_null(fp);
+	assert_int_equal(options_read_stream(fp, "test", &opt, NULL, NULL), 0);
+	fclose(fp);
 	o.settings = options_settings(&opt, e->options);
 	assert_non_null(o.settings);
 	assert_int_equal(engine_route(e, &o, f, &r, &err), -1);

@@ -294,7 +294,8 @@ static void reportf(options_report report, void *arg, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	osmre_sanitize(msg, sizeof(msg));
-	report(arg, msg);
+	if (report)
+		report(arg, msg);
 }
 
 int options_set_key(struct osmre_options *o, const char *key, const char *val,

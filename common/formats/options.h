@@ -124,7 +124,7 @@ int options_read(const char *path, int missing_ok, struct osmre_options *o,
 		 options_report report, void *arg);
 
 /* The same from an open stream (path names it in messages); 0 or the
- * number of problems. */
+ * number of problems (report NULL: counted, not said). */
 int options_read_stream(FILE *fp, const char *path, struct osmre_options *o,
 			options_report report, void *arg);
 

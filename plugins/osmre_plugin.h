@@ -57,7 +57,6 @@ struct proto {
 	struct updw_bucket *by_lid; /* one per source LID */
 	struct updw_bucket refused, notice;
 	int restored;	       /* committed tables restored: an epoch */
-	int file_refused;      /* the sessions file was refused */
 	uint64_t saved_digest; /* the sessions last saved */
 	double saved_at, stats_at;
 	unsigned long stats_runs; /* commits when the last stats line went */
@@ -272,7 +271,7 @@ void proto_pass_done(struct osmre *p);
 void proto_ready(struct osmre *p);
 /* Master again after a standby spell: the protocol waits for SUBNET UP
  * again, and its grace period (update_grace_ms) starts anew then. */
-void proto_not_master(struct osmre *p);
+void proto_master_again(struct osmre *p);
 unsigned proto_epoch(struct osmre *p);
 /* The SL of a path to dlid: the escape's for a high LID, sl otherwise
  * (0 where sl would name the escape's). */

@@ -210,13 +210,12 @@ static int run_engine(struct osmre_engine *oe, const struct fabric *f,
 			"%s (this SM's pass): not checked (deadlock_check 0)",
 		e->name);
 	qos_report(p, e, &r);
-	if (have_held)
+	if (have_held) {
 		changed = lft_set_entries_changed(&r.tables, &held);
-	if (have_held)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: first pass as master, from the tables the switches hold: %ld entries changed\n",
 			e->name, changed);
-	else if (o.prev)
+	} else if (o.prev)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"osmre: %s: the topology changed%s: stable re-route, %ld entries changed\n",
 			e->name,
@@ -296,7 +295,7 @@ static int routing_pass(void *ctx)
 			"osmre: master again: this pass starts from the tables the switches hold\n");
 		p->last_sig = 0;
 		p->read_back = 0;
-		proto_not_master(p);
+		proto_master_again(p);
 	}
 	f = subnet_to_fabric(p->osm, &err);
 	if (!f)

@@ -431,10 +431,10 @@ static int write_tables(FILE *fp, void *arg)
  * (a first start, a failover to a standby) or refused its file: clients
  * of another master, or of this one before, that did not register again
  * are not counted. */
-#define KNOWN_NEW                                                              \
-	"subscribers known: those registered since this SM started (no sessions file)"
-#define KNOWN_REFUSED                                                          \
-	"subscribers known: those registered since this SM started (its sessions file was refused)"
+static const char known_new[] =
+	"subscribers known: those registered since this SM started (no sessions file)";
+static const char known_refused[] =
+	"subscribers known: those registered since this SM started (its sessions file was refused)";
 
 /* What a restarted SM needs: the sessions and the epoch, the committed
  * tables.  Either may be missing (a fresh fabric: nothing to keep). */
@@ -449,15 +449,13 @@ static void restore(struct osmre *p)
 
 	fp = cachefile_open(SESSIONS_FILE, SESSIONS_MAX, &size, &missing, err,
 			    sizeof(err));
-	u->sm.known = missing ? KNOWN_NEW : KNOWN_REFUSED;
-	u->file_refused = !missing;
+	u->sm.known = missing ? known_new : known_refused;
 	if (fp) {
 		if (updstate_read(fp, &u->sm, err, sizeof(err)))
 			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 				"osmre ERR: update: %s: %s: not used\n",
 				SESSIONS_FILE, err);
 		else {
-			u->file_refused = 0;
 			u->sm.known = NULL;
 			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 				"osmre: update: restored %d session(s) and epoch %u from the cache directory\n",
@@ -600,10 +598,11 @@ static int in_grace(struct osmre *p, double since_ready)
 		return 1;
 	if (since_ready >= grace + update_keepalive(&u->sm))
 		return 0;
-	return u->file_refused || update_unheard(&u->sm, u->ready_at) > 0;
+	return u->sm.known == known_refused ||
+	       update_unheard(&u->sm, u->ready_at) > 0;
 }
 
-void proto_not_master(struct osmre *p)
+void proto_master_again(struct osmre *p)
 {
 	if (!p->proto.inited)
 		return;
@@ -685,7 +684,7 @@ static void *proto_thread(void *arg)
 				OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 					"osmre: update: a new master: the first epoch waits update_grace_ms (%d ms) for the subscribers to register%s\n",
 					p->opt.update_grace_ms,
-					u->file_refused ?
+					u->sm.known == known_refused ?
 						", and the keep-alive period for those it forgot (its sessions file was refused)" :
 					update_unheard(&u->sm, u->ready_at) ?
 						", and up to the keep-alive period for the sessions it knew to be heard from" :
@@ -720,9 +719,7 @@ tick:
 
 void proto_request(struct osmre *p)
 {
-	pthread_mutex_lock(&p->proto.lock);
-	p->proto.request = 1;
-	pthread_mutex_unlock(&p->proto.lock);
+	proto_bring_in(p);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"osmre: update: re-route requested\n");
 }

@@ -45,9 +45,10 @@ LFTSPY_DIE=$W/die # (case D) lftspy kills OpenSM in its push
 export LFTSPY_DIE
 T_START=$(date +%s)
 
-# sm_up K HOST PRIORITY: OpenSM K with the spy, until SUBNET UP or STANDBY
+# sm_up K HOST PRIORITY: OpenSM K with the spy (routing_engine
+# SM_ROUTING, default sar,updn), until SUBNET UP or STANDBY
 sm_up() {
-	OSM_WRAPPER="env LD_PRELOAD=$W/lftspy.so:$UMAD2SIM" ROUTING=sar,updn \
+	OSM_WRAPPER="env LD_PRELOAD=$W/lftspy.so:$UMAD2SIM" ROUTING=${SM_ROUTING:-sar,updn} \
 		sm_start "$1" "$2" "sm_priority $3" "sminfo_polling_timeout 1000" \
 		"polling_retry_number 2" "qos TRUE" "lmc 1"
 	plane_wait "$1" "SUBNET UP\|Entering STANDBY state" 1 120
@@ -66,6 +67,17 @@ sm_restart() {
 	NLOG=$((NLOG + 1))
 	mv "$W/p$1/osm.log" "$W/p$1/osm-$NLOG.log"
 	sm_up "$@"
+}
+# new_master K CLIENT...: until SM K is up, the clients registered with
+# it, its first epoch committed and the clients back; then they stop
+new_master() {
+	_k=$1
+	shift
+	plane_wait "$_k" "SUBNET UP" 1 120 || echo "# SM $_k did not take over"
+	wait_regs 2 "$@" || echo "# a client did not follow the new master"
+	plane_wait "$_k" "osmre: update: epoch [0-9]* committed" 1 90 || echo "# no commit"
+	wait_back "$@" || echo "# a client is not back"
+	client_stop "$@"
 }
 sig_sm() { ev usr2; eval "kill -USR2 \$SM$1"; }
 commits_sm() { grep -c "osmre: update: epoch [0-9]* committed" "$W/p$1/osm.log"; }
@@ -153,12 +165,8 @@ caseB() {
 	jobs_next
 	_t=$(now)
 	sm_restart 0 H_0_0 10 || echo "# the old master did not come back"
-	plane_wait 0 "SUBNET UP" 1 120 || echo "# no handover"
 	plane_wait 1 "Entering STANDBY state" 2 60 || echo "# the master did not hand over"
-	wait_regs 2 h1 h2 || echo "# a client did not follow the new master"
-	plane_wait 0 "osmre: update: epoch [0-9]* committed" 1 90 || echo "# no commit"
-	wait_back h1 h2 || echo "# a client is not back"
-	client_stop h1 h2
+	new_master 0 h1 h2
 	grep -q "osmre ERR: update: the saved committed tables are not what the switches hold" "$W/p0/osm.log" ||
 		echo "# the stale tables were not found stale"
 	collect
@@ -270,16 +278,8 @@ caseF() {
 	wait_regs 1 d1 d2 || echo "# a client did not register"
 	sleep 1
 	_t=$(now)
-	NLOG=$((NLOG + 1))
-	mv "$W/p0/osm.log" "$W/p0/osm-$NLOG.log"
-	OSM_WRAPPER="env LD_PRELOAD=$W/lftspy.so:$UMAD2SIM" ROUTING=dmodc,updn \
-		sm_start 0 H_0_0 "sm_priority 10" "sminfo_polling_timeout 1000" \
-		"polling_retry_number 2" "qos TRUE" "lmc 1"
-	plane_wait 0 "SUBNET UP" 1 120 || echo "# no handover"
-	wait_regs 2 d1 d2 || echo "# a client did not follow the new master"
-	plane_wait 0 "osmre: update: epoch [0-9]* committed" 1 90 || echo "# no commit"
-	wait_back d1 d2 || echo "# a client is not back"
-	client_stop d1 d2
+	SM_ROUTING=dmodc,updn sm_restart 0 H_0_0 10 || echo "# the SM did not come back"
+	new_master 0 d1 d2
 	grep -q "osmre: dmodc: the tables the switches hold stay in force" "$W/p0/osm.log" ||
 		echo "# the switches' tables were not kept in force"
 	collect
